@@ -1,0 +1,31 @@
+// Shared helpers for benchmarks: statistics and the one-JSON-file-per-figure record (format in DESIGN.md).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+export function median(xs) { return percentile(xs, 50); }
+
+export function percentile(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i];
+}
+
+const round = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : x);
+
+/**
+ * Writes bench/results/<name>.json and prints one line.
+ * goal: a string for the record; pass: whether it holds (computed by the caller).
+ */
+export function record({ name, unit, value, reference = null, referenceValue = null, goal, pass, runs, statistic, corpus, extra }) {
+  const ratio = referenceValue ? round(value / referenceValue) : null;
+  const rec = { name, unit, value: round(value), reference, referenceValue: round(referenceValue), ratio, goal, pass, runs, statistic, corpus,
+    date: new Date().toISOString().slice(0, 10), node: process.version, ...(extra ? { extra } : {}) };
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, `${name}.json`), JSON.stringify(rec, null, 2) + '\n');
+  console.log(`${pass ? 'PASS' : 'MISS'} ${name}: ${rec.value} ${unit}${reference ? ` (reference ${reference}: ${rec.referenceValue}, ratio ${ratio})` : ''} goal ${goal}`);
+  return rec;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// `pincer`: the core without VS Code. Scripts, CI jobs and other agents use it, and it is how the
+// guards are tested from outside. Exit codes: 0 success, 1 the tool returned an error result, 2 bad usage.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PincerRuntime } from '../core/runtime';
+import { loadCliConfig, UsageError } from './cli-config';
+
+const HELP = `pincer — Pincer's tool runtime on the command line
+
+Usage:
+  pincer tools [--profile P] [--agent A] [--provider X] [--channel C] [--depth N]
+               [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json]
+      The effective tool list for that caller, and for each removed tool the step that removed it.
+  pincer run <tool> ['<json arguments>'] [--workspace DIR] [--config FILE] [--agent A]
+               [--session KEY] [--timeout SECONDS] [--json]
+      One call through the same pipeline the editor uses. Prints what the model would see
+      (or the whole result with --json). Exit 0 on success, 1 on an error result.
+  pincer scrub [--secret VALUE]...
+      Copies standard input to standard output with secrets replaced by [REDACTED].
+
+Settings come from DIR/.vscode/settings.json (pincer.* keys), then --config FILE.
+`;
+
+const OPTIONS = {
+  profile: { type: 'string' }, agent: { type: 'string' }, provider: { type: 'string' }, channel: { type: 'string' },
+  depth: { type: 'string' }, 'not-owner': { type: 'boolean' }, untrusted: { type: 'boolean' },
+  workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
+  timeout: { type: 'string' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function int(v: string | undefined, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number ≥ 0, got "${v}".`);
+  return n;
+}
+
+function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string } {
+  const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
+  if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
+  const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
+  return { rt: new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn }), workspace };
+}
+
+function tools(values: Values): number {
+  const { rt } = runtimeFor(values);
+  const d = rt.effectiveTools({
+    agentId: values.agent ?? 'default', provider: values.provider, channel: values.channel ?? 'cli',
+    depth: int(values.depth, 'depth', 0), isOwner: !values['not-owner'], trusted: !values.untrusted,
+    profileOverride: values.profile,
+  });
+  if (values.json) {
+    process.stdout.write(JSON.stringify(d, null, 2) + '\n');
+    return 0;
+  }
+  const out = [`Profile: ${d.profile.id} (${d.profile.source})`, `Allowed (${d.allowed.length}): ${d.allowed.join(', ') || '(none)'}`];
+  if (d.removed.length) out.push('Removed:', ...d.removed.map((r) => `  ${r.tool} — ${r.step}: ${r.detail}`));
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+async function run(values: Values, positionals: string[]): Promise<number> {
+  const [name, argText] = positionals;
+  if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
+  const { rt, workspace } = runtimeFor(values);
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort(new Error('interrupted')));
+  const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;
+  const ctx = rt.context({
+    channel: 'cli', agentId: values.agent ?? 'default', sessionKey: values.session ?? `cli:${process.pid}`,
+    workspaceRoot: workspace ?? process.cwd(), signal: controller.signal, deadline: Date.now() + timeoutMs,
+  });
+  const result = await rt.registry.execute(name, argText ?? {}, ctx);
+  process.stdout.write((values.json ? JSON.stringify(result, null, 2) : result.forLLM) + '\n');
+  return result.isError ? 1 : 0;
+}
+
+async function scrub(values: Values): Promise<number> {
+  const { Scrubber } = await import('../core/guard/scrubber');
+  const s = new Scrubber();
+  for (const v of values.secret ?? []) s.register(v);
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  process.stdout.write(s.scrub(Buffer.concat(chunks).toString('utf8')));
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const [cmd, ...rest] = positionals;
+    if (values.version) {
+      process.stdout.write(`pincer ${typeof PINCER_VERSION === 'string' ? PINCER_VERSION : 'dev'}\n`);
+      return 0;
+    }
+    if (values.help || !cmd) {
+      process.stdout.write(HELP);
+      return values.help ? 0 : 2;
+    }
+    if (cmd === 'tools') return tools(values);
+    if (cmd === 'run') return await run(values, rest);
+    if (cmd === 'scrub') return await scrub(values);
+    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, scrub (pincer --help).`);
+  } catch (e) {
+    const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`pincer: ${(e as Error).message}\n`);
+    return usage ? 2 : 1;
+  }
+}
+
+declare const PINCER_VERSION: string;
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,57 @@
+// Pincer's whole configuration, read through one function from any key/value source: VS Code's
+// settings in the extension, `.vscode/settings.json` or a JSON file in the CLI, plain objects in tests.
+// Keys are the setting names without the `pincer.` prefix.
+import { z } from 'zod';
+import { readPolicyConfig, readSetting, type PolicyConfig } from './policy/policy-config';
+import { DEFAULT_LIMITS, type RuntimeLimits } from './tools/registry';
+
+const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
+
+export interface PincerConfig {
+  policy: PolicyConfig;
+  rateLimit: { enabled: boolean; perMinute: number; burst: number };
+  loopDetection: { enabled: boolean; historySize: number; thresholds: Partial<Record<string, { warn: number; critical: number }>> };
+  limits: RuntimeLimits;
+  /** Slow-tool notice for tools with little history. */
+  slowNoticeMs: number;
+}
+
+export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
+  const num = (key: string, min: number, max: number, fallback: number) =>
+    readSetting(get, key, z.number().min(min).max(max), fallback, warn);
+  const bool = (key: string, fallback: boolean) => readSetting(get, key, z.boolean(), fallback, warn);
+  return {
+    policy: readPolicyConfig(get, warn),
+    rateLimit: {
+      enabled: bool('rateLimit.enabled', true),
+      perMinute: num('rateLimit.perMinute', 1, 100_000, 120),
+      burst: num('rateLimit.burst', 1, 100_000, 60),
+    },
+    loopDetection: {
+      enabled: bool('loopDetection.enabled', true),
+      historySize: num('loopDetection.historySize', 5, 1000, 30),
+      thresholds: readSetting(get, 'loopDetection.thresholds', z.partialRecord(
+        z.enum(['sameCall', 'sameResult', 'pingPong', 'pollNoProgress', 'readOnlyStreak']), thresholds), {}, warn),
+    },
+    limits: {
+      maxResultChars: num('tools.maxResultChars', 1_000, 2_000_000, DEFAULT_LIMITS.maxResultChars),
+      maxUserChars: DEFAULT_LIMITS.maxUserChars,
+      defaultTimeoutMs: num('tools.timeoutSeconds', 1, 86_400, DEFAULT_LIMITS.defaultTimeoutMs / 1000) * 1000,
+    },
+    slowNoticeMs: num('tools.slowNoticeSeconds', 1, 86_400, 120) * 1000,
+  };
+}
+
+/** A lookup over a settings object that may use flat dotted keys ("pincer.tools.profile") or nesting. */
+export function settingsLookup(settings: Record<string, unknown>): (key: string) => unknown {
+  return (key) => {
+    const flat = settings[`pincer.${key}`];
+    if (flat !== undefined) return flat;
+    let v: unknown = settings;
+    for (const part of ['pincer', ...key.split('.')]) {
+      if (v === null || typeof v !== 'object') return undefined;
+      v = (v as Record<string, unknown>)[part];
+    }
+    return v;
+  };
+}

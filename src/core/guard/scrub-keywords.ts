@@ -1,0 +1,206 @@
+// Keyword-labelled scrub rules: a secret recognised by the name in front of it rather than by its
+// own shape. The label is always kept (`password=[REDACTED]`, `Authorization: Bearer [REDACTED]`),
+// only the value goes.
+//
+// THE GENERIC KEYWORD RULE (`gen`), decided here so that source code read through an agent stays
+// editable while config files, logs and tool output lose their secrets:
+//
+// 1. The key is an identifier whose LAST segment is a keyword: password, passwd, passphrase, pass,
+//    secret, token, credential, auth, authorization, api key, access key, secret key, private key,
+//    signing key, encryption key, master key. A segment starts after a non-alphanumeric character
+//    (`_`, `-`, `.`, quote, space: `DB_PASSWORD`, `client_secret`, `x-api-key`) or at a camelCase
+//    hump (`stripeSecret`, `githubToken`, `APIKey`). No `\b`: `_` is a word character and `\b`
+//    would miss `DB_PASSWORD`. A keyword inside a word is not a key (`monkey`, `bypass`, `oauth`),
+//    nor is a keyword followed by more identifier (`password_hash`, `tokenizer`, `tokenUrl`).
+// 2. Then an optional closing quote (also JSON-escaped `\"`), spaces, and one of `:`, `=`, `:=`,
+//    `=>` — but not `==`, `===`, `=~` or `::`, which are comparisons and paths, not assignments.
+// 3. A QUOTED value ('…', "…", `…`, also `\"…\"`) is a secret when it is 8–512 characters without
+//    whitespace, quotes, backslashes or `|`, and is not: a reference or template (`${…}`, `$VAR`,
+//    `<your-token>`, `{{ … }}`, `%s`, `[type=password]`), a dotted identifier path
+//    (`"form.password"`), one capitalised word (`"Passwort"`, i18n labels), or a NAME: letters, `_`
+//    and `-` only with a camel hump, a separator or a keyword stem (`"refresh_token"`,
+//    `"acquireTokenByRefreshToken"`, `"password"`, `"client-secret"`: constants and event names).
+//    A plain lowercase word (`"postgres"`, `"changeme"`) still counts as a secret; quoted text with
+//    spaces is prose.
+// 4. An UNQUOTED value is a secret when it is 8+ characters of [A-Za-z0-9_-+/=.~%@!*#^:$], does not
+//    start with one of $ = : ! ~ + @ # % . (references, operators, spreads, comments), and is not
+//    code: an identifier path (`req.body.password`, `process.env.SECRET`, `Token::new`, `x?.y`), an
+//    identifier-shaped word (`string`, `userPassword`, `Get-AzAccessToken`, `RESET_PASSWORD_V2`,
+//    `oauth2Token`, `ArrowToken$1`), or anything directly followed by `(`, `[`, `<`, `{` or `?.`.
+//    Known costs of this choice: an unquoted all-letters value (`password: mysecretpassword` in
+//    YAML) is taken for an identifier and left; a lowercase identifier with a digit inside
+//    (`auth: type1msg`) is taken for a hex-like token and redacted.
+//
+// THE ENV RULE (`env`): an UPPERCASE env-style name (`[A-Z0-9_]`, at most 64 characters, not part of
+// a longer identifier) with a whole `_`-segment KEY, SECRET, TOKEN, PASSWORD, PASS, CREDENTIAL(S),
+// PRIVATE, … or a connection-string name (DSN, DATABASE_URL, REDIS_URL, MONGO_URI, …), then `=`
+// with no space: the whole value is a secret, letters-only or not (.env files, `env`, docker
+// inspect). Not: references (`$X`, `%X%`, `<x>`, `{{x}}`, `$(cmd)`), booleans, numbers up to
+// six digits (`TOKEN_TTL=3600`), one UPPER_CASE word (`KEY=VALUE` in usage text), and names whose
+// last segment is about something else (`…_FILE`, `…_PATH`, `…_NAME`, `…_ID`, …:
+// `DB_PASSWORD_FILE=/run/secrets/db`).
+//
+// The other rules here: `Authorization: <scheme> <credentials>` headers (hdr), token-like URL query
+// parameters (qry). All of them are anchored at the separator; see genSource for why.
+import { anyOf, longestFirst, suffixTrie, type ScrubRule } from './scrub-rule';
+
+const ALNUM = '[A-Za-z0-9]';
+
+/** The keywords; a space stands for an optional `_` or `-` (`api key`: apikey, api_key, apiKey, API-KEY, …). */
+const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'secret', 'token', 'credential', 'auth', 'authorization',
+  'api key', 'access key', 'secret key', 'private key', 'signing key', 'encryption key', 'master key'];
+
+/**
+ * One keyword in any letter case, as regex source. Its first letter: lowercase needs a segment
+ * boundary before it (`db_password`, not `monkey`), uppercase is a camel hump or an UPPER_CASE
+ * name and needs none (`stripeSecret`, `DB_PASSWORD`).
+ */
+function caseless(word: string): string {
+  return [...word].map((c, i) => {
+    if (c === ' ') return '[_-]?';
+    if (i === 0) return `(?:(?<!${ALNUM})${c}|${c.toUpperCase()})`;
+    return `[${c}${c.toUpperCase()}]`;
+  }).join('');
+}
+
+/**
+ * All keywords as a lookbehind body, grouped by last letter: V8 matches a lookbehind right to left,
+ * so a separator preceded by `"name"` fails on one comparison instead of trying every keyword.
+ */
+function keywordBehind(): string {
+  const byLast = new Map<string, string[]>();
+  for (const w of KEYWORDS) {
+    const last = w[w.length - 1];
+    byLast.set(last, [...(byLast.get(last) ?? []), w]);
+  }
+  const branches = [...byLast.entries()].map(([last, ws]) => {
+    const rests = longestFirst(ws).map((w) => caseless(w.slice(0, -1)));
+    return `(?:${rests.join('|')})[${last}${last.toUpperCase()}]`;
+  });
+  return `(?:${branches.join('|')})`;
+}
+
+/**
+ * Shared by every rule of the `[:=]` anchor group that needs a name before the separator (env,
+ * qry, hdr, gen, azure): the name's last two characters, before an optional quote and spaces, are
+ * the end of some keyword (`…rd`, `…en`, `…ey`, …) or of an UPPER_CASE name. One lookbehind turns
+ * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs.
+ */
+export const KEYWORD_GUARD = String.raw`(?<=(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])` +
+  String.raw`(?:\\?["'])?[ \t]{0,32}[:=])`;
+
+/** Characters of an unquoted value. */
+const V = String.raw`[\w\-+/=.~%@!*#^:$]`;
+/**
+ * An unquoted value that is code, not a secret: an identifier path (`req.body.password`,
+ * `Token::new`, `user!.token`, `x?.y`), or one identifier-shaped word: letters only (`undefined`,
+ * `userPassword`), kebab words (`Get-AzAccessToken`), SCREAMING_SNAKE (`RESET_PASSWORD_V2`),
+ * camel/Pascal case with digits only at hump ends (`oauth2Token`, `Base64Url`), optionally with a
+ * bundler suffix (`ArrowToken$1`). Random secrets practically never take these shapes.
+ */
+const CODE = String.raw`(?:[A-Za-z_$][\w$]*(?:(?:[!?]?\.|::)[A-Za-z_$][\w$]*)+|[A-Za-z_]+|[A-Za-z]+(?:-[A-Za-z]+)+` +
+  String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*)+|(?:[A-Z][a-z]+[0-9]*)+)(?:\$[0-9]+)?!?(?!${V})`;
+const QUOTE = String.raw`\\?["'\x60]`;
+/**
+ * After the anchor (`=` or `:`): the rest of `=>` or `:=`. The keyword lookbehind accepts only
+ * `=`, `=>`, `:`, `:=` before it, and `(?![=~:])` refuses `==`, `===`, `=~` and `::`.
+ */
+const SEPARATOR_REST = String.raw`[>=]?(?![=~:])`;
+/** `https://x-access-token:…@host` is the uri rule's, which keeps the host: not a `token:` key. */
+const NOT_URL_USERINFO = String.raw`(?<!//[^\s/@:]{0,128}:)`;
+const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?[ \t]{0,32}(?:=>?|:=?)`;
+
+/** Keyword stems, any case, for telling names apart from values (`"refresh_token"`, `"password"`). */
+const STEMS = ['pass', 'secret', 'token', 'key', 'auth', 'cred'].map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join(''));
+/**
+ * A quoted value that is a name, not a secret: letters, `_` and `-` only, and structured like an
+ * identifier (a camel hump, a `_` or `-` separator) or containing a keyword stem. The lazy scan keeps
+ * it linear. A plain lowercase word (`"postgres"`, `"changeme"`) still counts as a secret.
+ */
+const QUOTED_NAME = String.raw`(?=[A-Za-z_-]{1,512}\k<genQ>)[A-Za-z]*?(?:[a-z][A-Z]|[_-]|${STEMS.join('|')})`;
+const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)(?!${QUOTED_NAME})` +
+  String.raw`(?![A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\k<genQ>)[^\s"'\x60\\|]{8,512}\k<genQ>`;
+// The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
+// the `(` check after it cannot make the engine retry every shorter prefix of the run.
+const UNQUOTED = String.raw`(?![$=:!~+@#%.])(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
+
+/**
+ * Anchored at the separator, not at the keyword: `=` and `:` are rare next to letters, and an
+ * alternation of ~100 keyword spellings starting with common letters would be tried at most
+ * positions of the text.
+ * The key stays in the output because it lies before the match.
+ */
+function genSource(): string {
+  const check = `(?<=${keywordBehind()}${SEPARATOR_BEHIND})`;
+  return `(?<genL>${SEPARATOR_REST}${check}${NOT_URL_USERINFO}[ \\t]*)(?:${QUOTED}|${UNQUOTED})`;
+}
+
+const genRule: ScrubRule = {
+  name: 'gen',
+  anchor: '[:=]',
+  guard: KEYWORD_GUARD,
+  source: genSource(),
+  render: (g, ph) => g.genL + (g.genQ ?? '') + ph + (g.genQ ?? ''),
+};
+
+const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
+  'CREDENTIALS', 'CREDS', 'PRIVATE', 'TOKEN', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'MYSQL_PWD', 'DSN',
+  'DATABASE_URL', 'DB_URL', 'REDIS_URL', 'MONGO_URI', 'MONGO_URL', 'MONGODB_URI', 'MONGODB_URL', 'AMQP_URL', 'BROKER_URL',
+  'CONNECTION_STRING'];
+
+/** Last name segments that say the value is about the secret, not the secret: `DB_PASSWORD_FILE=/run/…`. */
+const NOT_THE_SECRET = ['FILE', 'PATH', 'DIR', 'ENDPOINT', 'HOST', 'PORT', 'NAME', 'TYPE', 'TTL', 'EXPIRY', 'EXPIRES',
+  'LENGTH', 'SIZE', 'HEADER', 'ENABLED', 'REGION', 'ID', 'ARN', 'VERSION'];
+
+function envSource(): string {
+  const kw = suffixTrie(ENV_WORDS);
+  // Anchored at `=`; the first lookbehind (whole name uppercase env style, at a boundary, at most
+  // 64 characters) fails on the first character in ordinary code, the second finds the segment.
+  const name = String.raw`(?<=(?<![\w$.\-])[A-Z][A-Z0-9_]{0,63}=)(?<=(?<!${ALNUM})${kw}(?:_[A-Z0-9]+){0,8}=)`;
+  // Not a secret: booleans, small numbers, and an UPPER_CASE word (`--env KEY=VALUE` usage text,
+  // `API_KEY=YOUR_API_KEY` placeholders, another variable's name).
+  const notPlain = String.raw`(?!(?:true|false|yes|no|on|off|null|none|nil|[0-9]{1,6}|[A-Z][A-Z_]*)(?![^\s"'\x60\\,;)\]}]))`;
+  const quoted = String.raw`(?<envQ>["'])(?!\$)[^"'\r\n]{1,1024}\k<envQ>`;
+  const bare = String.raw`(?![$%<{(])[^\s"'\x60\\]+`;
+  const notAbout = `(?<!_${suffixTrie(NOT_THE_SECRET)}=)`;
+  return `(?<envL>${name}${notAbout})${notPlain}(?:${quoted}|${bare})`;
+}
+
+const envRule: ScrubRule = {
+  name: 'env',
+  anchor: '[:=]',
+  guard: KEYWORD_GUARD,
+  source: envSource(),
+  render: (g, ph) => g.envL + (g.envQ ?? '') + ph + (g.envQ ?? ''),
+};
+
+const SCHEMES = ['Bearer', 'bearer', 'BEARER', 'Basic', 'basic', 'BASIC', 'Token', 'token', 'TOKEN', 'Digest', 'digest',
+  'Bot', 'Negotiate', 'NTLM', 'AWS4-HMAC-SHA256', 'ApiKey', 'Apikey', 'apikey', 'Key', 'SSWS', 'OAuth', 'MAC'];
+
+/**
+ * `Authorization: <scheme> <credentials>`; the AWS4 form also has `, Name=value` parts after it.
+ * Not credentials: a lowercase word or an UPPER_CASE placeholder (`Bearer token`, `Bearer YOUR_TOKEN`).
+ */
+const hdrRule: ScrubRule = {
+  name: 'hdr',
+  anchor: '[:=]',
+  guard: KEYWORD_GUARD,
+  source: String.raw`(?<hdrL>(?<=(?:Authorization|authorization|AUTHORIZATION)(?:\\?["'])?[ \t]{0,32}[:=])[ \t]*(?:${QUOTE})?` +
+    String.raw`${anyOf(SCHEMES)}[ \t]+)(?![$<{%])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
+};
+
+const QUERY_NAMES = ['access_token', 'refresh_token', 'id_token', 'auth_token', 'session_token', 'private_token',
+  'token', 'accessToken', 'api_key', 'apikey', 'api-key', 'apiKey', 'client_secret', 'secret', 'password', 'passwd',
+  'sig', 'signature', 'Signature', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'X-Goog-Signature',
+  'X-Goog-Credential', 'jwt'];
+
+/** A token-like URL query parameter: `?access_token=…&page=2` keeps the name and the rest of the URL. */
+const qryRule: ScrubRule = {
+  name: 'qry',
+  anchor: '[:=]',
+  guard: KEYWORD_GUARD,
+  source: String.raw`(?<=[?&]${suffixTrie(QUERY_NAMES)}=)(?![$<{:])[^&#\s"'<>\x60\\]+`,
+};
+
+/** In the order they are tried at one position: env and qry before gen (they take any value), hdr before gen. */
+export const KEYWORD_RULES: readonly ScrubRule[] = [envRule, qryRule, hdrRule, genRule];

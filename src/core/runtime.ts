@@ -1,0 +1,103 @@
+// Composition of the core: one registry with its guards, the built-in tools, and the configuration
+// applied to all of them. The extension and the CLI both build exactly this; only the ports differ.
+import type { Clock } from './clock';
+import { systemClock } from './clock';
+import type { PincerConfig } from './config';
+import { LoopDetector, type LoopConfig } from './guard/loop-detector';
+import { RateLimiter } from './guard/rate-limiter';
+import { Scrubber } from './guard/scrubber';
+import { ToolTiming } from './guard/tool-timing';
+import { PolicyEngine, type PolicyDecision, type PolicyRequest } from './policy/policy-engine';
+import { datetimeTool } from './tools/builtin/datetime';
+import { createSessionStatusTool } from './tools/builtin/session-status';
+import { Registry } from './tools/registry';
+import type { Tool, ToolContext } from './tools/types';
+
+export interface RuntimeOptions {
+  config: PincerConfig;
+  clock?: Clock;
+  /** Configuration problems and unknown policy entries; the host shows them once. */
+  warn?: (message: string) => void;
+}
+
+export class PincerRuntime {
+  readonly scrubber = new Scrubber();
+  readonly policy: PolicyEngine;
+  readonly rateLimiter: RateLimiter;
+  readonly loops: LoopDetector;
+  readonly timing = new ToolTiming();
+  readonly registry: Registry;
+  readonly clock: Clock;
+  private config: PincerConfig;
+  private readonly warn: (message: string) => void;
+
+  constructor(opts: RuntimeOptions) {
+    this.clock = opts.clock ?? systemClock;
+    this.config = opts.config;
+    this.policy = new PolicyEngine(opts.config.policy, [], opts.warn);
+    this.warn = opts.warn ?? (() => undefined);
+    this.rateLimiter = new RateLimiter(undefined, this.clock);
+    this.loops = new LoopDetector();
+    this.applyGuards(opts.config);
+    this.registry = new Registry({
+      policy: this.policy, scrubber: this.scrubber, rateLimiter: this.rateLimiter, loops: this.loops,
+      timing: this.timing, limits: opts.config.limits, clock: this.clock,
+    });
+    this.timing.updateConfig({ defaultSlowMs: opts.config.slowNoticeMs });
+    for (const tool of builtinTools(this)) this.registry.register(tool);
+  }
+
+  /** Settings changed: every guard takes the new values for the next call, without a reload. */
+  applyConfig(config: PincerConfig): void {
+    this.config = config;
+    this.policy.setConfig(config.policy);
+    this.applyGuards(config);
+    this.registry.limits = config.limits;
+    this.timing.updateConfig({ defaultSlowMs: config.slowNoticeMs });
+  }
+
+  /**
+   * The guards validate combinations the settings schema cannot (critical below warn, a weight above
+   * the burst): a bad combination keeps the previous values and is reported, never thrown at the host.
+   */
+  private applyGuards(config: PincerConfig): void {
+    try {
+      this.rateLimiter.updateConfig(config.rateLimit);
+    } catch (e) {
+      this.warn(`pincer.rateLimit: ${(e as Error).message} The previous rate limit stays in force.`);
+    }
+    try {
+      this.loops.updateConfig(loopConfig(config));
+    } catch (e) {
+      this.warn(`pincer.loopDetection: ${(e as Error).message} The previous loop settings stay in force.`);
+    }
+  }
+
+  get currentConfig(): PincerConfig {
+    return this.config;
+  }
+
+  effectiveTools(req: PolicyRequest): PolicyDecision {
+    return this.policy.evaluate(req);
+  }
+
+  /** A context with safe defaults for entry points that are not an agent run (palette, CLI). */
+  context(over: Partial<ToolContext> & Pick<ToolContext, 'channel'>): ToolContext {
+    return {
+      sessionKey: `${over.channel}:default`, agentId: 'default', peerKind: 'direct', subagentDepth: 0,
+      isOwner: true, workspaceTrusted: true, signal: new AbortController().signal,
+      deadline: this.clock.now() + this.config.limits.defaultTimeoutMs, ...over,
+    };
+  }
+}
+
+function loopConfig(c: PincerConfig): Partial<LoopConfig> {
+  return { enabled: c.loopDetection.enabled, historySize: c.loopDetection.historySize, ...c.loopDetection.thresholds };
+}
+
+function builtinTools(rt: PincerRuntime): Tool[] {
+  return [
+    datetimeTool,
+    createSessionStatusTool({ allowedTools: (ctx) => rt.policy.evaluate(rt.registry.policyRequest(ctx)).allowed }),
+  ] as Tool[];
+}

@@ -1,0 +1,159 @@
+// Main-thread API of the storage layer. The database itself lives in a worker thread (started by
+// open(), not at import), so the host's event loop never waits on sql.js, exports or fsync.
+import { Worker } from 'node:worker_threads';
+import type { Request, SerializedError, WorkerInit, WorkerMessage } from './protocol';
+import type { Migration, OpenOptions, RunResult, SqlValue, StatementSpec } from './types';
+
+export type { Migration, OpenOptions, RunResult, SqlValue, StatementSpec } from './types';
+
+const DEFAULT_SNAPSHOT_THRESHOLD = 8 * 1024 * 1024;
+const DEFAULT_LOCK_STALE_MS = 30_000;
+const DEFAULT_LOCK_TIMEOUT_MS = 45_000;
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
+type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
+
+function toError(e: SerializedError): Error {
+  const err = new Error(e.message);
+  if (e.code) (err as NodeJS.ErrnoException).code = e.code;
+  return err;
+}
+
+/**
+ * One workspace database. Writes are journaled as SQL text plus parameters and replayed by other
+ * windows and after a crash, so a write must be deterministic: pass times and random values as
+ * parameters rather than calling datetime('now') or random() in the statement.
+ */
+export class Database {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private dead: Error | null = null;
+  private closing: Promise<void> | null = null;
+  private readonly warningList: string[] = [];
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onWarning?: (message: string) => void,
+  ) {}
+
+  get warnings(): readonly string[] {
+    return this.warningList;
+  }
+
+  static open(opts: OpenOptions): Promise<Database> {
+    const init: WorkerInit = {
+      dir: opts.dir,
+      migrations: opts.migrations.map((m: Migration) => ({ version: m.version, name: m.name, sql: m.sql })),
+      snapshotThresholdBytes: opts.snapshotThresholdBytes ?? DEFAULT_SNAPSHOT_THRESHOLD,
+      wasmPath: opts.wasmPath,
+      lockStaleMs: opts.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
+      lockTimeoutMs: opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    };
+    return new Promise<Database>((resolve, reject) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(opts.workerPath, { workerData: init });
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      const db = new Database(worker, opts.onWarning);
+      let opened = false;
+      worker.on('message', (msg: WorkerMessage) => {
+        if (msg.kind === 'ready') {
+          opened = true;
+          db.updateRef();
+          resolve(db);
+        } else if (msg.kind === 'fatal') {
+          db.fail(toError(msg.error));
+          void worker.terminate();
+          reject(toError(msg.error));
+        } else db.onMessage(msg);
+      });
+      worker.on('error', (err) => {
+        db.fail(err);
+        if (!opened) reject(err);
+      });
+      worker.on('exit', (code) => {
+        const err = new Error(`the storage worker exited (code ${code})`);
+        db.fail(err);
+        if (!opened) reject(err);
+      });
+    });
+  }
+
+  /** One durable write transaction: resolves once its journal record is on disk. */
+  run(sql: string, params?: SqlValue[]): Promise<RunResult> {
+    return this.request({ op: 'run', sql, params }) as Promise<RunResult>;
+  }
+
+  /** Several statements, atomically, as one durable journal record. */
+  async transaction(statements: StatementSpec[]): Promise<void> {
+    await this.request({ op: 'transaction', statements });
+  }
+
+  /** One read statement, after catching up with other windows' writes; it cannot change anything. */
+  query<T = Record<string, SqlValue>>(sql: string, params?: SqlValue[]): Promise<T[]> {
+    return this.request({ op: 'query', sql, params }) as Promise<T[]>;
+  }
+
+  async snapshot(): Promise<void> {
+    await this.request({ op: 'snapshot' });
+  }
+
+  /** Snapshots if the journal is long enough to be worth it, releases everything, ends the worker. */
+  close(): Promise<void> {
+    if (!this.closing) {
+      this.closing = (async () => {
+        try {
+          if (!this.dead) await this.request({ op: 'close' }, true);
+        } finally {
+          this.dead ??= new Error('the database is closed');
+          await this.worker.terminate();
+        }
+      })();
+    }
+    return this.closing;
+  }
+
+  private request(body: DistributiveOmit<Request, 'id'>, closing = false): Promise<unknown> {
+    if (this.dead) return Promise.reject(this.dead);
+    if (this.closing && !closing) return Promise.reject(new Error('the database is closed'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.updateRef();
+      this.worker.postMessage({ ...body, id } as Request);
+    });
+  }
+
+  private onMessage(msg: WorkerMessage): void {
+    if (msg.kind === 'warning') {
+      this.warningList.push(msg.message);
+      try {
+        this.onWarning?.(msg.message);
+      } catch {
+        // A failing warning sink must not take the database down with it.
+      }
+    } else if (msg.kind === 'reply') {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      this.updateRef();
+      if (msg.ok) p.resolve(msg.result);
+      else p.reject(toError(msg.error));
+    }
+  }
+
+  private fail(err: Error): void {
+    this.dead ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  /** Keeps the process alive only while requests are in flight, so an idle database never holds it open. */
+  private updateRef(): void {
+    if (this.pending.size) this.worker.ref();
+    else this.worker.unref();
+  }
+}

@@ -1,0 +1,150 @@
+// The storage engine inside the worker: every write takes the cross-process lock, catches up,
+// runs in one SQL transaction, and is acknowledged only once its journal record is on disk.
+import * as fs from 'node:fs';
+import type { SqlJsStatic } from 'sql.js';
+import { catchUp } from './catch-up';
+import { removeLeftoverTemps } from './durable-fs';
+import { FileLock } from './file-lock';
+import { appendDurably, truncateDurably } from './journal-file';
+import { encodeRecord, HEADER_LEN } from './journal-format';
+import { migrationStatements, pendingMigrations, validateMigrations } from './migrations';
+import { checkParams, runQuery, runStatements, setMeta } from './sql-exec';
+import { emptyState, storeFiles, writeSnapshot, type StoreContext } from './store-context';
+import type { Migration, RunResult, SqlValue, StatementSpec } from './types';
+
+export interface EngineOptions {
+  dir: string;
+  migrations: readonly Migration[];
+  snapshotThresholdBytes: number;
+  lockStaleMs: number;
+  lockTimeoutMs: number;
+  warn: (message: string) => void;
+}
+
+export class StorageEngine {
+  private readonly ctx: StoreContext;
+  private readonly threshold: number;
+
+  constructor(SQL: SqlJsStatic, opts: EngineOptions) {
+    const files = storeFiles(opts.dir);
+    const lock = new FileLock(files.lock, { staleMs: opts.lockStaleMs, timeoutMs: opts.lockTimeoutMs, warn: opts.warn });
+    this.ctx = { SQL, files, state: emptyState(), migrations: validateMigrations(opts.migrations), lock, warn: opts.warn };
+    this.threshold = opts.snapshotThresholdBytes;
+  }
+
+  open(): void {
+    fs.mkdirSync(this.ctx.files.dir, { recursive: true });
+    this.withLock(() => {
+      // Under the lock no one else is mid-write, so any temp file is a dead writer's.
+      removeLeftoverTemps(this.ctx.files.dir, ['pincer.db', 'pincer.journal']);
+      FileLock.removeOrphans(this.ctx.files.lock);
+      catchUp(this.ctx, true);
+      const db = this.ctx.state.db!;
+      const appliedAt = new Date().toISOString();
+      for (const m of pendingMigrations(db, this.ctx.migrations, this.ctx.warn)) {
+        try {
+          this.writeLocked(migrationStatements(m, appliedAt));
+        } catch (err) {
+          throw new Error(`migration ${m.version} (${m.name}) failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+    });
+  }
+
+  write(specs: readonly StatementSpec[]): RunResult {
+    const clean = specs.map((s) => {
+      if (!s || typeof s.sql !== 'string') throw new TypeError('each statement needs sql');
+      const params = checkParams(s.params);
+      return params ? { sql: s.sql, params } : { sql: s.sql };
+    });
+    if (clean.length === 0) return { changes: 0, lastInsertRowid: 0 };
+    return this.withLock(() => {
+      catchUp(this.ctx, true);
+      return this.writeLocked(clean);
+    });
+  }
+
+  query(sql: string, params?: SqlValue[]): Record<string, SqlValue>[] {
+    const clean = checkParams(params);
+    if (catchUp(this.ctx, false) === 'needs-lock') this.withLock(() => catchUp(this.ctx, true));
+    return runQuery(this.ctx.state.db!, sql, clean);
+  }
+
+  snapshot(): void {
+    this.withLock(() => {
+      catchUp(this.ctx, true);
+      writeSnapshot(this.ctx);
+    });
+  }
+
+  /** True once the journal has grown past the threshold, as far as this window last saw it. */
+  wantsSnapshot(): boolean {
+    return this.ctx.state.journalOffset > this.threshold;
+  }
+
+  /** Snapshots unless another window already did since this one last looked. */
+  snapshotIfDue(): void {
+    if (!this.wantsSnapshot()) return;
+    this.withLock(() => {
+      catchUp(this.ctx, true);
+      if (this.wantsSnapshot()) writeSnapshot(this.ctx);
+    });
+  }
+
+  /**
+   * Folds the journal at close only when it is worth it (replaying a short one at open is
+   * cheaper); a failure here loses nothing, since the journal holds every write.
+   */
+  close(): void {
+    try {
+      if (this.ctx.state.db && this.ctx.state.journalOffset - HEADER_LEN > this.threshold / 8) this.snapshot();
+    } catch (err) {
+      this.ctx.warn(`Pincer storage: the closing snapshot failed (${err instanceof Error ? err.message : String(err)}); the journal still holds every write.`);
+    } finally {
+      this.ctx.state.db?.close();
+      this.ctx.state.db = null;
+    }
+  }
+
+  private withLock<T>(fn: () => T): T {
+    this.ctx.lock.acquire();
+    try {
+      return fn();
+    } finally {
+      this.ctx.lock.release();
+    }
+  }
+
+  /** Caller holds the lock and has caught up; the record is durable before the commit is. */
+  private writeLocked(specs: readonly StatementSpec[]): RunResult {
+    const s = this.ctx.state;
+    const db = s.db!;
+    const seq = s.seq + 1;
+    db.exec('BEGIN');
+    let result: RunResult;
+    try {
+      result = runStatements(db, specs);
+      setMeta(db, 'seq', seq);
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    const bytes = encodeRecord({ seq, statements: [...specs] });
+    try {
+      appendDurably(this.ctx.files.journal, s.journalOffset, bytes);
+    } catch (err) {
+      db.exec('ROLLBACK');
+      try {
+        truncateDurably(this.ctx.files.journal, s.journalOffset);
+      } catch {
+        // The next writer treats the partial record as a torn tail.
+      }
+      throw err;
+    }
+    db.exec('COMMIT');
+    s.seq = seq;
+    s.journalOffset += bytes.length;
+    s.journalNextSeq = seq + 1;
+    return result;
+  }
+}

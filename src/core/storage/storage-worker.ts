@@ -1,0 +1,129 @@
+// Worker-thread entry: owns the sql.js database so that exports, snapshot writes and fsyncs never
+// block the extension host's event loop. Bundled alone: imports only sql.js, node builtins and
+// this folder's small modules.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import initSqlJs from 'sql.js';
+import { StorageEngine } from './engine';
+import { serializeError, type Request, type WorkerInit, type WorkerMessage } from './protocol';
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+
+function post(msg: WorkerMessage): void {
+  port.postMessage(msg);
+}
+
+/** The wasm next to this file (the bundle), an explicit path, or the installed sql.js package. */
+function wasmBinary(): ArrayBuffer {
+  const candidates = [init.wasmPath, path.join(__dirname, 'sql-wasm.wasm')];
+  const found = candidates.find((c): c is string => !!c && fs.existsSync(c));
+  let file = found;
+  if (!file) {
+    try {
+      // Built from parts so a bundler leaves the lookup to run time instead of warning about it.
+      file = require.resolve(path.posix.join('sql.js', 'dist', 'sql-wasm.wasm'));
+    } catch {
+      throw new Error(`sql-wasm.wasm was found neither at ${candidates.filter(Boolean).join(' nor ')} nor in an installed sql.js`);
+    }
+  }
+  const b = fs.readFileSync(file);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+}
+
+let engine: StorageEngine | null = null;
+let snapshotQueued = false;
+let snapshotFailing = false;
+const queue: Request[] = [];
+let draining = false;
+
+function handle(req: Request): unknown {
+  const e = engine!;
+  switch (req.op) {
+    case 'run':
+      return e.write([req.params ? { sql: req.sql, params: req.params } : { sql: req.sql }]);
+    case 'transaction':
+      e.write(req.statements);
+      return null;
+    case 'query':
+      return e.query(req.sql, req.params);
+    case 'snapshot':
+      e.snapshot();
+      return null;
+    case 'close':
+      engine = null;
+      e.close();
+      return null;
+  }
+}
+
+function drain(): void {
+  draining = false;
+  const req = queue.shift();
+  if (!req) return;
+  try {
+    if (!engine) throw new Error('the database is closed');
+    const result = handle(req);
+    post({ kind: 'reply', id: req.id, ok: true, result: result as never });
+  } catch (err) {
+    post({ kind: 'reply', id: req.id, ok: false, error: serializeError(err) });
+  }
+  // After close the main thread terminates this worker.
+  if (req.op === 'close') return;
+  // A snapshot waits until the reply is out, so the write that crossed the threshold is not delayed.
+  if (engine?.wantsSnapshot() && !snapshotQueued) {
+    snapshotQueued = true;
+    setImmediate(backgroundSnapshot);
+  }
+  schedule();
+}
+
+function backgroundSnapshot(): void {
+  snapshotQueued = false;
+  try {
+    engine?.snapshotIfDue();
+    snapshotFailing = false;
+  } catch (err) {
+    // Said once per failing streak: it is retried after every write until it works.
+    if (!snapshotFailing) {
+      post({ kind: 'warning', message: `Pincer storage: a snapshot failed and will be retried; writes stay durable in the journal: ${serializeError(err).message}` });
+    }
+    snapshotFailing = true;
+  }
+}
+
+function schedule(): void {
+  if (!draining && queue.length) {
+    draining = true;
+    setImmediate(drain);
+  }
+}
+
+async function start(): Promise<void> {
+  try {
+    // A failure surfaces as open()'s rejection; emscripten's own stderr lines would only be noise.
+    const SQL = await initSqlJs({ wasmBinary: wasmBinary(), printErr: () => undefined } as Parameters<typeof initSqlJs>[0]);
+    const e = new StorageEngine(SQL, {
+      dir: init.dir,
+      migrations: init.migrations,
+      snapshotThresholdBytes: init.snapshotThresholdBytes,
+      lockStaleMs: init.lockStaleMs,
+      lockTimeoutMs: init.lockTimeoutMs,
+      warn: (message) => post({ kind: 'warning', message }),
+    });
+    e.open();
+    engine = e;
+    post({ kind: 'ready' });
+    schedule();
+  } catch (err) {
+    post({ kind: 'fatal', error: serializeError(err) });
+    port.close();
+  }
+}
+
+port.on('message', (req: Request) => {
+  queue.push(req);
+  if (engine) schedule();
+});
+void start();

@@ -1,0 +1,146 @@
+// The execute pipeline, in order:
+//   resolve (real tools before aliases) → offered? → policy at call time → halted run? → rate limit →
+//   arguments (JSON, empty-arguments guard, zod) → session lock → run with signal + deadline (a thrown
+//   exception becomes an error result) → scrub ForLLM and ForUser → cap → loop check → timing → log.
+// Scrubbing comes before capping: a cap that cut a secret in half would leave a fragment no pattern
+// recognises. Refusals and invalid calls are fed to the loop detector too: a model that keeps
+// calling a denied tool is looping.
+import { stableJson } from '../guard/stable-json';
+import { parseArguments } from './arguments';
+import type { CallEnd, Outcome } from './call-record';
+import type { Registry } from './registry';
+import { capText } from './result-cap';
+import { fail, type Tool, type ToolContext, type ToolResult } from './types';
+
+let seq = 0;
+
+class CallTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`);
+  }
+}
+
+function summarizeArgs(args: unknown): string {
+  let s: string;
+  try {
+    s = typeof args === 'string' ? args : stableJson(args ?? {});
+  } catch {
+    s = String(args);
+  }
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
+export async function executeCall(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const { scrubber, rateLimiter, loops, policy } = reg.deps;
+  const id = `c${++seq}`;
+  const startedAt = reg.clock.now();
+  const t0 = performance.now();
+  const resolved = reg.resolve(name);
+  const tool = resolved?.tool;
+  const toolName = tool?.name ?? name;
+
+  const finish = (result: ToolResult, outcome: Outcome, extra: Partial<CallEnd> = {}): ToolResult => {
+    const scrubbedLLM = scrubber.scrub(result.forLLM);
+    const scrubbedUser = result.forUser === undefined ? undefined : scrubber.scrub(result.forUser);
+    const capped = capText(scrubbedLLM, reg.limits.maxResultChars, 'pincer.tools.maxResultChars');
+    const out: ToolResult = { ...result, forLLM: capped.text };
+    if (scrubbedUser !== undefined) out.forUser = capText(scrubbedUser, reg.limits.maxUserChars, 'pincer.tools.maxResultChars').text;
+    if (capped.truncated) out.details = { ...out.details, truncatedChars: capped.omitted };
+
+    let loopWarning: string | undefined;
+    if (outcome !== 'loop') {
+      const verdict = loops.record(ctx.sessionKey, { tool: toolName, args: rawArgs, capability: tool?.capability ?? 'external', poll: tool?.poll }, scrubbedLLM, result.isError);
+      if (verdict.level === 'warning') {
+        loopWarning = verdict.message;
+        out.forLLM += `\n\n[Pincer loop warning] ${verdict.message}`;
+      } else if (verdict.level === 'critical') {
+        loopWarning = verdict.message;
+        out.forLLM += `\n\n[Pincer stopped this run] ${verdict.message}`;
+        out.isError = true;
+        out.halt = { reason: verdict.message };
+        outcome = 'loop';
+      }
+    }
+    const durationMs = performance.now() - t0;
+    if (tool && (outcome === 'ok' || outcome === 'error')) reg.timing.record(tool.name, durationMs);
+    reg.onCallEnd.fire({
+      id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
+      startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
+      message: outcome === 'ok' ? undefined : out.forLLM.split('\n', 1)[0].slice(0, 300),
+      loopWarning, truncated: capped.truncated || undefined, ...extra,
+    });
+    return out;
+  };
+
+  if (!tool) {
+    const offered = reg.deps.policy.evaluate(reg.policyRequest(ctx)).allowed;
+    return finish(fail(`Unknown tool "${name}". Tools you can call: ${offered.join(', ') || '(none)'}.`), 'unknown-tool');
+  }
+  if (ctx.offeredTools && !ctx.offeredTools.has(name) && !ctx.offeredTools.has(tool.name)) {
+    return finish(fail(`Tool "${name}" was not offered to you in this request; use only the tools you were given.`), 'refused');
+  }
+  const decision = policy.evaluate(reg.policyRequest(ctx));
+  if (!decision.allowed.includes(tool.name)) {
+    const why = decision.removed.find((r) => r.tool === tool.name);
+    return finish(fail(`Tool "${name}" is not allowed by policy here${why ? ` (${why.step}: ${why.detail})` : ''}. Do not try to reach the same effect another way; tell the user what you needed instead.`), 'refused');
+  }
+  const halted = loops.haltedReason(ctx.sessionKey);
+  if (halted) return finish(fail(`This run was stopped: ${halted}`, { halt: { reason: halted } }), 'loop');
+
+  const rate = rateLimiter.take(ctx.sessionKey || `channel:${ctx.channel}`, tool.capability);
+  if (!rate.allowed) {
+    const secs = Math.ceil(rate.retryAfterMs / 1000);
+    return finish(fail(`Rate limit reached for this session: wait about ${secs} s before calling ${name} again, and batch or narrow your requests (pincer.rateLimit settings).`, { details: { retryAfterMs: rate.retryAfterMs } }), 'rate-limited');
+  }
+
+  const args = parseArguments(tool.name, tool.parameters, rawArgs);
+  if (!args.ok) return finish(fail(args.message, { details: { argumentError: args.kind } }), 'invalid');
+
+  reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
+  const release = await reg.locks.acquire(ctx.sessionKey, tool.capability !== 'read-only');
+  try {
+    const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id);
+    return finish(result, outcome);
+  } finally {
+    release();
+  }
+}
+
+async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string): Promise<{ result: ToolResult; outcome: Outcome }> {
+  const now = reg.clock.now();
+  const budget = Math.max(0, Math.min(ctx.deadline, now + (tool.timeoutMs ?? reg.limits.defaultTimeoutMs)) - now);
+  const controller = new AbortController();
+  const onCallerAbort = () => controller.abort(ctx.signal.reason ?? new Error('cancelled'));
+  if (ctx.signal.aborted) onCallerAbort();
+  else ctx.signal.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new CallTimeout(budget)), budget);
+  const slowAfter = reg.timing.slowThresholdMs(tool.name);
+  const slowTimer = slowAfter < budget
+    ? setTimeout(() => reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter }), slowAfter)
+    : undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    if (controller.signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
+    const callCtx: ToolContext = { ...ctx, signal: controller.signal, deadline: now + budget };
+    const result = await Promise.race([tool.execute(args, callCtx), aborted]);
+    if (!result || typeof result.forLLM !== 'string') {
+      return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
+    }
+    return { result, outcome: result.isError ? 'error' : 'ok' };
+  } catch (e) {
+    if (e instanceof CallTimeout) {
+      return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };
+    }
+    if (controller.signal.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
+    const msg = e instanceof Error ? e.message : String(e);
+    return { result: fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), outcome: 'error' };
+  } finally {
+    clearTimeout(timer);
+    if (slowTimer) clearTimeout(slowTimer);
+    ctx.signal.removeEventListener('abort', onCallerAbort);
+  }
+}

@@ -1,0 +1,81 @@
+// The contract between the runtime and every tool. One tool instance serves many concurrent calls,
+// so everything a call needs arrives in its ToolContext; tools keep no per-call state of their own.
+import type { z } from 'zod';
+
+/** What a tool may do to the world; the policy engine, the rate limiter and the scheduler read it. */
+export type Capability = 'read-only' | 'mutating' | 'external';
+
+/** Where a call comes from. Used for per-channel policy, rate-limit keys and the tool log. */
+export type Channel = 'chat' | 'palette' | 'lm' | 'cli' | 'subagent' | 'mcp' | 'test' | (string & {});
+
+export interface ToolContext {
+  /** Conversation or run this call belongs to; rate limits and loop detection are kept per key. */
+  readonly sessionKey: string;
+  readonly agentId: string;
+  readonly channel: Channel;
+  /** 'direct' for the user's own chat; 'group' where several people share one conversation. */
+  readonly peerKind: 'direct' | 'group';
+  /** 0 for the user's agent, 1 for its subagents, and so on. */
+  readonly subagentDepth: number;
+  /** Whether the caller acts for the owner of this editor (owner-only tools need it). */
+  readonly isOwner: boolean;
+  /** Model provider of the calling agent (openai, anthropic, vscode-lm …); selects provider policy. */
+  readonly provider?: string;
+  /** Absolute path of the primary workspace folder, if any. */
+  readonly workspaceRoot?: string;
+  /** Aborted when the user cancels or the deadline passes; tools must stop promptly. */
+  readonly signal: AbortSignal;
+  /** Epoch milliseconds by which the call must finish. */
+  readonly deadline: number;
+  /** Tool names the model was offered for this request; a call outside it is refused. */
+  readonly offeredTools?: ReadonlySet<string>;
+  /** A last intersection applied to the policy for this request only (a per-request allow list). */
+  readonly requestAllow?: readonly string[];
+  /** False in an untrusted workspace: only read-only tools may run. */
+  readonly workspaceTrusted: boolean;
+}
+
+export interface ToolResult {
+  /** What the model sees. */
+  forLLM: string;
+  /** What a person sees (markdown); defaults to forLLM when a tool has nothing better to show. */
+  forUser?: string;
+  isError: boolean;
+  /** Structured facts about the call (counts, paths, truncation) for UIs and tests; never sent raw. */
+  details?: Record<string, unknown>;
+  /** Set when the run that made this call must stop (a critical loop, for instance). */
+  halt?: { reason: string };
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  /** The model-facing description: what it does, when to use it, what it returns. */
+  readonly description: string;
+  readonly parameters: S;
+  /** Policy group without the `group:` prefix (fs, runtime, web, memory, sessions …). */
+  readonly group: string;
+  readonly capability: Capability;
+  /** Hidden from, and refused to, callers that are not the owner. */
+  readonly ownerOnly?: boolean;
+  /** Time limit for one call when the caller gives none, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** A poll-style tool: repeated calls with unchanged results count as "no progress", not as a loop. */
+  readonly poll?: boolean;
+  /** For MCP bridge tools: the server name, which puts the tool in the group `mcp:<server>` too. */
+  readonly mcpServer?: string;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Shorthand constructors that keep tools' return statements short and uniform. */
+export function ok(forLLM: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { forLLM, isError: false, ...extra };
+}
+
+export function fail(forLLM: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { forLLM, isError: true, ...extra };
+}
+
+/** Helps declare a tool with its argument type inferred from its zod schema. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  return tool;
+}

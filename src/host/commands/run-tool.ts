@@ -1,0 +1,59 @@
+// "Pincer: Run Tool…": pick a tool this window may use, fill its arguments from its schema, run it
+// through the one pipeline with progress and cancel, and show the result as a readable document.
+// Tests and other extensions may pass (name, args) to skip the prompts; the result is returned.
+import * as vscode from 'vscode';
+import type { ToolResult } from '../../core/tools/types';
+import { hostContext, type HostServices } from '../services';
+import { promptArguments } from './args-prompt';
+
+export interface RunToolOptions {
+  /** Open the result documents (default true); tests turn it off. */
+  show?: boolean;
+}
+
+export async function runToolCommand(s: HostServices, name?: string, args?: unknown, opts: RunToolOptions = {}): Promise<ToolResult | undefined> {
+  const { rt } = s;
+  if (!name) {
+    const ctx = hostContext(rt, 'palette', new AbortController().signal);
+    const allowed = rt.effectiveTools(rt.registry.policyRequest(ctx)).allowed;
+    const items = allowed.map((n) => rt.registry.get(n)!).map((t) => ({
+      label: t.name, description: `${t.group} · ${t.capability}`, detail: t.description.split(/(?<=\.)\s/)[0],
+    }));
+    if (!items.length) {
+      void vscode.window.showWarningMessage('Pincer: no tools are allowed here. Check pincer.tools.profile, allow and deny, or run "Pincer: Show Effective Tools".');
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'Pincer: Run Tool', placeHolder: 'Pick a tool to run', matchOnDetail: true });
+    if (!pick) return undefined;
+    name = pick.label;
+  }
+  const tool = rt.registry.resolve(name)?.tool;
+  if (args === undefined && tool) {
+    args = await promptArguments(tool, rt.registry.jsonSchema(tool));
+    if (args === undefined) return undefined;
+  }
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Pincer: running ${name}…`, cancellable: true },
+    (_progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort(new Error('cancelled by the user')));
+      return rt.registry.execute(name!, args, hostContext(rt, 'palette', controller.signal));
+    },
+  );
+  if (opts.show !== false) void showResult(s, name, result);
+  return result;
+}
+
+async function showResult(s: HostServices, name: string, result: ToolResult): Promise<void> {
+  const userText = result.forUser ?? result.forLLM;
+  const header = `# ${name} — ${result.isError ? 'failed' : 'result'}\n\n`;
+  const uri = s.docs.put(name, 'md', header + userText + '\n');
+  const llmUri = s.docs.put(`${name}-for-model`, 'txt', result.forLLM);
+  await s.docs.open(uri);
+  const show = 'Show What the Model Sees';
+  const pick = result.isError
+    ? await vscode.window.showErrorMessage(`Pincer: ${name} failed: ${result.forLLM.split('\n', 1)[0].slice(0, 200)}`, show, 'Show Tool Log')
+    : await vscode.window.showInformationMessage(`Pincer: ${name} finished.`, show);
+  if (pick === show) await s.docs.open(llmUri, true);
+  else if (pick === 'Show Tool Log') s.log.channel.show(true);
+}

@@ -1,0 +1,25 @@
+// What the commands and views share: the runtime and the host's view of the window around it.
+import * as vscode from 'vscode';
+import type { PincerRuntime } from '../core/runtime';
+import type { ToolContext } from '../core/tools/types';
+import type { ResultDocuments } from './result-documents';
+import type { ToolLog } from './tool-log';
+
+export interface HostServices {
+  rt: PincerRuntime;
+  docs: ResultDocuments;
+  log: ToolLog;
+}
+
+export function workspaceRoot(): string | undefined {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  return f?.uri.scheme === 'file' ? f.uri.fsPath : f?.uri.toString();
+}
+
+/** The context for calls a person starts from this window (palette, sidebar). */
+export function hostContext(rt: PincerRuntime, channel: 'palette' | 'chat', signal: AbortSignal): ToolContext {
+  return rt.context({
+    channel, sessionKey: `${channel}:${vscode.env.sessionId}`, agentId: 'default', isOwner: true,
+    workspaceRoot: workspaceRoot(), workspaceTrusted: vscode.workspace.isTrusted, signal,
+  });
+}

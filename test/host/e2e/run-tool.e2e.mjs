@@ -1,0 +1,33 @@
+// A person's path through Pincer in the browser: Run Tool… from the command palette, fill the one
+// optional argument, read the result document; then the sidebar shows the call. Screenshots are kept.
+import assert from 'node:assert/strict';
+
+export default async function ({ page, helpers, log }) {
+  await helpers.runCommand('Pincer: Run Tool…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('datetime');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'datetime' }).first();
+  await row.waitFor({ state: 'visible', timeout: 15000 });
+  await row.click();
+  // datetime (1/1): timezone — optional; type a zone.
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await title.filter({ hasText: 'datetime (1/1): timezone' }).waitFor({ timeout: 15000 });
+  await input.fill('UTC');
+  await page.keyboard.press('Enter');
+  // The result opens as a markdown document in an editor tab.
+  const tab = page.locator('.tabs-container .tab', { hasText: 'datetime.md' }).first();
+  await tab.waitFor({ timeout: 20000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'datetime — result' }).first().waitFor({ timeout: 20000 });
+  log(`notification: ${await helpers.waitForNotification('datetime finished')}`);
+  await helpers.screenshot('e2e-run-tool-result');
+
+  await helpers.openActivity('Pincer');
+  const wv = helpers.webview(0);
+  await wv.locator('#title').waitFor({ timeout: 30000 });
+  assert.equal(await wv.locator('#title').innerText(), 'Pincer tools');
+  await wv.locator('#calls li[data-tool="datetime"]').first().waitFor({ timeout: 20000 });
+  const calls = await wv.locator('#calls').innerText();
+  assert.match(calls, /ok\s*datetime/);
+  await helpers.screenshot('e2e-sidebar');
+}
