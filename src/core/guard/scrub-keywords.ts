@@ -27,9 +27,11 @@
 //    code: an identifier path (`req.body.password`, `process.env.SECRET`, `Token::new`, `x?.y`), an
 //    identifier-shaped word (`string`, `userPassword`, `Get-AzAccessToken`, `RESET_PASSWORD_V2`,
 //    `oauth2Token`, `ArrowToken$1`), or anything directly followed by `(`, `[`, `<`, `{` or `?.`.
-//    Known costs of this choice: an unquoted all-letters value (`password: mysecretpassword` in
-//    YAML) is taken for an identifier and left; a lowercase identifier with a digit inside
-//    (`auth: type1msg`) is taken for a hex-like token and redacted.
+//    An all-lowercase word of 12+ letters is the exception: a passphrase (`password:
+//    mysecretpassword` in YAML) far more often than an identifier, so it is redacted.
+//    Known costs of this choice: an unquoted all-letters value shorter than 12 letters
+//    (`password: hunter` ) is taken for an identifier and left; a lowercase identifier with a digit
+//    inside (`auth: type1msg`) is taken for a hex-like token and redacted.
 //
 // THE ENV RULE (`env`): an UPPERCASE env-style name (`[A-Z0-9_]`, at most 64 characters, not part of
 // a longer identifier) with a whole `_`-segment KEY, SECRET, TOKEN, PASSWORD, PASS, CREDENTIAL(S),
@@ -94,11 +96,12 @@ const V = String.raw`[\w\-+/=.~%@!*#^:$]`;
 /**
  * An unquoted value that is code, not a secret: an identifier path (`req.body.password`,
  * `Token::new`, `user!.token`, `x?.y`), or one identifier-shaped word: letters only (`undefined`,
- * `userPassword`), kebab words (`Get-AzAccessToken`), SCREAMING_SNAKE (`RESET_PASSWORD_V2`),
+ * `userPassword`) — except one all-lowercase word of 12+ letters, which is a passphrase far more
+ * often than an identifier (`password: mysecretpassword` in YAML) —, kebab words (`Get-AzAccessToken`), SCREAMING_SNAKE (`RESET_PASSWORD_V2`),
  * camel/Pascal case with digits only at hump ends (`oauth2Token`, `Base64Url`), optionally with a
  * bundler suffix (`ArrowToken$1`). Random secrets practically never take these shapes.
  */
-const CODE = String.raw`(?:[A-Za-z_$][\w$]*(?:(?:[!?]?\.|::)[A-Za-z_$][\w$]*)+|[A-Za-z_]+|[A-Za-z]+(?:-[A-Za-z]+)+` +
+const CODE = String.raw`(?:[A-Za-z_$][\w$]*(?:(?:[!?]?\.|::)[A-Za-z_$][\w$]*)+|(?![a-z]{12,}(?!${V}))[A-Za-z_]+|[A-Za-z]+(?:-[A-Za-z]+)+` +
   String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*)+|(?:[A-Z][a-z]+[0-9]*)+)(?:\$[0-9]+)?!?(?!${V})`;
 const QUOTE = String.raw`\\?["'\x60]`;
 /**

@@ -110,15 +110,17 @@ export class PolicyEngine {
     const current = new Set(this.tools.map((t) => t.name));
     for (const t of [...current]) if (!inProfile.has(t)) remove(t, 'profile', `not in profile "${profile.id}" (${profile.source})`);
 
-    // 3–7 allow lists
-    const allowSteps: [string[] | undefined, string][] = [
-      [c.allow, 'pincer.tools.allow'],
-      [provider?.allow, `pincer.tools.byProvider.${req.provider}.allow`],
-      [agent?.allow, `${names()}.allow`],
-      [agentProvider?.allow, `${names(req.provider)}.allow`],
-      [channel?.allow, `pincer.tools.byChannel.${req.channel}.allow`],
+    // Where each kind of list lives, most general first; channels have allow and deny only.
+    const lists = (key: 'allow' | 'deny' | 'alsoAllow'): [string[] | undefined, string][] => [
+      [c[key], `pincer.tools.${key}`],
+      [provider?.[key], `pincer.tools.byProvider.${req.provider}.${key}`],
+      [agent?.[key], `${names()}.${key}`],
+      [agentProvider?.[key], `${names(req.provider)}.${key}`],
+      ...(key === 'alsoAllow' ? [] : [[channel?.[key], `pincer.tools.byChannel.${req.channel}.${key}`] as [string[] | undefined, string]]),
     ];
-    for (const [list, where] of allowSteps) {
+
+    // 3–7 allow lists
+    for (const [list, where] of lists('allow')) {
       if (!list?.length) continue;
       const keep = this.matcher.expandAll(list, where);
       for (const t of [...current]) if (!keep.has(t)) remove(t, 'allow', `not in ${where}`);
@@ -126,14 +128,7 @@ export class PolicyEngine {
 
     // 8 deny lists
     const denied = new Map<string, string>();
-    const denySteps: [string[] | undefined, string][] = [
-      [c.deny, 'pincer.tools.deny'],
-      [provider?.deny, `pincer.tools.byProvider.${req.provider}.deny`],
-      [agent?.deny, `${names()}.deny`],
-      [agentProvider?.deny, `${names(req.provider)}.deny`],
-      [channel?.deny, `pincer.tools.byChannel.${req.channel}.deny`],
-    ];
-    for (const [list, where] of denySteps) {
+    for (const [list, where] of lists('deny')) {
       if (!list?.length) continue;
       for (const t of this.matcher.expandAll(list, where)) {
         if (!denied.has(t)) denied.set(t, where);
@@ -142,13 +137,7 @@ export class PolicyEngine {
     }
 
     // 9 alsoAllow: union, except what a deny list names
-    const alsoSteps: [string[] | undefined, string][] = [
-      [c.alsoAllow, 'pincer.tools.alsoAllow'],
-      [provider?.alsoAllow, `pincer.tools.byProvider.${req.provider}.alsoAllow`],
-      [agent?.alsoAllow, `${names()}.alsoAllow`],
-      [agentProvider?.alsoAllow, `${names(req.provider)}.alsoAllow`],
-    ];
-    for (const [list, where] of alsoSteps) {
+    for (const [list, where] of lists('alsoAllow')) {
       if (!list?.length) continue;
       for (const t of this.matcher.expandAll(list, where)) {
         if (denied.has(t)) {

@@ -14,6 +14,12 @@ import { fail, type Tool, type ToolContext, type ToolResult } from './types';
 
 let seq = 0;
 
+/** The start of a result as one line, for logs and lists. */
+function oneLine(text: string): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  return s.length > 300 ? `${s.slice(0, 300)}…` : s;
+}
+
 class CallTimeout extends Error {
   constructor(readonly ms: number) {
     super(`timed out after ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`);
@@ -66,7 +72,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     reg.onCallEnd.fire({
       id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
       startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
-      message: outcome === 'ok' ? undefined : out.forLLM.split('\n', 1)[0].slice(0, 300),
+      message: outcome === 'ok' ? undefined : oneLine(out.forLLM),
       loopWarning, truncated: capped.truncated || undefined, ...extra,
     });
     return out;
