@@ -13,6 +13,9 @@ npm run --silent compile
 echo "== build (esbuild bundles, size budget)"
 npm run --silent build
 
+echo "== test tools (ripgrep for the unit tests; Chromium, Node 24 and code-server for the host suite)"
+bash test/host/install-host.sh
+
 echo "== unit tests"
 set +e
 npx mocha 2>&1 | tee test-output/unit.log
@@ -22,7 +25,6 @@ unit_pass=$(grep -Eo '^ +[0-9]+ passing' test-output/unit.log | grep -Eo '[0-9]+
 unit_fail=$(grep -Eo '^ +[0-9]+ failing' test-output/unit.log | grep -Eo '[0-9]+' | tail -1) || true
 
 echo "== host tests (real VS Code extension host)"
-bash test/host/install-host.sh
 set +e
 node test/host/run-host-tests.mjs 2>&1 | tee test-output/host.log
 host_status=${PIPESTATUS[0]}

@@ -11,7 +11,7 @@ CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
 
 # Chromium for the workbench UI; Kerberos, xkbfile and libsecret headers for code-server's native
 # modules (kerberos fails to build without gssapi/gssapi.h); a C/C++ toolchain for node-gyp.
-APT_PACKAGES="chromium libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config"
+APT_PACKAGES="chromium ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config"
 if ! dpkg -s $APT_PACKAGES >/dev/null 2>&1; then
   echo "== apt: $APT_PACKAGES"
   export DEBIAN_FRONTEND=noninteractive
