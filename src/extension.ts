@@ -3,7 +3,7 @@
 // or storage loads from dist/host-core.js on first use, so activation stays in single milliseconds.
 import * as vscode from 'vscode';
 import type { HostCore } from './host/host-core';
-import { SIDEBAR_VIEW_ID } from './host/ids';
+import { PENDING_VIEW_ID, SIDEBAR_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
 
 // Set by the bundle's first line (esbuild banner); falls back to this module's own start when unbundled.
@@ -25,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
   const channel = vscode.window.createOutputChannel('Pincer Tool Log', { log: true });
   const docs = new ResultDocuments();
   let loaded: HostCore | undefined;
+  const pendingChanged = new vscode.EventEmitter<void>();
   const api: PincerApi = {
     activation: { moduleEvalMs: moduleEvaluatedAt - moduleLoadedAt, activateMs: 0, sinceModuleLoadMs: 0 },
     core: () => {
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const mod = require(context.asAbsolutePath('dist/host-core.js')) as typeof import('./host/host-core');
         loaded = mod.createHostCore(context, channel, docs);
+        loaded.review.diff.onDidChange.on(() => pendingChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
         channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms`);
       }
@@ -47,15 +49,32 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, {
       resolveWebviewView: (view) => api.core().sidebar.resolveWebviewView(view),
     }),
-    vscode.commands.registerCommand('pincer.runTool', (name?: string, args?: unknown, opts?: { show?: boolean }) => api.core().runTool(name, args, opts)),
-    vscode.commands.registerCommand('pincer.showEffectiveTools', (q?: Parameters<HostCore['showEffectiveTools']>[0]) => api.core().showEffectiveTools(q)),
+    // The tree asks for children only when visible: that is the first use that loads the core.
+    vscode.window.registerTreeDataProvider(PENDING_VIEW_ID, {
+      onDidChangeTreeData: pendingChanged.event,
+      getChildren: () => api.core().review.pendingView.getChildren(),
+      getTreeItem: (p) => api.core().review.pendingView.getTreeItem(p),
+    }),
+    pendingChanged,
     vscode.commands.registerCommand('pincer.showToolLog', () => channel.show(true)),
+    // Every other contributed command is the core's: registered here, loaded on first call.
+    ...contributedCommands(context).filter((id) => id !== 'pincer.showToolLog').map((id) =>
+      vscode.commands.registerCommand(id, (...args: unknown[]) => {
+        const run = api.core().commands[id] as ((...a: unknown[]) => unknown) | undefined;
+        if (!run) throw new Error(`Pincer: the command ${id} is declared but not implemented.`);
+        return run(...args);
+      })),
   );
 
   api.activation.activateMs = performance.now() - t0;
   api.activation.sinceModuleLoadMs = performance.now() - moduleLoadedAt;
   channel.info(`Pincer activated in ${api.activation.activateMs.toFixed(1)} ms (${api.activation.sinceModuleLoadMs.toFixed(1)} ms from the bundle's first line)`);
   return api;
+}
+
+function contributedCommands(context: vscode.ExtensionContext): string[] {
+  const pkg = context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } };
+  return (pkg.contributes?.commands ?? []).map((c) => c.command);
 }
 
 // Last statement of the bundle's evaluation (the entry module's body runs after its imports).

@@ -4,6 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { AutoApplyReviewer, RejectAllReviewer } from '../core/fs/auto-apply-reviewer';
+import { createFsTools } from '../core/fs/fs-tools';
+import { NodeWorkspaceFs } from '../core/fs/node-fs';
+import { PathGuard } from '../core/fs/path-guard';
+import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import { PincerRuntime } from '../core/runtime';
 import { loadCliConfig, UsageError } from './cli-config';
 
@@ -14,9 +20,11 @@ Usage:
                [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json]
       The effective tool list for that caller, and for each removed tool the step that removed it.
   pincer run <tool> ['<json arguments>'] [--workspace DIR] [--config FILE] [--agent A]
-               [--session KEY] [--timeout SECONDS] [--json]
+               [--session KEY] [--timeout SECONDS] [--write] [--json]
       One call through the same pipeline the editor uses. Prints what the model would see
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
+      File tools work on DIR (default: the current directory); write_file, edit and
+      apply_patch change files only with --write (there is no diff review here).
   pincer scrub [--secret VALUE]...
       Copies standard input to standard output with secrets replaced by [REDACTED].
 
@@ -27,7 +35,7 @@ const OPTIONS = {
   profile: { type: 'string' }, agent: { type: 'string' }, provider: { type: 'string' }, channel: { type: 'string' },
   depth: { type: 'string' }, 'not-owner': { type: 'boolean' }, untrusted: { type: 'boolean' },
   workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
-  timeout: { type: 'string' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+  timeout: { type: 'string' }, write: { type: 'boolean' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
 
@@ -44,7 +52,21 @@ function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string } {
   const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
   const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
-  return { rt: new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn }), workspace };
+  const rt = new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn });
+  rt.replaceTools(cliFsTools(rt, workspace ?? process.cwd(), !!values.write));
+  return { rt, workspace };
+}
+
+/**
+ * The file tools on the workspace (or the current directory). Without --write, write tools are
+ * refused at review: the CLI has no one to show a diff to, so writing needs an explicit yes.
+ */
+function cliFsTools(rt: PincerRuntime, root: string, write: boolean) {
+  const nodeFs = new NodeWorkspaceFs();
+  const c = rt.currentConfig.fs;
+  const guard = new PathGuard({ roots: [root], workspaceOnly: c.workspaceOnly, allowPaths: c.allowPaths, denyPaths: c.denyPaths, alwaysDeny: [], home: os.homedir() });
+  const reviewer = write ? new AutoApplyReviewer(nodeFs) : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
+  return createFsTools({ guard, fs: nodeFs, reviewer }, { rgPath: locateRipgrep([]), denyPaths: c.denyPaths, home: os.homedir(), maxResultChars: rt.currentConfig.limits.maxResultChars });
 }
 
 function tools(values: Values): number {

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { readPolicyConfig, readSetting, type PolicyConfig } from './policy/policy-config';
 import { DEFAULT_LIMITS, type RuntimeLimits } from './tools/registry';
+import { DEFAULT_DENY_PATHS } from './fs/path-deny';
+import type { ReviewMode } from './fs/review-policy';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -14,6 +16,8 @@ export interface PincerConfig {
   limits: RuntimeLimits;
   /** Slow-tool notice for tools with little history. */
   slowNoticeMs: number;
+  fs: { workspaceOnly: boolean; allowPaths: string[]; denyPaths: string[] };
+  edits: { review: ReviewMode; autoApprove: string[] };
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -39,6 +43,15 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
       defaultTimeoutMs: num('tools.timeoutSeconds', 1, 86_400, DEFAULT_LIMITS.defaultTimeoutMs / 1000) * 1000,
     },
     slowNoticeMs: num('tools.slowNoticeSeconds', 1, 86_400, 120) * 1000,
+    fs: {
+      workspaceOnly: bool('fs.workspaceOnly', true),
+      allowPaths: readSetting(get, 'fs.allowPaths', z.array(z.string().min(1)), [], warn),
+      denyPaths: readSetting(get, 'fs.denyPaths', z.array(z.string().min(1)), [...DEFAULT_DENY_PATHS], warn),
+    },
+    edits: {
+      review: readSetting(get, 'edits.review', z.enum(['always', 'auto-approve-globs', 'never']), 'always', warn),
+      autoApprove: readSetting(get, 'edits.autoApprove', z.array(z.string().min(1)), [], warn),
+    },
   };
 }
 

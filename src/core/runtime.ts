@@ -47,6 +47,15 @@ export class PincerRuntime {
     for (const tool of builtinTools(this)) this.registry.register(tool);
   }
 
+  /**
+   * Registers a toolset (the file tools, later MCP servers), replacing an earlier one of the same
+   * names: the host rebuilds a set when its settings or the workspace folders change.
+   */
+  replaceTools(tools: Tool[]): void {
+    for (const t of tools) this.registry.unregister(t.name);
+    for (const t of tools) this.registry.register(t);
+  }
+
   /** Settings changed: every guard takes the new values for the next call, without a reload. */
   applyConfig(config: PincerConfig): void {
     this.config = config;
@@ -85,8 +94,9 @@ export class PincerRuntime {
   context(over: Partial<ToolContext> & Pick<ToolContext, 'channel'>): ToolContext {
     return {
       sessionKey: `${over.channel}:default`, agentId: 'default', peerKind: 'direct', subagentDepth: 0,
+      // No deadline of the caller's own: the tool's limit (or pincer.tools.timeoutSeconds) applies.
       isOwner: true, workspaceTrusted: true, signal: new AbortController().signal,
-      deadline: this.clock.now() + this.config.limits.defaultTimeoutMs, ...over,
+      deadline: Number.POSITIVE_INFINITY, ...over,
     };
   }
 }

@@ -1,6 +1,7 @@
 // Everything behind the first use of Pincer in a window: the runtime (zod schemas, policy, guards),
 // the tool log, the sidebar's logic, storage. Bundled separately (dist/host-core.js) and required by
 // extension.ts on first use, so activation itself only registers commands and views.
+import * as os from 'os';
 import * as vscode from 'vscode';
 import { PincerRuntime } from '../core/runtime';
 import { runToolCommand } from './commands/run-tool';
@@ -11,13 +12,16 @@ import { createWarner, readSettings, watchSettings } from './settings';
 import { SidebarView } from './sidebar-view';
 import { StorageHost } from './storage-host';
 import { ToolLog } from './tool-log';
+import { registerReview, type ReviewHost } from './review/review-host';
+import { registerFsTools } from './fs-host';
 
 export interface HostCore {
   services: HostServices;
   sidebar: SidebarView;
   storage: StorageHost;
-  runTool: (name?: string, args?: unknown, opts?: { show?: boolean }) => ReturnType<typeof runToolCommand>;
-  showEffectiveTools: (q?: EffectiveToolsQuery) => ReturnType<typeof showEffectiveToolsCommand>;
+  review: ReviewHost;
+  /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
+  commands: Record<string, (...args: never[]) => unknown>;
   /** Resolves once the tool log is backed by the database (or storage failed and was reported). */
   storageReady(): Promise<void>;
 }
@@ -29,6 +33,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const services: HostServices = { rt, docs, log };
   const sidebar = new SidebarView(context.extensionUri, services);
   const storage = new StorageHost(context, warn);
+  const review = registerReview(context, () => ({ mode: rt.currentConfig.edits.review, autoApprove: rt.currentConfig.edits.autoApprove, home: os.homedir() }));
 
   let attached: Promise<void> | undefined;
   const storageReady = () => (attached ??= storage.toolLogStore().then((s) => (s ? log.attach(s) : undefined)));
@@ -39,17 +44,22 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   });
   void sidebar.resolved.then(() => storageReady());
 
+  const fsTools = registerFsTools(context, rt, review.reviewer);
   context.subscriptions.push(
-    log, sidebar, firstCall, { dispose: () => void storage.dispose() },
+    fsTools, log, sidebar, firstCall, { dispose: () => void storage.dispose() },
     watchSettings(() => {
       rt.applyConfig(readSettings(warn));
+      fsTools.rebuild();
       sidebar.refresh();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
   );
   return {
-    services, sidebar, storage, storageReady,
-    runTool: (name, args, opts) => runToolCommand(services, name, args, opts),
-    showEffectiveTools: (q) => showEffectiveToolsCommand(services, q),
+    services, sidebar, storage, storageReady, review,
+    commands: {
+      'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
+      'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
+      ...review.commands,
+    },
   };
 }

@@ -68,7 +68,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
       }
     }
     const durationMs = performance.now() - t0;
-    if (tool && (outcome === 'ok' || outcome === 'error')) reg.timing.record(tool.name, durationMs);
+    if (tool && !tool.interactive && (outcome === 'ok' || outcome === 'error')) reg.timing.record(tool.name, durationMs);
     reg.onCallEnd.fire({
       id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
       startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
@@ -114,14 +114,16 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
 
 async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string): Promise<{ result: ToolResult; outcome: Outcome }> {
   const now = reg.clock.now();
-  const budget = Math.max(0, Math.min(ctx.deadline, now + (tool.timeoutMs ?? reg.limits.defaultTimeoutMs)) - now);
+  const own = tool.timeoutMs ?? (tool.interactive ? Infinity : reg.limits.defaultTimeoutMs);
+  // setTimeout takes at most 2^31-1 ms; a longer budget is the same as none for a call.
+  const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
   const controller = new AbortController();
   const onCallerAbort = () => controller.abort(ctx.signal.reason ?? new Error('cancelled'));
   if (ctx.signal.aborted) onCallerAbort();
   else ctx.signal.addEventListener('abort', onCallerAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new CallTimeout(budget)), budget);
   const slowAfter = reg.timing.slowThresholdMs(tool.name);
-  const slowTimer = slowAfter < budget
+  const slowTimer = !tool.interactive && slowAfter < budget
     ? setTimeout(() => reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter }), slowAfter)
     : undefined;
   const aborted = new Promise<never>((_, reject) => {

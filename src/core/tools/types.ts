@@ -61,6 +61,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly timeoutMs?: number;
   /** A poll-style tool: repeated calls with unchanged results count as "no progress", not as a loop. */
   readonly poll?: boolean;
+  /**
+   * The call may wait for a person (a diff review, an approval): no default time limit beyond the
+   * caller's deadline, no slow-tool notice, and its durations do not feed the timing history.
+   */
+  readonly interactive?: boolean;
   /** For MCP bridge tools: the server name, which puts the tool in the group `mcp:<server>` too. */
   readonly mcpServer?: string;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;

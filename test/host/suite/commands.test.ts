@@ -41,7 +41,8 @@ suite('commands', () => {
   test('Show Effective Tools explains every removed tool', async () => {
     const d = await vscode.commands.executeCommand<PolicyDecision>('pincer.showEffectiveTools', { profile: 'minimal', depth: 0 });
     assert.deepStrictEqual(d.allowed, ['session_status']);
-    assert.deepStrictEqual(d.removed.map((r) => `${r.tool}:${r.step}`), ['datetime:profile']);
+    assert.ok(d.removed.every((r) => r.step === 'profile'));
+    assert.ok(d.removed.some((r) => r.tool === 'read_file') && d.removed.some((r) => r.tool === 'datetime'));
     const doc = vscode.window.activeTextEditor!.document;
     assert.match(doc.getText(), /# Effective tools/);
     assert.match(doc.getText(), /\| `datetime` \| profile \| not in profile "minimal" \(requested\) \|/);

@@ -31,11 +31,13 @@ describe('pincer CLI', () => {
     const r = pincer(['tools']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Profile: coding \(pincer\.tools\.profile\)|Profile: coding \(default\)/);
-    assert.match(r.out, /Allowed \(2\): datetime, session_status/);
+    assert.match(r.out, /Allowed \(9\): apply_patch, datetime, edit, glob, grep, list_files, read_file, session_status, write_file/);
     const sub = pincer(['tools', '--depth', '1', '--json']);
     const d = JSON.parse(sub.out);
-    assert.deepEqual(d.allowed, ['datetime']);
+    assert.ok(!d.allowed.includes('session_status'));
     assert.deepEqual(d.removed.map((x: { tool: string; step: string }) => `${x.tool}:${x.step}`), ['session_status:subagent deny']);
+    const untrusted = JSON.parse(pincer(['tools', '--untrusted', '--json']).out);
+    assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'read_file', 'session_status']);
     assert.deepEqual(JSON.parse(pincer(['tools', '--profile', 'minimal', '--json']).out).allowed, ['session_status']);
   });
 
@@ -67,7 +69,7 @@ describe('pincer CLI', () => {
     assert.deepEqual(JSON.parse(pincer(['tools', '--workspace', ws, '--json']).out).allowed, ['session_status']);
     const cfg = path.join(ws, 'extra.json');
     fs.writeFileSync(cfg, JSON.stringify({ 'pincer.tools.profile': 'coding' }));
-    assert.deepEqual(JSON.parse(pincer(['tools', '--workspace', ws, '--config', cfg, '--json']).out).allowed, ['datetime', 'session_status']);
+    assert.ok(JSON.parse(pincer(['tools', '--workspace', ws, '--config', cfg, '--json']).out).allowed.includes('read_file'));
   });
 
   it('warns about invalid settings on stderr and keeps going with the default', () => {
@@ -76,6 +78,24 @@ describe('pincer CLI', () => {
     assert.equal(r.code, 0);
     assert.match(r.err, /Setting pincer\.tools\.allow is invalid/);
     assert.match(r.err, /"red_file" in pincer\.tools\.deny matches nothing/);
+  });
+
+  it('file tools work on the workspace; writing needs --write', () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\n');
+    const read = pincer(['run', 'read_file', '{"path":"a.txt"}', '--workspace', ws]);
+    assert.equal(read.code, 0, read.out + read.err);
+    assert.match(read.out, /1.*one\n.*2.*two/s);
+    const refused = pincer(['run', 'write_file', '{"path":"b.txt","content":"x"}', '--workspace', ws]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.out, /--write/);
+    assert.ok(!fs.existsSync(path.join(ws, 'b.txt')));
+    const wrote = pincer(['run', 'write_file', '{"path":"b.txt","content":"x"}', '--workspace', ws, '--write']);
+    assert.equal(wrote.code, 0, wrote.out);
+    assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'x');
+    const outside = pincer(['run', 'read_file', '{"path":"../../etc/passwd"}', '--workspace', ws]);
+    assert.equal(outside.code, 1);
+    assert.match(outside.out, /pincer\.fs\.allowPaths|outside/);
   });
 
   it('scrub: stdin to stdout, secrets replaced, everything else untouched', () => {

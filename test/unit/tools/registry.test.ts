@@ -222,3 +222,18 @@ describe('registry: running, limits and results', () => {
     assert.equal(rt.timing.slowThresholdMs('never-ran'), 7000);
   });
 });
+
+describe('registry: interactive tools', () => {
+  it('wait for a person without the default time limit, slow notices or timing samples', async () => {
+    const review = { ...sleepTool, name: 'review_like', interactive: true } as Tool;
+    const rt = runtimeWith({ 'tools.timeoutSeconds': 1, 'tools.slowNoticeSeconds': 1 }, [review]);
+    const slow: string[] = [];
+    rt.registry.onSlow.on((s) => slow.push(s.tool));
+    const r = await rt.registry.execute('review_like', { ms: 1300 }, ctxOf(rt));
+    assert.equal(r.isError, false, r.forLLM);
+    assert.deepEqual(slow, []);
+    assert.equal(rt.timing.get('review_like'), undefined);
+    const bounded = await rt.registry.execute('review_like', { ms: 5000 }, ctxOf(rt, { deadline: Date.now() + 50 }));
+    assert.match(bounded.forLLM, /timed out/, 'the caller\'s deadline still holds');
+  });
+});

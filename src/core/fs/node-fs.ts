@@ -1,0 +1,202 @@
+// The WorkspaceFs port on node's fs: the CLI and the unit tests use it (the extension uses
+// vscode.workspace.fs). Paths are the canonical ones the path guard returns; anything that is not
+// canonical at the moment of use (a folder swapped for a symlink after the check) is refused.
+// stat and readDirectory report symlinks as 'symlink' without following them, so walkers send
+// links back through the guard instead of stepping outside by accident.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openChecked, openVerified } from './path-open';
+import { PathError, type FileStat, type WorkspaceFs } from './types';
+
+const MAX_READ = 64 << 20;
+const TAIL_READ = 64 << 10;
+
+function typeOf(st: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileStat['type'] {
+  if (st.isSymbolicLink()) return 'symlink';
+  if (st.isFile()) return 'file';
+  if (st.isDirectory()) return 'directory';
+  return 'other';
+}
+
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function fsError(errCode: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code: errCode });
+}
+
+async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
+  try {
+    return await fs.promises.lstat(p);
+  } catch (err) {
+    if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+/** Refuses when `dir` is no longer canonical: a folder on the way became a symlink after the check. */
+async function assertCanonicalDir(dir: string): Promise<void> {
+  const real = await fs.promises.realpath(dir);
+  if (real !== dir) {
+    throw new PathError(`${dir} now leads to ${real} through a symbolic link that appeared after the path check; nothing was changed.`, 'symlink-escape');
+  }
+}
+
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fs.promises.rename(from, to);
+    } catch (err) {
+      // Windows refuses while another process (an indexer, a virus scanner) holds the file open.
+      const c = code(err);
+      if (attempt >= 40 || (c !== 'EPERM' && c !== 'EACCES' && c !== 'EBUSY')) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const h = await fs.promises.open(dir, 'r');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    // Windows cannot open a folder for fsync; its rename is durable once it returns.
+  }
+}
+
+export class NodeWorkspaceFs implements WorkspaceFs {
+  async readFile(abs: string, signal?: AbortSignal): Promise<Uint8Array> {
+    signal?.throwIfAborted();
+    const { handle, stat: st } = await openChecked(abs, fs.constants.O_RDONLY);
+    try {
+      if (st.isDirectory()) throw fsError('EISDIR', `${abs} is a folder, not a file.`);
+      const parts: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        signal?.throwIfAborted();
+        // Sized from fstat so a whole file usually takes one read; files that grow keep going.
+        const want = st.size - total;
+        const buf = Buffer.allocUnsafe(want > 0 ? Math.min(want, MAX_READ) : TAIL_READ);
+        const { bytesRead } = await handle.read(buf, 0, buf.length, total);
+        if (bytesRead === 0) break;
+        parts.push(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+        total += bytesRead;
+        // Like fs.readFile: a regular file is read to the size fstat gave; size 0 (procfs) reads to EOF.
+        if (st.size > 0 && total >= st.size) break;
+      }
+      return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Bytes [start, end) of a file, fewer at its end (read_file pages big files with it). */
+  /** Bytes [start, end); reads into `into` when it is large enough, so a scan reuses one buffer. */
+  async readRange(abs: string, start: number, end: number, into?: Uint8Array): Promise<Uint8Array> {
+    const len = Math.max(0, end - start);
+    const handle = await openVerified(abs, fs.constants.O_RDONLY);
+    try {
+      const buf = into && into.byteLength >= len ? Buffer.from(into.buffer, into.byteOffset, len) : Buffer.allocUnsafe(len);
+      let got = 0;
+      while (got < len) {
+        const { bytesRead } = await handle.read(buf, got, len - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return buf.subarray(0, got);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Temp file in the same folder, fsync, rename over the target, fsync the folder. The rename
+   * replaces the name rather than writing through it, and we refuse beforehand a target that is a
+   * symlink (the guard never returns one, so it appeared later), a hard-linked file or a read-only one.
+   */
+  async writeFile(abs: string, data: Uint8Array): Promise<void> {
+    const target = path.resolve(abs);
+    const dir = path.dirname(target);
+    const mode = await this.existingMode(target);
+    await fs.promises.mkdir(dir, { recursive: true });
+    await assertCanonicalDir(dir);
+    const tmp = path.join(dir, `.${path.basename(target).slice(0, 100)}.pincer-${crypto.randomBytes(6).toString('hex')}.tmp`);
+    const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
+    const handle = await openVerified(tmp, flags, { mode: mode ?? 0o666 });
+    try {
+      let done = 0;
+      while (done < data.length) done += (await handle.write(data, done, data.length - done, done)).bytesWritten;
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+    await handle.close();
+    try {
+      await renameWithRetry(tmp, target);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw err;
+    }
+    await fsyncDir(dir);
+  }
+
+  /** The mode to keep, after the checks on an existing target; undefined for a new file. */
+  private async existingMode(target: string): Promise<number | undefined> {
+    const st = await lstatOrUndefined(target);
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) {
+      throw new PathError(`${target} is a symbolic link that appeared after the path check; it was not written.`, 'symlink-escape');
+    }
+    if (st.isDirectory()) throw fsError('EISDIR', `${target} is a folder; give a file path.`);
+    const { handle, stat } = await openChecked(target, fs.constants.O_RDONLY, { refuseHardLinks: true });
+    try {
+      const mode = stat.mode & 0o7777;
+      if ((mode & 0o222) === 0) throw fsError('EACCES', `${target} is read-only; it was not written.`);
+      return mode;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async stat(abs: string): Promise<FileStat | undefined> {
+    const st = await lstatOrUndefined(path.resolve(abs));
+    return st && { type: typeOf(st), size: st.size, mtime: st.mtimeMs };
+  }
+
+  async readDirectory(abs: string): Promise<[name: string, type: FileStat['type']][]> {
+    const dir = path.resolve(abs);
+    const entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    // Checked after reading: a folder swapped for a link while we listed must not leak its names.
+    await assertCanonicalDir(dir);
+    return entries.map((e) => [e.name, typeOf(e)]);
+  }
+
+  /** Deletes a file, a symlink (not its target) or an empty folder. */
+  async delete(abs: string): Promise<void> {
+    const target = path.resolve(abs);
+    await assertCanonicalDir(path.dirname(target));
+    const st = await fs.promises.lstat(target);
+    if (st.isDirectory()) await fs.promises.rmdir(target);
+    else await fs.promises.unlink(target);
+  }
+
+  /** Moves a file; parent folders of `to` are created; an existing `to` is never overwritten. */
+  async rename(from: string, to: string): Promise<void> {
+    const src = path.resolve(from);
+    const dst = path.resolve(to);
+    if (await lstatOrUndefined(dst)) throw fsError('EEXIST', `${dst} already exists; it was not overwritten.`);
+    await fs.promises.mkdir(path.dirname(dst), { recursive: true });
+    await assertCanonicalDir(path.dirname(src));
+    await assertCanonicalDir(path.dirname(dst));
+    await renameWithRetry(src, dst);
+  }
+}

@@ -1,0 +1,120 @@
+// The one path resolver: every tool that takes a path (exec's working directory included) asks
+// PathGuard.resolve, and walkers ask isDenied for each entry they would show.
+//
+// Decisions (tests in test/unit/fs/path-guard*.test.ts):
+// - Containment is decided on the canonical path (every symlink followed; a missing path through
+//   its deepest existing ancestor; a dangling link through its target), with a separator-aware
+//   test, so `/ws` never admits `/ws2`. Links that stay inside are fine; a path that looks inside
+//   but leads out is refused as 'symlink-escape', one that is outside as typed as 'outside'.
+//   Symlinked workspace folders work: roots are canonicalised once, here in the constructor.
+// - Hard links: writes refuse a file with nlink > 1 ('hardlink'), because an in-place write would
+//   change every other name of the file, possibly one outside the workspace. Reads are allowed:
+//   pnpm's node_modules are hard links into its store, and a hard link can only be made by someone
+//   who could already read the file, so reading it gives the agent nothing the user lacked.
+// - Swap races: resolve records the identity (dev/ino) of what it checked; openVerified (in
+//   path-open.ts) opens with O_NOFOLLOW and proves the descriptor is still that file.
+// - Deny rules (path-deny.ts) are checked on the canonical path and on the path as typed, so a
+//   link to `.git/config` is denied and so is `.git/config` when `.git` itself is a link.
+//   DEFAULT_DENY_PATHS hides `.git` internals only: `.gitignore`, `.github/` and `.gitattributes`
+//   are ordinary files. The always-denied folders (Pincer's storage) are refused everywhere.
+// - Case: canonical paths come from the OS's realpath (which restores the on-disk case where the
+//   file system ignores case) and comparisons ignore case on roots probed to be case-insensitive.
+//   On a case-sensitive file system `.GIT/config` is a different file from `.git/config`.
+// - Unicode: names are never NFKC-folded, so fullwidth `．．／` is a name, not `../`; deny rules
+//   compare in NFC so a decomposed spelling of a denied name is denied too.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { canonicalize, canonicalizeSync, isWithin, probeCaseInsensitive, relativeSlash } from './path-canonical';
+import { DenyRules, type DenyHit } from './path-deny';
+import { expandInput, validateInput, type InputContext } from './path-input';
+import { deniedError, outsideError, symlinkEscapeError } from './path-messages';
+import { hardLinkError, recordIdentity } from './path-open';
+import type { Access, PathError, PathGuardConfig, PathResolver, ResolvedPath } from './types';
+
+export { DEFAULT_DENY_PATHS } from './path-deny';
+export { openVerified } from './path-open';
+
+interface Root {
+  /** As configured, cleaned (may go through a link). */
+  given: string;
+  /** Canonical. */
+  real: string;
+  nocase: boolean;
+}
+
+function makeRoot(p: string): Root {
+  const given = path.resolve(p);
+  const real = canonicalizeSync(given);
+  return { given, real, nocase: probeCaseInsensitive(real) };
+}
+
+export class PathGuard implements PathResolver {
+  /** Workspace folders then allowed extra roots, canonical. */
+  readonly roots: readonly string[];
+  private readonly all: Root[];
+  private readonly deny: DenyRules;
+  private readonly inputs: InputContext;
+  private containerRoot: boolean | undefined;
+
+  constructor(private readonly config: PathGuardConfig) {
+    const workspace = config.roots.map(makeRoot);
+    const extra = config.allowPaths.filter((p) => path.isAbsolute(p) || p.startsWith('~')).map((p) => makeRoot(expandTilde(p, config.home)));
+    this.all = [...workspace, ...extra];
+    this.roots = this.all.map((r) => r.real);
+    const denyRoots = this.all.flatMap((r) => (r.given === r.real ? [{ root: r.real, nocase: r.nocase }] : [
+      { root: r.real, nocase: r.nocase },
+      { root: r.given, nocase: r.nocase },
+    ]));
+    this.deny = new DenyRules(config.denyPaths, config.alwaysDeny, config.home, denyRoots);
+    const rootNames = config.rootNames ?? (config.roots.length > 1 ? config.roots.map((r) => path.basename(r)) : []);
+    this.inputs = {
+      roots: workspace.map((r) => r.given),
+      rootNames,
+      home: config.home,
+      containerRootExists: () => (this.containerRoot ??= fs.existsSync('/workspace')),
+    };
+  }
+
+  async resolve(input: string, access: Access): Promise<ResolvedPath> {
+    const raw = validateInput(input);
+    const lexical = expandInput(raw, this.inputs);
+    const canon = await canonicalize(lexical, raw);
+    const hit: DenyHit | undefined = this.deny.match(canon.abs) ?? this.deny.match(lexical);
+    if (hit) throw deniedError(raw, canon.abs, hit);
+    const root = this.rootOf(canon.abs, false);
+    if (!root && this.config.workspaceOnly) throw this.boundaryError(raw, lexical, canon.abs);
+    const base = root ?? path.parse(canon.abs).root;
+    const resolved: ResolvedPath = { abs: canon.abs, root: base, rel: relativeSlash(base, canon.abs), input: raw, exists: canon.exists };
+    // Deleted since realpath saw it: report it as missing rather than fail.
+    const st = canon.exists ? await fs.promises.lstat(canon.abs).catch(() => undefined) : undefined;
+    if (!st) resolved.exists = false;
+    else {
+      if (access === 'write' && st.isFile() && st.nlink > 1) throw hardLinkError(canon.abs, st.nlink);
+      recordIdentity(resolved, st);
+    }
+    return resolved;
+  }
+
+  isDenied(abs: string): boolean {
+    return this.deny.match(path.resolve(abs)) !== undefined;
+  }
+
+  /** The innermost canonical root holding `abs` (or, with `given`, holding it as typed). */
+  private rootOf(abs: string, given: boolean): string | undefined {
+    let best: string | undefined;
+    for (const r of this.all) {
+      const hold = isWithin(r.real, abs, r.nocase) || (given && isWithin(r.given, abs, r.nocase));
+      if (hold && (best === undefined || r.real.length > best.length)) best = r.real;
+    }
+    return best;
+  }
+
+  private boundaryError(raw: string, lexical: string, abs: string): PathError {
+    return this.rootOf(lexical, true) ? symlinkEscapeError(raw, abs) : outsideError(raw, abs, this.roots);
+  }
+}
+
+function expandTilde(p: string, home: string): string {
+  if (p === '~') return home;
+  return p.startsWith('~/') || p.startsWith('~\\') ? path.join(home, p.slice(2)) : p;
+}

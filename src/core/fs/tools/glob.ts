@@ -1,0 +1,161 @@
+// glob: files whose path matches a pattern (minimatch semantics), newest first, from an in-process
+// walk that skips node_modules, .git and what .gitignore ignores. Listing is cheaper in process than
+// spawning ripgrep: no process start, and the directory entries already carry their type.
+import { Minimatch } from 'minimatch';
+import * as nodePath from 'node:path';
+import { z } from 'zod';
+import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
+import { rulesAbove } from '../ignore-rules';
+import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
+import { walk, type WalkFile } from '../walk';
+
+export const GLOB_DEFAULT_LIMIT = 1000;
+/** Stats in flight while ordering matches by modification time. */
+const STAT_CONCURRENCY = 32;
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/**", "*.{js,ts}", "**/test_*.py".'),
+  path: z.string().min(1).optional().describe('Directory to search in. Default: the workspace root.'),
+  limit: z.number().int().min(1).optional().describe(`Maximum paths to return (newest first). Default ${GLOB_DEFAULT_LIMIT}.`),
+  includeIgnored: z.boolean().optional().describe('Also search node_modules and files ignored by .gitignore. Default false.'),
+}).strict();
+
+const description =
+  'Finds files by name pattern (glob, minimatch syntax: "*" within one directory, "**" across directories, "{a,b}" alternatives). ' +
+  'A pattern without "/" matches only directly in `path`: use "**/*.ts" to search every subdirectory. ' +
+  'Returns file paths (not directories) newest first, relative to the workspace root. Skips node_modules, .git and files ignored by .gitignore unless includeIgnored is true. ' +
+  'To search file contents use grep; to see one directory use list_files.';
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+/** The leading directories of a pattern that contain no glob syntax: the walk can start there. */
+export function splitStaticPrefix(pattern: string): { prefix: string; rest: string } {
+  const segs = pattern.split('/');
+  let i = 0;
+  while (i < segs.length - 1 && segs[i] !== '' && segs[i] !== '.' && segs[i] !== '..' && !MAGIC.test(segs[i])) i++;
+  return { prefix: segs.slice(0, i).join('/'), rest: segs.slice(i).join('/') };
+}
+
+/** How a match is shown: relative to the first workspace root (what read_file takes), absolute elsewhere. */
+function displayPath(deps: FsToolDeps, base: ResolvedPath, file: WalkFile): string {
+  return base.root === deps.guard.roots[0] ? file.rootRel : file.abs;
+}
+
+async function byNewest(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<{ file: WalkFile; mtime: number }[]> {
+  const out: { file: WalkFile; mtime: number }[] = new Array(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length && !signal.aborted) {
+      const i = next++;
+      const st = await deps.fs.stat(files[i].abs).catch(() => undefined);
+      out[i] = { file: files[i], mtime: st?.mtime ?? 0 };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, files.length) }, worker));
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
+  return out.sort((a, b) => b.mtime - a.mtime || (a.file.rootRel < b.file.rootRel ? -1 : a.file.rootRel > b.file.rootRel ? 1 : 0));
+}
+
+/**
+ * The file test for a pattern. "**\/<name glob>" (the common case) only needs the file name, and a
+ * regex on the name is several times cheaper than minimatch's full-path regex with its lookaheads.
+ */
+export function fileMatcher(rest: string): ((rel: string, name: string) => boolean) | undefined {
+  const opts = { dot: true, nocomment: true, nonegate: true } as const;
+  const byName = /^\*\*\/([^/]+)$/.exec(rest);
+  if (byName && !byName[1].includes('**')) {
+    const re = new Minimatch(byName[1], opts).makeRe();
+    return re ? (_rel, name) => re.test(name) : undefined;
+  }
+  const re = new Minimatch(rest, opts).makeRe();
+  return re ? (rel) => re.test(rel) : undefined;
+}
+
+function normalisePattern(pattern: string, baseAbs: string): string | undefined {
+  let p = pattern.replace(/\\/g, '/');
+  const base = baseAbs.replace(/\\/g, '/');
+  if (p.startsWith(base + '/')) p = p.slice(base.length + 1);
+  else if (nodePath.isAbsolute(pattern)) return undefined;
+  while (p.startsWith('./')) p = p.slice(2);
+  // "src/" asks for what is under src/.
+  return p.endsWith('/') ? `${p}**` : p;
+}
+
+async function run(deps: FsToolDeps, args: z.infer<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const limit = args.limit ?? GLOB_DEFAULT_LIMIT;
+  const dir = await deps.guard.resolve(args.path ?? '.', 'list');
+  const dirStat = await deps.fs.stat(dir.abs);
+  if (!dirStat || dirStat.type !== 'directory') {
+    return fail(`${dir.rel || dir.input} is not a directory. Give glob a directory as \`path\` (or omit it for the workspace root).`);
+  }
+  const pattern = normalisePattern(args.pattern, dir.abs);
+  if (pattern === undefined) return fail(`The pattern "${args.pattern}" is an absolute path outside ${dir.rel || dir.abs}; make it relative to \`path\`.`);
+
+  // Start the walk at the pattern's literal directories (src/ in "src/**/*.ts"): one guard check, no wasted reads.
+  const { prefix, rest } = splitStaticPrefix(pattern);
+  let base = dir;
+  if (prefix) {
+    try {
+      base = await deps.guard.resolve(nodePath.join(dir.abs, prefix), 'list');
+    } catch (e) {
+      if (e instanceof PathError && e.code !== 'not-found') throw e;
+      return ok(`No files match "${args.pattern}": ${prefix}/ does not exist in ${dir.rel || '.'}.`, { details: { count: 0 } });
+    }
+    const st = await deps.fs.stat(base.abs);
+    if (!st) return ok(`No files match "${args.pattern}": ${prefix}/ does not exist in ${dir.rel || '.'}.`, { details: { count: 0 } });
+    if (st.type !== 'directory') return ok(`No files match "${args.pattern}": ${prefix} is a file, not a directory.`, { details: { count: 0 } });
+  }
+  const mm = new Minimatch(rest, { dot: true, nocomment: true, nonegate: true });
+  const accept = fileMatcher(rest);
+  if (!accept) return fail(`"${args.pattern}" is not a valid glob pattern.`);
+
+  const above = args.includeIgnored ? undefined : await rulesAbove(deps.fs, base.root, base.rel, nodePath.sep);
+  // A directory the model names explicitly is searched even if it is ignored: it asked for it.
+  const namedIgnored = above?.skippedBecause;
+  const rules = above && !namedIgnored ? above.rules : undefined;
+  const matches: WalkFile[] = [];
+  const stats = await walk({
+    fs: deps.fs, guard: deps.guard, base: base.abs, baseRootRel: base.rel, ignore: rules, signal: ctx.signal,
+    descend: rest.includes('**') ? undefined : (rel) => mm.match(rel, true),
+    accept,
+    onFile: (f) => { matches.push(f); },
+  });
+  if (stats.aborted) throw ctx.signal.reason ?? new Error('aborted');
+
+  const sorted = await byNewest(deps, matches, ctx.signal);
+  const shownFiles = sorted.slice(0, limit).map((m) => displayPath(deps, base, m.file));
+  const details = {
+    count: sorted.length, shown: shownFiles.length, truncated: sorted.length > limit, files: shownFiles,
+    dirsWalked: stats.dirs, ignored: stats.ignored, skippedLinks: stats.skippedLinks, searchedIgnoredDir: namedIgnored,
+  };
+  const notes: string[] = [];
+  if (namedIgnored) notes.push(`[Searched ${base.rel}/ although ${namedIgnored}, because you named it.]`);
+  if (sorted.length > limit) notes.push(`[Showing the ${limit.toLocaleString('en-US')} newest of ${sorted.length.toLocaleString('en-US')} matches. Use limit=${sorted.length} to see all, or narrow the pattern or path.]`);
+  if (!sorted.length) {
+    const where = base.rel || '.';
+    const hints: string[] = [];
+    if (!rest.includes('/')) hints.push(`a pattern without "/" matches only directly in ${where}; try "**/${rest}"`);
+    if (stats.ignored && rules) hints.push(`${stats.ignored} entries were skipped as ignored (node_modules, .gitignore); use includeIgnored: true to search them`);
+    return ok(`No files match "${args.pattern}" in ${where}.${hints.length ? ` Hint: ${hints.join('; ')}.` : ''}`, { details });
+  }
+  return ok([...shownFiles, ...notes].join('\n'), { details });
+}
+
+export function createGlobTool(deps: FsToolDeps): Tool {
+  return defineTool({
+    name: 'glob',
+    description,
+    parameters,
+    group: 'fs',
+    capability: 'read-only',
+    async execute(args, ctx) {
+      try {
+        return await run(deps, args, ctx);
+      } catch (e) {
+        if (e instanceof PathError) return fail(e.message, { details: { code: e.code } });
+        if (ctx.signal.aborted) return fail('glob was cancelled before it finished.', { details: { aborted: true } });
+        return fail(`glob failed: ${(e as Error).message}`);
+      }
+    },
+  });
+}
