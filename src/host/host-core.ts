@@ -14,12 +14,18 @@ import { StorageHost } from './storage-host';
 import { ToolLog } from './tool-log';
 import { registerReview, type ReviewHost } from './review/review-host';
 import { registerFsTools } from './fs-host';
+import { CheckpointStore } from '../core/fs/checkpoint-store';
+import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
+import { restoreCheckpointCommand } from './checkpoints-host';
+import { VscodeWorkspaceFs } from './vscode-fs';
 
 export interface HostCore {
   services: HostServices;
   sidebar: SidebarView;
   storage: StorageHost;
   review: ReviewHost;
+  /** The checkpoint store, once the database is open. */
+  checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
   commands: Record<string, (...args: never[]) => unknown>;
   /** Resolves once the tool log is backed by the database (or storage failed and was reported). */
@@ -44,7 +50,11 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   });
   void sidebar.resolved.then(() => storageReady());
 
-  const fsTools = registerFsTools(context, rt, review.reviewer);
+  // Checkpoints wrap the review: a file's original is in the database before any change can land.
+  let checkpoints: CheckpointStore | undefined;
+  const checkpointStore = () => storage.database().then((db) => db && (checkpoints ??= new CheckpointStore(db)));
+  const reviewer = new CheckpointingReviewer(review.reviewer, checkpointStore, new VscodeWorkspaceFs(), warn);
+  const fsTools = registerFsTools(context, rt, reviewer);
   context.subscriptions.push(
     fsTools, log, sidebar, firstCall, { dispose: () => void storage.dispose() },
     watchSettings(() => {
@@ -59,7 +69,9 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     commands: {
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
       'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
+      'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),
       ...review.commands,
     },
+    checkpoints: () => checkpoints,
   };
 }

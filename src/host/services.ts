@@ -16,10 +16,15 @@ export function workspaceRoot(): string | undefined {
   return f?.uri.scheme === 'file' ? f.uri.fsPath : f?.uri.toString();
 }
 
-/** The context for calls a person starts from this window (palette, sidebar). */
+let turns = 0;
+
+/**
+ * The context for calls a person starts from this window (palette, sidebar). Each such call is a turn
+ * of its own, so "Restore Checkpoint" can undo exactly one Run Tool.
+ */
 export function hostContext(rt: PincerRuntime, channel: 'palette' | 'chat', signal: AbortSignal): ToolContext {
   return rt.context({
-    channel, sessionKey: `${channel}:${vscode.env.sessionId}`, agentId: 'default', isOwner: true,
+    channel, sessionKey: `${channel}:${vscode.env.sessionId}`, turnId: `${channel}:${vscode.env.sessionId}:${++turns}`, agentId: 'default', isOwner: true,
     workspaceRoot: workspaceRoot(), workspaceTrusted: vscode.workspace.isTrusted, signal,
   });
 }

@@ -3,6 +3,7 @@
 // A database that cannot be opened is reported once; Pincer keeps working without persistence.
 import * as vscode from 'vscode';
 import { Database } from '../core/storage/database';
+import { CHECKPOINT_MIGRATIONS } from '../core/fs/checkpoint-store';
 import { TOOL_LOG_MIGRATIONS, ToolLogStore } from '../core/storage/tool-log-store';
 
 export class StorageHost implements vscode.Disposable {
@@ -18,7 +19,7 @@ export class StorageHost implements vscode.Disposable {
     this.opening ??= Database.open({
       dir: this.dir,
       workerPath: this.context.asAbsolutePath('dist/storage-worker.js'),
-      migrations: TOOL_LOG_MIGRATIONS,
+      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS],
       onWarning: (m) => this.warn(`storage: ${m}`),
     }).catch((e: unknown) => {
       this.warn(`the workspace database in ${this.dir} could not be opened (${(e as Error).message}); tool history is not saved in this window.`);

@@ -13,8 +13,8 @@ const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 interface Level {
-  /** Directory of the .gitignore, relative to the workspace root, '' for the root. */
-  base: string;
+  /** Directory of the .gitignore relative to the workspace root, with a trailing '/'; '' for the root. */
+  prefix: string;
   rules: Ignore;
   /**
    * Verdicts by entry name, when every pattern of the file is slash-free (`*.log`, `dist/`): such a
@@ -53,20 +53,22 @@ export class IgnoreRules {
   /** The rules with a .gitignore found in `baseRel` added (deeper than every level so far). */
   with(baseRel: string, content: string): IgnoreRules {
     const rules = ignore({ ignorecase: IGNORE_CASE, allowRelativePaths: true }).add(content);
-    const level: Level = { base: baseRel, rules, byName: matchesByName(content) ? new Map() : undefined };
+    const level: Level = { prefix: baseRel ? `${baseRel}/` : '', rules, byName: matchesByName(content) ? new Map() : undefined };
     return new IgnoreRules([...this.levels, level]);
   }
 
-  /** Whether `rel` (relative to the workspace root, forward slashes) is ignored. */
-  ignores(rel: string, isDir: boolean): boolean {
+  /**
+   * Whether `rel` (relative to the workspace root, forward slashes) is ignored. Walkers pass the
+   * entry's `name` (the last segment of `rel`) to spare a slice per call.
+   */
+  ignores(rel: string, isDir: boolean, name?: string): boolean {
+    let key: string | undefined;
     for (let i = this.levels.length - 1; i >= 0; i--) {
       const level = this.levels[i];
-      if (level.base && !rel.startsWith(level.base + '/')) continue;
-      const local = level.base ? rel.slice(level.base.length + 1) : rel;
-      if (!local) continue;
+      if (rel.length <= level.prefix.length || (level.prefix && !rel.startsWith(level.prefix))) continue;
       let v: number;
       if (level.byName) {
-        const key = (isDir ? '/' : '') + local.slice(local.lastIndexOf('/') + 1);
+        key ??= (isDir ? '/' : '') + (name ?? rel.slice(rel.lastIndexOf('/') + 1));
         let cached = level.byName.get(key);
         if (cached === undefined) {
           cached = verdict(level.rules, isDir ? key.slice(1) + '/' : key);
@@ -75,6 +77,7 @@ export class IgnoreRules {
         }
         v = cached;
       } else {
+        const local = rel.slice(level.prefix.length);
         v = verdict(level.rules, isDir ? local + '/' : local);
       }
       if (v === 1) return true;

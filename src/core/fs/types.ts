@@ -18,6 +18,15 @@ export interface WorkspaceFs {
   writeFile(abs: string, data: Uint8Array): Promise<void>;
   stat(abs: string): Promise<FileStat | undefined>;
   readDirectory(abs: string): Promise<[name: string, type: FileStat['type']][]>;
+  /**
+   * Optional fast path for walkers: many directories listed in one call (undefined for one that
+   * cannot be read), where a call per directory costs more than the listing. Names and types only,
+   * symlinks reported as 'symlink' and never followed; unlike readDirectory it need not re-check
+   * that each directory is still canonical, so its names must not be opened without the guard.
+   */
+  readDirectories?(dirs: readonly string[]): Promise<([name: string, type: FileStat['type']][] | undefined)[]>;
+  /** Optional fast path: stat (symlinks not followed) of many paths, undefined for a missing or unreadable one. */
+  statMany?(paths: readonly string[]): Promise<(FileStat | undefined)[]>;
   delete(abs: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
 }
@@ -69,6 +78,8 @@ export interface ProposedChange {
   after: string | undefined;
   /** Bytes of `after` as they must land (encoding, BOM and line endings already applied). */
   afterBytes?: Uint8Array;
+  /** The turn the change belongs to (`ctx.turnId ?? ctx.sessionKey`); checkpoints are kept per turn. */
+  turn?: string;
 }
 
 export type ReviewDecision =

@@ -1,8 +1,10 @@
-// The in-process directory walk behind glob: readDirectory only (its entries carry their type, so
-// there is no stat per file), a few directories read at a time, denied paths invisible, ignored
-// directories never entered, and symlinks followed only when they stay inside the boundary. Each
-// directory is read once for real and at most once more through links, so link loops end and a
-// fan of links cannot make the walk explode.
+// The in-process directory walk behind glob: directory listings only (their entries carry their
+// type, so there is no stat per file), read in batches (readDirectories in one call where the port
+// has it, else a few readDirectory calls at a time), denied paths invisible, ignored directories
+// never entered, and symlinks followed only when the guard says they stay inside the boundary.
+// Each directory is read once for real and at most once more through links, so link loops end and
+// a fan of links cannot make the walk explode. The walk gives the event loop a turn every few
+// milliseconds, so a large tree never freezes the host.
 import * as nodePath from 'node:path';
 import { ALWAYS_SKIPPED_DIRS, IgnoreRules, readGitignore } from './ignore-rules';
 import type { FileStat, PathResolver, WorkspaceFs } from './types';
@@ -35,8 +37,10 @@ export interface WalkOptions {
   accept?: (rel: string, name: string) => boolean;
   /** Called for every visible file; return false to stop the walk. */
   onFile: (file: WalkFile) => boolean | void;
-  /** Directories read at a time. */
+  /** Directories read at a time when the port has no readDirectories. */
   concurrency?: number;
+  /** Milliseconds of walking between turns of the event loop (tests use 0). */
+  sliceMs?: number;
   /** Path separator of the file system (path.sep by default). */
   sep?: string;
 }
@@ -62,6 +66,14 @@ interface DirTask {
   /** The directory this one was reached from, for the link-cycle check. */
   parent: DirTask | undefined;
 }
+
+type Entries = [name: string, type: FileStat['type']][];
+
+/** Directories listed per readDirectories call: small enough that handling one batch takes well under a slice. */
+const BATCH = 32;
+const SLICE_MS = 8;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function isInside(dir: string, maybeAncestor: string, sep: string): boolean {
   return dir === maybeAncestor || dir.startsWith(maybeAncestor.endsWith(sep) ? maybeAncestor : maybeAncestor + sep);
@@ -95,25 +107,14 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
     }
   };
 
-  const visit = async (task: DirTask): Promise<void> => {
-    let entries: [string, FileStat['type']][];
-    try {
-      entries = await opts.fs.readDirectory(task.abs);
-    } catch {
-      stats.unreadable++;
-      return;
-    }
-    stats.dirs++;
-    let rules = task.rules;
-    if (rules && entries.some(([name, type]) => name === '.gitignore' && type === 'file')) {
-      const content = await readGitignore(opts.fs, task.abs, sep);
-      if (content !== undefined) rules = rules.with(task.rootRel, content);
-    }
+  /** The entries of one listed directory; `rules` already include its own .gitignore. */
+  const visit = async (task: DirTask, entries: Entries, rules: IgnoreRules | undefined): Promise<void> => {
     const prefix = task.abs.endsWith(sep) ? task.abs : task.abs + sep;
+    const relPrefix = task.rel ? `${task.rel}/` : '';
+    const rootRelPrefix = task.rootRel ? `${task.rootRel}/` : '';
     for (const [name, entryType] of entries) {
-      if (halted()) return;
       if (name === '.git') continue;
-      const rel = task.rel ? `${task.rel}/${name}` : name;
+      const rel = relPrefix + name;
       // Regular files the caller does not want are dropped before the costlier checks.
       if (entryType === 'file' && opts.accept && !opts.accept(rel, name)) continue;
       let abs = prefix + name;
@@ -124,11 +125,11 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
         if (!link) { stats.skippedLinks++; continue; }
         abs = link.abs;
         type = link.type;
+        if (type === 'file' && opts.accept && !opts.accept(rel, name)) continue;
       }
       if (type !== 'file' && type !== 'directory') continue;
-      if (entryType === 'symlink' && type === 'file' && opts.accept && !opts.accept(rel, name)) continue;
-      const rootRel = task.rootRel ? `${task.rootRel}/${name}` : name;
-      if (rules && ((type === 'directory' && ALWAYS_SKIPPED_DIRS.has(name)) || rules.ignores(rootRel, type === 'directory'))) {
+      const rootRel = rootRelPrefix + name;
+      if (rules && ((type === 'directory' && ALWAYS_SKIPPED_DIRS.has(name)) || rules.ignores(rootRel, type === 'directory', name))) {
         stats.ignored++;
         continue;
       }
@@ -141,19 +142,36 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
     }
   };
 
-  const limit = Math.max(1, opts.concurrency ?? 8);
-  await new Promise<void>((resolve, reject) => {
-    let active = 0;
-    const pump = (): void => {
-      if (halted()) queue.length = 0;
-      while (active < limit && queue.length) {
-        const task = queue.pop() as DirTask;
-        active++;
-        visit(task).then(() => { active--; pump(); }, (e: unknown) => { stats.stopped = true; reject(e); });
-      }
-      if (active === 0 && queue.length === 0) resolve();
-    };
-    pump();
-  });
+  const fsPort = opts.fs;
+  const perDir = Math.max(1, opts.concurrency ?? 8);
+  const readBatch = fsPort.readDirectories
+    ? (dirs: string[]) => (fsPort.readDirectories as NonNullable<WorkspaceFs['readDirectories']>).call(fsPort, dirs)
+    : (dirs: string[]) => Promise.all(dirs.map((d) => fsPort.readDirectory(d).catch(() => undefined)));
+  const batchSize = fsPort.readDirectories ? BATCH : perDir;
+  const sliceMs = opts.sliceMs ?? SLICE_MS;
+  let sliceStart = performance.now();
+
+  while (queue.length && !halted()) {
+    // From the end of the queue: depth first, so the queue stays short.
+    const batch = queue.splice(Math.max(0, queue.length - batchSize));
+    const listings = await readBatch(batch.map((t) => t.abs));
+    // The batch's .gitignore files are read together: they are small and the reads overlap.
+    const ignoreTexts = await Promise.all(batch.map((t, i) => {
+      const hasIgnore = t.rules && listings[i]?.some(([name, type]) => name === '.gitignore' && type === 'file');
+      return hasIgnore ? readGitignore(fsPort, t.abs, sep) : undefined;
+    }));
+    for (let i = 0; i < batch.length && !halted(); i++) {
+      const entries = listings[i];
+      if (!entries) { stats.unreadable++; continue; }
+      stats.dirs++;
+      const text = ignoreTexts[i];
+      const task = batch[i];
+      await visit(task, entries, task.rules && text !== undefined ? task.rules.with(task.rootRel, text) : task.rules);
+    }
+    if (performance.now() - sliceStart >= sliceMs) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+  }
   return stats;
 }

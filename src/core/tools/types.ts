@@ -11,6 +11,11 @@ export type Channel = 'chat' | 'palette' | 'lm' | 'cli' | 'subagent' | 'mcp' | '
 export interface ToolContext {
   /** Conversation or run this call belongs to; rate limits and loop detection are kept per key. */
   readonly sessionKey: string;
+  /**
+   * A user turn of an agent run; the agent loop sets it; calls without one belong to their
+   * session's single open turn. Checkpoints keep one set of originals per turn.
+   */
+  readonly turnId?: string;
   readonly agentId: string;
   readonly channel: Channel;
   /** 'direct' for the user's own chat; 'group' where several people share one conversation. */

@@ -54,7 +54,9 @@ export function createApplyPatchTool(deps: FsToolDeps): Tool {
           details: { unchanged: plan.unchanged },
         });
       }
-      const result = await reviewChanges(deps, 'apply_patch', plan.items, ctx.signal, {
+      const turn = ctx.turnId ?? ctx.sessionKey;
+      const items = plan.items.map((i) => ({ ...i, change: { ...i.change, turn } }));
+      const result = await reviewChanges(deps, 'apply_patch', items, ctx.signal, {
         files: plan.items.length, ...(plan.unchanged.length ? { unchanged: plan.unchanged } : {}),
       });
       const decisions = (result.details?.decisions as { decision: string }[] | undefined) ?? [];

@@ -95,7 +95,7 @@ export function createEditTool(deps: FsToolDeps): Tool {
       const previewText = preview(plan.text, plan.replacements[0]!);
       const change: ProposedChange = {
         tool: 'edit', path: target, before: doc.text, after: plan.text,
-        afterBytes: encodeText(plan.text, doc),
+        afterBytes: encodeText(plan.text, doc), turn: ctx.turnId ?? ctx.sessionKey,
       };
       const result = await reviewChanges(deps, 'edit', [{ change, what: summary(plan.replacements, specs.length) }], ctx.signal, {
         path: rel,

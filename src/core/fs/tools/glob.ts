@@ -41,19 +41,32 @@ function displayPath(deps: FsToolDeps, base: ResolvedPath, file: WalkFile): stri
   return base.root === deps.guard.roots[0] ? file.rootRel : file.abs;
 }
 
-async function byNewest(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<{ file: WalkFile; mtime: number }[]> {
-  const out: { file: WalkFile; mtime: number }[] = new Array(files.length);
+async function mtimes(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<Float64Array> {
+  const out = new Float64Array(files.length);
+  if (deps.fs.statMany) {
+    const stats = await deps.fs.statMany(files.map((f) => f.abs));
+    for (let i = 0; i < stats.length; i++) out[i] = stats[i]?.mtime ?? 0;
+    return out;
+  }
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length && !signal.aborted) {
       const i = next++;
       const st = await deps.fs.stat(files[i].abs).catch(() => undefined);
-      out[i] = { file: files[i], mtime: st?.mtime ?? 0 };
+      out[i] = st?.mtime ?? 0;
     }
   };
   await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, files.length) }, worker));
+  return out;
+}
+
+/** Newest first; equal times by path, so the order is stable from one call to the next. */
+async function byNewest(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<WalkFile[]> {
+  const mtime = await mtimes(deps, files, signal);
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
-  return out.sort((a, b) => b.mtime - a.mtime || (a.file.rootRel < b.file.rootRel ? -1 : a.file.rootRel > b.file.rootRel ? 1 : 0));
+  const order = Array.from({ length: files.length }, (_, i) => i);
+  order.sort((a, b) => mtime[b] - mtime[a] || (files[a].rootRel < files[b].rootRel ? -1 : files[a].rootRel > files[b].rootRel ? 1 : 0));
+  return order.map((i) => files[i]);
 }
 
 /**
@@ -123,7 +136,7 @@ async function run(deps: FsToolDeps, args: z.infer<typeof parameters>, ctx: Tool
   if (stats.aborted) throw ctx.signal.reason ?? new Error('aborted');
 
   const sorted = await byNewest(deps, matches, ctx.signal);
-  const shownFiles = sorted.slice(0, limit).map((m) => displayPath(deps, base, m.file));
+  const shownFiles = sorted.slice(0, limit).map((f) => displayPath(deps, base, f));
   const details = {
     count: sorted.length, shown: shownFiles.length, truncated: sorted.length > limit, files: shownFiles,
     dirsWalked: stats.dirs, ignored: stats.ignored, skippedLinks: stats.skippedLinks, searchedIgnoredDir: namedIgnored,

@@ -60,7 +60,7 @@ export function createWriteFileTool(deps: FsToolDeps): Tool {
         // The existing bytes stay exactly as they are; only the new text is encoded.
         const added = encodeText(content, { encoding: format.encoding, bom: false });
         const afterBytes = Buffer.concat([oldBytes, added]);
-        const change: ProposedChange = { tool: 'write_file', path: target, before, after: `${before}${content}`, afterBytes };
+        const change: ProposedChange = { tool: 'write_file', path: target, before, after: `${before}${content}`, afterBytes, turn: ctx.turnId ?? ctx.sessionKey };
         const what = `appended ${size(added.length, countLines(content))}; the file now has ${afterBytes.length} bytes`;
         return reviewChanges(deps, 'write_file', [{ change, what }], ctx.signal, { path: rel, mode: 'append', bytes: added.length, totalBytes: afterBytes.length });
       }
@@ -73,7 +73,7 @@ export function createWriteFileTool(deps: FsToolDeps): Tool {
       if (oldBytes && Buffer.from(oldBytes).equals(afterBytes)) {
         return ok(`${rel} already has exactly this content; nothing was written.`, { details: { path: rel, unchanged: true } });
       }
-      const change: ProposedChange = { tool: 'write_file', path: target, before, after: content, afterBytes };
+      const change: ProposedChange = { tool: 'write_file', path: target, before, after: content, afterBytes, turn: ctx.turnId ?? ctx.sessionKey };
       const lines = countLines(content);
       const what = oldBytes
         ? `overwritten (${size(afterBytes.length, lines)}; it had ${size(oldBytes.length, countLines(before ?? ''))})`
