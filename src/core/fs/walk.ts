@@ -37,7 +37,7 @@ export interface WalkOptions {
   accept?: (rel: string, name: string) => boolean;
   /** Called for every visible file; return false to stop the walk. */
   onFile: (file: WalkFile) => boolean | void;
-  /** Directories read at a time when the port has no readDirectories. */
+  /** Directories read at a time when the port has no readDirectories (one call each). */
   concurrency?: number;
   /** Milliseconds of walking between turns of the event loop (tests use 0). */
   sliceMs?: number;
@@ -71,6 +71,8 @@ type Entries = [name: string, type: FileStat['type']][];
 
 /** Directories listed per readDirectories call: small enough that handling one batch takes well under a slice. */
 const BATCH = 32;
+/** Batches being read at once: one handled while the next is read. */
+const BATCHES_IN_FLIGHT = 2;
 const SLICE_MS = 8;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -143,15 +145,15 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
   };
 
   const fsPort = opts.fs;
-  const perDir = Math.max(1, opts.concurrency ?? 8);
   const readBatch = fsPort.readDirectories
-    ? (dirs: string[]) => (fsPort.readDirectories as NonNullable<WorkspaceFs['readDirectories']>).call(fsPort, dirs)
+    ? (dirs: string[]) => (fsPort.readDirectories as NonNullable<WorkspaceFs['readDirectories']>).call(fsPort, dirs).catch(() => dirs.map(() => undefined))
     : (dirs: string[]) => Promise.all(dirs.map((d) => fsPort.readDirectory(d).catch(() => undefined)));
-  const batchSize = fsPort.readDirectories ? BATCH : perDir;
+  const batchSize = fsPort.readDirectories ? BATCH : Math.ceil(Math.max(1, opts.concurrency ?? 8) / BATCHES_IN_FLIGHT);
   const sliceMs = opts.sliceMs ?? SLICE_MS;
   let sliceStart = performance.now();
 
-  while (queue.length && !halted()) {
+  /** Reads the next batch (and its .gitignore files); started before the previous batch is handled, so I/O overlaps. */
+  const startBatch = async (): Promise<{ batch: DirTask[]; listings: (Entries | undefined)[]; ignoreTexts: (string | undefined)[] }> => {
     // From the end of the queue: depth first, so the queue stays short.
     const batch = queue.splice(Math.max(0, queue.length - batchSize));
     const listings = await readBatch(batch.map((t) => t.abs));
@@ -160,6 +162,17 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
       const hasIgnore = t.rules && listings[i]?.some(([name, type]) => name === '.gitignore' && type === 'file');
       return hasIgnore ? readGitignore(fsPort, t.abs, sep) : undefined;
     }));
+    return { batch, listings, ignoreTexts };
+  };
+
+  const inFlight: ReturnType<typeof startBatch>[] = [];
+  const fill = (): void => {
+    while (inFlight.length < BATCHES_IN_FLIGHT && queue.length && !halted()) inFlight.push(startBatch());
+  };
+  fill();
+  while (inFlight.length) {
+    const { batch, listings, ignoreTexts } = await (inFlight.shift() as ReturnType<typeof startBatch>);
+    fill();
     for (let i = 0; i < batch.length && !halted(); i++) {
       const entries = listings[i];
       if (!entries) { stats.unreadable++; continue; }
@@ -168,6 +181,7 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
       const task = batch[i];
       await visit(task, entries, task.rules && text !== undefined ? task.rules.with(task.rootRel, text) : task.rules);
     }
+    fill();
     if (performance.now() - sliceStart >= sliceMs) {
       await nextTurn();
       sliceStart = performance.now();

@@ -172,10 +172,21 @@ describe('glob', () => {
       fs.utimesSync(ws.path('mid.ts'), t - 2000, t - 2000);
       fs.utimesSync(ws.path('new.ts'), t - 1000, t - 1000);
       fs.utimesSync(ws.path('sub/newest.ts'), t, t);
+      fs.writeFileSync(ws.path('same-a.ts'), 'x');
+      fs.writeFileSync(ws.path('same-b.ts'), 'x');
+      fs.utimesSync(ws.path('same-b.ts'), t - 4000, t - 4000);
+      fs.utimesSync(ws.path('same-a.ts'), t - 4000, t - 4000);
       const r = await globber(ws.root)({ pattern: '**/*.ts' });
-      assert.equal(r.forLLM, 'sub/newest.ts\nnew.ts\nmid.ts\nold.ts');
+      assert.equal(r.forLLM, 'sub/newest.ts\nnew.ts\nmid.ts\nold.ts\nsame-a.ts\nsame-b.ts');
       const two = await globber(ws.root)({ pattern: '**/*.ts', limit: 2 });
-      assert.equal(two.forLLM, 'sub/newest.ts\nnew.ts\n[Showing the 2 newest of 4 matches. Use limit=4 to see all, or narrow the pattern or path.]');
+      assert.equal(two.forLLM, 'sub/newest.ts\nnew.ts\n[Showing the 2 newest of 6 matches. Use limit=6 to see all, or narrow the pattern or path.]');
+      // A port without the batch methods (vscode.workspace.fs) orders the same way, one stat per match.
+      const base = new NodeWorkspaceFs();
+      const plain: WorkspaceFs = {
+        readFile: (a, s) => base.readFile(a, s), writeFile: (a, d) => base.writeFile(a, d), stat: (a) => base.stat(a),
+        readDirectory: (a) => base.readDirectory(a), delete: (a) => base.delete(a), rename: (a, b) => base.rename(a, b),
+      };
+      assert.equal((await globber(ws.root, {}, plain)({ pattern: '**/*.ts' })).forLLM, 'sub/newest.ts\nnew.ts\nmid.ts\nold.ts\nsame-a.ts\nsame-b.ts');
     });
 
     it('caps at 1,000 by default with a notice naming limit', async () => {

@@ -121,6 +121,42 @@ describe('NodeWorkspaceFs', () => {
     assert.deepEqual(Object.fromEntries(entries), { 'a.txt': 'file', dir: 'directory', empty: 'directory', 'dir-link': 'symlink', dangling: 'symlink' });
   });
 
+  it('readDirectories lists many folders at once like readDirectory, links as links, undefined for what it cannot list', async () => {
+    link('dir', ws.path('dir-link'));
+    link('missing', ws.path('dangling'));
+    const dirs = [ws.root, ws.path('dir'), ws.path('empty'), ws.path('nope'), ws.path('a.txt')];
+    const got = await nfs.readDirectories(dirs);
+    assert.equal(got.length, dirs.length);
+    for (let i = 0; i < 3; i++) assert.deepEqual(got[i]?.slice().sort(), (await nfs.readDirectory(dirs[i])).sort());
+    assert.deepEqual(Object.fromEntries(got[0] ?? []), { 'a.txt': 'file', dir: 'directory', empty: 'directory', 'dir-link': 'symlink', dangling: 'symlink' });
+    assert.equal(got[3], undefined, 'missing folder');
+    assert.equal(got[4], undefined, 'a file is not a folder');
+  });
+
+  it('statMany answers like stat for each path, without following links, undefined for missing ones', async () => {
+    link('dir', ws.path('dir-link'));
+    const paths = ['a.txt', 'dir', 'dir-link', 'nope', 'a.txt/under-a-file', 'dir/b.txt'].map((p) => ws.path(p));
+    const got = await nfs.statMany(paths);
+    assert.deepEqual(got, await Promise.all(paths.map((p) => nfs.stat(p))));
+    assert.deepEqual(got.map((s) => s?.type), ['file', 'directory', 'symlink', undefined, undefined, 'file']);
+    assert.deepEqual(await nfs.statMany([]), []);
+  });
+
+  it('the batch methods leave the event loop free: stats in slices with turns between, listings off the main thread', async () => {
+    let turns = 0;
+    let spinning = true;
+    const spin = (): void => { if (spinning) { turns++; setImmediate(spin); } };
+    setImmediate(spin);
+    const stats = await new NodeWorkspaceFs({ sliceMs: 0 }).statMany(Array.from({ length: 20 }, () => ws.path('a.txt')));
+    const afterStats = turns;
+    const listings = await nfs.readDirectories(Array.from({ length: 100 }, () => ws.root));
+    spinning = false;
+    assert.equal(stats.filter((s) => s?.type === 'file').length, 20);
+    assert.equal(listings.filter((l) => l?.length === 3).length, 100);
+    assert.ok(afterStats >= 19, `the event loop ran ${afterStats} times during 20 stats sliced one by one`);
+    assert.ok(turns > afterStats, 'and kept running while 100 folders were listed');
+  });
+
   it('delete removes a file, a link (not its target) and an empty folder; a missing file is an error', async () => {
     link('a.txt', ws.path('a-link'));
     await nfs.delete(ws.path('a-link'));

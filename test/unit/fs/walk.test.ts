@@ -1,15 +1,25 @@
 import * as assert from 'node:assert/strict';
 import ignore from 'ignore';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IgnoreRules, rulesAbove } from '../../../src/core/fs/ignore-rules';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
+import type { WorkspaceFs } from '../../../src/core/fs/types';
 import { walk, type WalkFile } from '../../../src/core/fs/walk';
-import { link, makeGuard, makeWorkspace, removeTempDirs, type TreeSpec } from '../../support/fs-fixtures';
+import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir, type TreeSpec } from '../../support/fs-fixtures';
 
-async function walkAll(root: string, spec: { ignore?: boolean; descend?: (rel: string) => boolean } = {}) {
+/** The same port without its batch methods: the walk's one-directory-per-call path. */
+function plainFs(base: NodeWorkspaceFs): WorkspaceFs {
+  return {
+    readFile: (a, s) => base.readFile(a, s), writeFile: (a, d) => base.writeFile(a, d), stat: (a) => base.stat(a),
+    readDirectory: (a) => base.readDirectory(a), delete: (a) => base.delete(a), rename: (a, b) => base.rename(a, b),
+  };
+}
+
+async function walkAll(root: string, spec: { ignore?: boolean; descend?: (rel: string) => boolean; fs?: WorkspaceFs } = {}) {
   const files: WalkFile[] = [];
   const stats = await walk({
-    fs: new NodeWorkspaceFs(), guard: makeGuard([root]), base: root, baseRootRel: '',
+    fs: spec.fs ?? new NodeWorkspaceFs(), guard: makeGuard([root]), base: root, baseRootRel: '',
     ignore: spec.ignore === false ? undefined : IgnoreRules.none(), descend: spec.descend, onFile: (f) => { files.push(f); },
   });
   return { files: files.map((f) => f.rel).sort(), stats };
@@ -115,6 +125,55 @@ describe('walk and ignore rules', () => {
       });
       assert.deepEqual(seen.sort(), ['a.ts', 'd/c.ts']);
       assert.equal(stats.dirs, 2);
+    });
+
+    it('gives the same answer through readDirectories as one readDirectory per folder, links and ignores included', async () => {
+      const outside = tempDir('outside');
+      fs.writeFileSync(path.join(outside, 'leak.ts'), 'leak');
+      const spec: TreeSpec = { '.gitignore': 'gen/\n*.o\n', 'a/x.ts': '', 'a/x.o': '', 'a/gen/g.ts': '', 'b/.gitignore': '!*.o\n', 'b/y.o': '', 'b/c/d/e/f.ts': '', 'node_modules/m/i.js': '' };
+      // Enough folders for several batches in flight at once.
+      for (let i = 0; i < 90; i++) spec[`many/d${i % 9}/e${i}/${i % 2 ? 'gen' : 'src'}/f${i}.${i % 3 ? 'ts' : 'o'}`] = '';
+      const ws = makeWorkspace(spec, 'walk');
+      link('../b', ws.path('a/to-b'));
+      link(outside, ws.path('a/out'));
+      link(path.join(outside, 'leak.ts'), ws.path('leak.ts'));
+      link('..', ws.path('b/c/up'));
+      const fast = await walkAll(ws.root);
+      const plain = await walkAll(ws.root, { fs: plainFs(new NodeWorkspaceFs()) });
+      assert.deepEqual(fast.files, plain.files);
+      assert.deepEqual({ ...fast.stats }, { ...plain.stats });
+      assert.equal(fast.files.filter((f) => f.startsWith('many/')).length, 30, 'src/ files that are not .o');
+      assert.ok(fast.files.includes('a/to-b/y.o') && fast.files.includes('b/y.o') && !fast.files.includes('a/x.o'));
+      assert.ok(!fast.files.some((f) => f.includes('leak') || f.startsWith('a/out')), 'nothing from outside');
+      assert.ok(fast.stats.skippedLinks >= 2);
+    });
+
+    it('gives the event loop a turn between batches, and stops reading when the signal aborts', async () => {
+      const spec: TreeSpec = {};
+      for (let i = 0; i < 100; i++) spec[`d${i}/e/f.ts`] = '';
+      const ws = makeWorkspace(spec, 'walk');
+      let turns = 0;
+      let spinning = true;
+      const spin = (): void => { if (spinning) { turns++; setImmediate(spin); } };
+      setImmediate(spin);
+      const chain = await walk({ fs: new NodeWorkspaceFs(), guard: makeGuard([ws.root]), base: ws.root, baseRootRel: '', sliceMs: 0, onFile: () => undefined });
+      spinning = false;
+      assert.equal(chain.files, 100);
+      assert.ok(turns >= 3, `${turns} turns of the event loop during the walk`);
+
+      const ac = new AbortController();
+      const nfs = new NodeWorkspaceFs();
+      let listed = 0;
+      const counting = Object.assign(Object.create(nfs) as NodeWorkspaceFs, {
+        readDirectories: async (dirs: readonly string[]) => {
+          listed += dirs.length;
+          if (listed > 40) ac.abort(new Error('cancelled'));
+          return nfs.readDirectories(dirs);
+        },
+      });
+      const stats = await walk({ fs: counting, guard: makeGuard([ws.root]), base: ws.root, baseRootRel: '', signal: ac.signal, onFile: () => undefined });
+      assert.equal(stats.aborted, true);
+      assert.ok(listed < 100, `${listed} folders listed after cancelling past 40`);
     });
 
     it('stops when onFile returns false', async () => {

@@ -10,8 +10,10 @@ import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
 import { walk, type WalkFile } from '../walk';
 
 export const GLOB_DEFAULT_LIMIT = 1000;
-/** Stats in flight while ordering matches by modification time. */
+/** Stats in flight while ordering matches by modification time, on a port without statMany. */
 const STAT_CONCURRENCY = 32;
+/** Matches per statMany call. */
+const STAT_CHUNK = 4096;
 
 const parameters = z.object({
   pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/**", "*.{js,ts}", "**/test_*.py".'),
@@ -44,8 +46,11 @@ function displayPath(deps: FsToolDeps, base: ResolvedPath, file: WalkFile): stri
 async function mtimes(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<Float64Array> {
   const out = new Float64Array(files.length);
   if (deps.fs.statMany) {
-    const stats = await deps.fs.statMany(files.map((f) => f.abs));
-    for (let i = 0; i < stats.length; i++) out[i] = stats[i]?.mtime ?? 0;
+    // In chunks, so a cancelled call stops within one chunk of a huge match list.
+    for (let start = 0; start < files.length && !signal.aborted; start += STAT_CHUNK) {
+      const stats = await deps.fs.statMany(files.slice(start, start + STAT_CHUNK).map((f) => f.abs));
+      for (let i = 0; i < stats.length; i++) out[start + i] = stats[i]?.mtime ?? 0;
+    }
     return out;
   }
   let next = 0;
