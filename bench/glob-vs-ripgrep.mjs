@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, record } from './lib/record.mjs';
+import { findRipgrep } from './lib/ripgrep.mjs';
 
 const require = createRequire(import.meta.url);
 const { NodeWorkspaceFs } = require('../out/src/core/fs/node-fs.js');
@@ -24,10 +25,6 @@ const CORPUS = path.join(here, '.corpus', 'glob-tree');
 const VERSION = 'glob-tree v1';
 const RUNS = 7;
 
-const RG_CANDIDATES = [
-  [path.join(os.homedir(), '.cache/vscode-host/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg'), 'ripgrep shipped with VS Code (@vscode/ripgrep-universal)'],
-  ['/usr/bin/rg', 'ripgrep from Debian (/usr/bin/rg)'],
-];
 
 /** A monorepo-like tree: packages with src/test/docs, dotfolders, and ignored build output and node_modules. */
 function generate() {
@@ -87,7 +84,7 @@ function runRg(rg) {
 }
 
 generate();
-const [rg, rgName] = RG_CANDIDATES.find(([p]) => fs.existsSync(p)) ?? [];
+const [rg, rgName] = findRipgrep();
 if (!rg) { console.error('no ripgrep binary found'); process.exit(1); }
 
 const root = fs.realpathSync(CORPUS);

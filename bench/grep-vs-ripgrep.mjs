@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, record } from './lib/record.mjs';
+import { findRipgrep } from './lib/ripgrep.mjs';
 
 const require = createRequire(import.meta.url);
 const { NodeWorkspaceFs } = require('../out/src/core/fs/node-fs.js');
@@ -29,10 +30,6 @@ const CORPUS = path.join(here, '.corpus', 'grep-tree');
 const VERSION = 'grep-tree v2';
 const RUNS = 7;
 
-const RG_CANDIDATES = [
-  [path.join(os.homedir(), `.cache/vscode-host/node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep-universal/bin/${process.platform}-${process.arch}/rg`), 'ripgrep shipped with VS Code (@vscode/ripgrep-universal)'],
-  ['/usr/bin/rg', 'ripgrep from Debian (/usr/bin/rg)'],
-];
 
 function mulberry32(seed) {
   return () => {
@@ -129,7 +126,7 @@ function runRg(rg, args) {
 }
 
 generate();
-const [rg, rgName] = RG_CANDIDATES.find(([p]) => fs.existsSync(p)) ?? [];
+const [rg, rgName] = findRipgrep();
 if (!rg) { console.error('no ripgrep binary found'); process.exit(1); }
 
 const root = fs.realpathSync(CORPUS);

@@ -45,35 +45,18 @@ async function child(mode) {
   const { createReadFileTool } = require('../out/src/core/fs/tools/read-file.js');
   const root = fs.realpathSync(DIR);
   const base = new NodeWorkspaceFs();
-  const { openVerified } = require('../out/src/core/fs/path-open.js');
   let sample = () => {};
   // 'whole': a WorkspaceFs without readRange (what vscode.workspace.fs offers today).
   // 'range': NodeWorkspaceFs.readRange as it is. 'live': the same, collecting garbage before each
   // sample, so it shows what the read holds rather than what V8 has not collected yet.
-  // 'reuse': a readRange that honours the proposed `into` buffer (read_file passes one scratch
-  // buffer), written here with the same verified open as NodeWorkspaceFs.
-  const reuseRange = async (abs, start, end, into) => {
-    const len = Math.max(0, end - start);
-    const handle = await openVerified(abs, fs.constants.O_RDONLY);
-    try {
-      const buf = into && into.length >= len ? into : Buffer.allocUnsafe(len);
-      let got = 0;
-      while (got < len) {
-        const { bytesRead } = await handle.read(buf, got, len - got, start + got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      return buf.subarray(0, got);
-    } finally {
-      await handle.close();
-    }
-  };
+  // 'reuse': the same readRange; kept as a mode so earlier records stay comparable (it once
+  // measured a readRange honouring `into`, which NodeWorkspaceFs now does itself).
   const wsFs = {
     readFile: (a, s) => base.readFile(a, s), stat: (a) => base.stat(a), readDirectory: (a) => base.readDirectory(a),
     writeFile: (a, d) => base.writeFile(a, d), delete: (a) => base.delete(a), rename: (a, b) => base.rename(a, b),
   };
   if (mode !== 'whole') {
-    const inner = mode === 'reuse' ? reuseRange : (...a) => base.readRange(...a);
+    const inner = (...a) => base.readRange(...a);
     wsFs.readRange = async (...a) => {
       if (mode === 'live') globalThis.gc();
       sample();
