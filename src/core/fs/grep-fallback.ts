@@ -48,7 +48,7 @@ class Stop extends Error {
 /** One worker, requests answered in order; a watchdog runs while any request is outstanding. */
 class RegexWorker {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve(r: ScanReply): void; reject(e: Error): void }>();
+  private readonly waiting = new Map<number, { name: string; resolve(r: ScanReply): void; reject(e: Error): void }>();
   private seq = 0;
   private watchdog: NodeJS.Timeout | undefined;
   private dead: Stop | undefined;
@@ -75,11 +75,12 @@ class RegexWorker {
     this.worker.on('error', (e) => this.kill(new Stop('worker-error', e instanceof Error ? e.message : String(e))));
   }
 
-  scan(bytes: Uint8Array, max: number): Promise<ScanReply> {
+  /** `name` is the file's: files are read in parallel, so the one posted first is not always the one awaited. */
+  scan(bytes: Uint8Array, max: number, name: string): Promise<ScanReply> {
     if (this.dead) return Promise.reject(this.dead);
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { name, resolve, reject });
       if (this.waiting.size === 1) this.arm();
       this.worker.postMessage({ id, bytes, max });
     });
@@ -88,7 +89,9 @@ class RegexWorker {
   /** (Re)starts the watchdog for the oldest outstanding request, or stops it when none is left. */
   private arm(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
-    this.watchdog = this.ready && this.waiting.size ? setTimeout(() => this.kill(new Stop('regex-timeout')), this.timeoutMs) : undefined;
+    // The worker answers in posting order, so the oldest request is the one it is stuck on.
+    const oldest = this.waiting.values().next().value?.name;
+    this.watchdog = this.ready && oldest !== undefined ? setTimeout(() => this.kill(new Stop('regex-timeout', oldest)), this.timeoutMs) : undefined;
   }
 
   kill(why: Stop): void {
@@ -138,7 +141,6 @@ export async function grepWithWorker(o: FallbackOptions): Promise<FallbackOutcom
   o.signal.addEventListener('abort', onAbort, { once: true });
   const deadlineTimer = o.deadline !== undefined ? setTimeout(() => worker.kill(new Stop('deadline')), Math.max(0, o.deadline - Date.now())) : undefined;
   let unreadable = 0;
-  let current = '';
   const files: AsyncIterator<WalkedFile> = o.targetIsFile
     ? (async function* () { yield { abs: o.target, rel: rel(o.target) }; })()
     : walkFiles({ fs: o.fs, root: o.root, start: o.target, includeIgnored: o.query.includeIgnored, glob: o.query.glob, isDenied: o.isDenied, signal: o.signal });
@@ -150,7 +152,7 @@ export async function grepWithWorker(o: FallbackOptions): Promise<FallbackOutcom
       unreadable++;
       return undefined;
     }
-    const reply = worker.scan(bytes, o.limit + 1);
+    const reply = worker.scan(bytes, o.limit + 1, f.rel);
     // Rejected when the worker is terminated; only the reply being waited for reports it.
     reply.catch(() => undefined);
     return { f, bytes, reply };
@@ -168,13 +170,12 @@ export async function grepWithWorker(o: FallbackOptions): Promise<FallbackOutcom
       if (!head) return { end: 'done', unreadable };
       const got = await head;
       if (!got) continue;
-      current = got.f.rel;
       const reply = await got.reply;
       if (reply.binary || !reply.hits.length) continue;
       if (!emitFile(o, got.f.rel, got.bytes, reply.hits)) return { end: 'stopped', unreadable };
     }
   } catch (e) {
-    if (e instanceof Stop) return { end: e.end, slowFile: e.end === 'regex-timeout' ? current : undefined, error: e.end === 'worker-error' ? e.message : undefined, unreadable };
+    if (e instanceof Stop) return { end: e.end, slowFile: e.end === 'regex-timeout' ? e.message : undefined, error: e.end === 'worker-error' ? e.message : undefined, unreadable };
     throw e;
   } finally {
     o.signal.removeEventListener('abort', onAbort);
