@@ -2,6 +2,7 @@
 // journal the single source of truth: no transaction control inside a journaled write, and
 // reads that cannot change anything.
 import type { Database as SqlDb, Statement } from 'sql.js';
+import { registerBm25Functions } from '../memory/bm25';
 import type { RunResult, SqlValue, StatementSpec } from './types';
 
 /** Statements that would break the one-record-per-transaction contract or touch other files. */
@@ -101,4 +102,6 @@ export function setMeta(db: SqlDb, key: 'epoch' | 'seq', value: string | number)
 /** Per-connection settings, applied identically wherever the history is replayed. */
 export function configureConnection(db: SqlDb): void {
   db.exec('PRAGMA foreign_keys = ON');
+  // Ranking for memory search: pure functions, so replaying a journal anywhere gives the same result.
+  registerBm25Functions(db);
 }

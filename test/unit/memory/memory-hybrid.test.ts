@@ -1,0 +1,117 @@
+import * as assert from 'node:assert/strict';
+import { createOpenAiCompatibleEmbeddings, type EmbeddingProvider } from '../../../src/core/memory/embeddings';
+import { MemoryStore } from '../../../src/core/memory/memory-store';
+import { vectorFromBlob } from '../../../src/core/memory/memory-store-write';
+import { startEmbeddingsServer, type EmbeddingsServer } from '../../support/embeddings-server';
+import { removeTempDirs, tempDir } from '../../support/storage-fixtures';
+import { ALICE, closeMemoryDbs, GLOBAL, openMemoryDb, openStore } from './memory-store-fixture';
+
+const GARAGE = '# Garage\n\n## Car\n\nThe car needs new tyres before winter.\n\n## Bike\n\nThe bike chain is rusty.\n';
+const PETS = '# Pets\n\n## Dog\n\nThe dog eats twice a day.\n';
+
+describe('memory store: vectors and hybrid search', () => {
+  let server: EmbeddingsServer;
+  let provider: EmbeddingProvider;
+
+  beforeEach(async () => {
+    server = await startEmbeddingsServer({ dims: 64 });
+    provider = createOpenAiCompatibleEmbeddings({ baseUrl: server.url, model: 'test-embed', maxRetries: 0, timeoutMs: 5000 });
+  });
+  afterEach(async () => {
+    await closeMemoryDbs();
+    await server.stop();
+  });
+  after(removeTempDirs);
+
+  it('embeds written chunks in the background and finds by meaning what BM25 cannot', async () => {
+    const { store, db } = await openStore({ embeddings: () => provider });
+    await store.write(ALICE, 'memory/garage.md', GARAGE);
+    await store.write(ALICE, 'memory/pets.md', PETS);
+    await store.embeddingsSettled();
+    const rows = await db.query<{ model: string; embedding: Uint8Array }>('SELECT embedding_model AS model, embedding FROM memory_chunks ORDER BY id');
+    assert.equal(rows.length, 3);
+    for (const r of rows) {
+      assert.equal(r.model, provider.id);
+      assert.equal(vectorFromBlob(r.embedding).length, 64);
+    }
+    assert.deepEqual((await new MemoryStore(db).search(ALICE, 'automobile')).hits, [], 'keywords alone find nothing');
+    const r = await store.search(ALICE, 'automobile');
+    assert.equal(r.mode, 'hybrid');
+    assert.equal(r.hits[0].heading, 'Garage > Car', '"automobile" shares the vector bucket of "car"');
+    assert.equal(r.hits[0].why.bm25, undefined, 'not a keyword match');
+    assert.equal(r.hits[0].why.vector?.rank, 1);
+    assert.ok((r.hits[0].why.vector?.similarity ?? 0) > 0.2);
+    // Keyword and vector agree on "dog": both ranks are reported, fused score first.
+    const dog = await store.search(ALICE, 'dog');
+    assert.equal(dog.hits[0].heading, 'Pets > Dog');
+    assert.deepEqual([dog.hits[0].why.bm25?.rank, dog.hits[0].why.vector?.rank], [1, 1]);
+    assert.deepEqual(dog.hits[0].why.terms, ['dog']);
+  });
+
+  it('a rewrite embeds only the chunks it changed, and a repeated query is embedded once', async () => {
+    const { store } = await openStore({ embeddings: () => provider });
+    await store.write(GLOBAL, 'memory/garage.md', GARAGE);
+    await store.embeddingsSettled();
+    const before = server.stats.inputs;
+    const w = await store.write(GLOBAL, 'memory/garage.md', GARAGE.replace('rusty', 'brand new'));
+    await store.embeddingsSettled();
+    assert.equal(w.changedChunks.length, 1);
+    assert.equal(server.stats.inputs - before, 1, 'one chunk re-embedded');
+    const requests = server.stats.requests;
+    await store.search(GLOBAL, 'bicycle chain');
+    await store.search(GLOBAL, 'bicycle chain');
+    assert.equal(server.stats.requests - requests, 1, 'the second search used the cached query vector');
+  });
+
+  it('a failing provider: keyword results with one note, never an error; no provider: BM25, no note', async () => {
+    const { store } = await openStore({ embeddings: () => provider });
+    await store.write(GLOBAL, 'memory/garage.md', GARAGE);
+    await store.embeddingsSettled();
+    server.fail(500, 100);
+    const r = await store.search(GLOBAL, 'tyres winter');
+    assert.equal(r.mode, 'bm25');
+    assert.equal(r.hits[0].heading, 'Garage > Car');
+    assert.match(r.note ?? '', /^Vector search was skipped \(.+\); these are keyword \(BM25\) results only\.$/);
+    assert.ok(r.hits.every((h) => h.why.vector === undefined));
+    // A write while the provider fails still succeeds; the failure is kept for whoever asks.
+    await store.write(GLOBAL, 'memory/pets.md', PETS);
+    await store.embeddingsSettled();
+    assert.ok(store.lastEmbeddingError);
+
+    const plain = new MemoryStore((await openStore()).db);
+    await plain.write(GLOBAL, 'MEMORY.md', GARAGE);
+    const p = await plain.search(GLOBAL, 'tyres');
+    assert.deepEqual([p.mode, p.note, p.hits.length], ['bm25', undefined, 1]);
+    assert.equal(plain.embeddingsEnabled, false);
+  });
+
+  it('says so when nothing has vectors yet, and reindex embeds what is missing', async () => {
+    const dir = tempDir('memory-reindex-vectors');
+    const plain = new MemoryStore(await openMemoryDb(dir));
+    await plain.write(GLOBAL, 'memory/garage.md', GARAGE);
+    await plain.write(GLOBAL, 'memory/pets.md', PETS);
+    const store = new MemoryStore(await openMemoryDb(dir), { embeddings: () => provider });
+    const before = await store.search(GLOBAL, 'automobile');
+    assert.equal(before.mode, 'bm25');
+    assert.match(before.note ?? '', /no memory has vectors from .* yet/);
+    const r = await store.reindex(GLOBAL);
+    assert.deepEqual([r.documents, r.chunks, r.embedded], [2, 3, 3]);
+    const after = await store.search(GLOBAL, 'automobile');
+    assert.equal(after.mode, 'hybrid');
+    assert.equal(after.hits[0].heading, 'Garage > Car');
+    assert.equal((await store.reindex(GLOBAL)).embedded, 0, 'nothing left to embed');
+  });
+
+  it('vector hits respect scope and shadowing, and deleted chunks drop out of the vector index', async () => {
+    const { store } = await openStore({ embeddings: () => provider });
+    await store.write(GLOBAL, 'memory/garage.md', GARAGE);
+    await store.write(ALICE, 'memory/garage.md', '# Mine\n\n## Wheels\n\nMy car is red.');
+    await store.write({ agentId: 'other', userId: '' }, 'memory/car.md', '# Other\n\ncar car car');
+    await store.embeddingsSettled();
+    const paths = (await store.search(ALICE, 'automobile')).hits.map((h) => `${h.userId}:${h.path}:${h.heading}`);
+    assert.deepEqual(paths, ['alice:memory/garage.md:Mine > Wheels']);
+    await store.delete(ALICE, 'memory/garage.md');
+    const afterDelete = (await store.search(ALICE, 'automobile')).hits.map((h) => `${h.userId}:${h.heading}`);
+    assert.equal(afterDelete[0], ':Garage > Car', 'the global document is visible again');
+  });
+});
