@@ -6,6 +6,7 @@ import { readPolicyConfig, readSetting, type PolicyConfig } from './policy/polic
 import { DEFAULT_LIMITS, type RuntimeLimits } from './tools/registry';
 import { DEFAULT_DENY_PATHS } from './fs/path-deny';
 import type { ReviewMode } from './fs/review-policy';
+import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -18,6 +19,7 @@ export interface PincerConfig {
   slowNoticeMs: number;
   fs: { workspaceOnly: boolean; allowPaths: string[]; denyPaths: string[] };
   edits: { review: ReviewMode; autoApprove: string[] };
+  memory: MemoryConfig;
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -52,6 +54,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
       review: readSetting(get, 'edits.review', z.enum(['always', 'auto-approve-globs', 'never']), 'always', warn),
       autoApprove: readSetting(get, 'edits.autoApprove', z.array(z.string().min(1)), [], warn),
     },
+    memory: readMemoryConfig(get, warn),
   };
 }
 

@@ -1,0 +1,134 @@
+// Which agents exist: the workspace's `.pincer/agents/*.md`, the `pincer.agents` setting, and the
+// built-in default agent that needs no setup. The host feeds it files and settings as they change;
+// core code asks `resolve(id)`.
+//
+// Decisions:
+// - Precedence: a workspace file wins over a settings entry with the same id, both over the
+//   built-in default (so `default` itself can be redefined). Two workspace files with one id (a
+//   multi-root workspace): the first given wins and the second is a problem.
+// - `get(id)` answers only for defined agents. `resolve(id)` always answers: an unknown id is an
+//   open agent of that name (a chat may name an agent nobody wrote down; its files are then simply
+//   per user), but an id whose definition exists and is broken resolves as *predefined* — fail
+//   closed, so a typo in `type:` never lets the model rewrite files meant to be shared and fixed.
+// - `onDidChange` fires only when the effective set of definitions (or problems) changed.
+import { Emitter } from '../events';
+import { AGENT_ID_PATTERN } from './agent-fields';
+import { agentIdFromFile, parseAgentFile, parseSettingsAgents } from './agent-file';
+import { DEFAULT_AGENT_ID, type AgentDefinition } from './types';
+
+export const DEFAULT_AGENT: Readonly<AgentDefinition> = Object.freeze({
+  id: DEFAULT_AGENT_ID,
+  name: 'Default',
+  type: 'open',
+  source: 'default',
+  description: 'The built-in agent: every context file is kept per user.',
+});
+
+interface Layer {
+  agents: Map<string, AgentDefinition>;
+  failed: Map<string, string | undefined>;
+  problems: string[];
+}
+
+const emptyLayer = (): Layer => ({ agents: new Map(), failed: new Map(), problems: [] });
+
+export class AgentRegistry {
+  readonly onDidChange = new Emitter<void>();
+  private workspace = emptyLayer();
+  private settings = emptyLayer();
+  private fingerprint = this.computeFingerprint();
+
+  /** Errors first, then warnings, workspace before settings; each says what to fix. */
+  get problems(): string[] {
+    return [...this.workspace.problems, ...this.settings.problems];
+  }
+
+  get(id: string): AgentDefinition | undefined {
+    const ws = this.workspace.agents.get(id);
+    if (ws) return ws;
+    // A broken workspace file shadows the settings entry it would have won over.
+    if (this.workspace.failed.has(id)) return undefined;
+    const set = this.settings.agents.get(id);
+    if (set) return set;
+    if (id === DEFAULT_AGENT_ID && !this.failedSource(id)) return { ...DEFAULT_AGENT };
+    return undefined;
+  }
+
+  /** A defined agent, else (broken definition) a predefined stand-in, else an open agent named `id`. */
+  resolve(id: string): AgentDefinition {
+    const found = this.get(id);
+    if (found) return found;
+    const failed = this.failedSource(id);
+    if (failed) {
+      return {
+        id, name: id, type: 'predefined', source: failed.source,
+        ...(failed.file ? { file: failed.file } : {}),
+        description: 'Its definition has errors (see Pincer\'s problems); treated as predefined until fixed.',
+      };
+    }
+    return { id, name: id, type: 'open', source: 'default' };
+  }
+
+  /** Every defined agent, the default included, sorted by id. */
+  all(): AgentDefinition[] {
+    const ids = new Set([...this.workspace.agents.keys(), ...this.settings.agents.keys()]);
+    if (!this.failedSource(DEFAULT_AGENT_ID)) ids.add(DEFAULT_AGENT_ID);
+    return [...ids].sort().map((id) => this.get(id)).filter((a): a is AgentDefinition => a !== undefined);
+  }
+
+  /** Replaces the workspace agents with these files (absolute path and text of each `.pincer/agents/*.md`). */
+  setWorkspace(files: readonly { file: string; text: string }[]): void {
+    const layer = emptyLayer();
+    const warnings: string[] = [];
+    for (const { file, text } of files) {
+      const r = parseAgentFile(file, text);
+      warnings.push(...r.warnings);
+      if (!r.agent) {
+        layer.problems.push(...r.errors);
+        const id = agentIdFromFile(file);
+        if (AGENT_ID_PATTERN.test(id) && /\.md$/i.test(file) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
+        continue;
+      }
+      const id = r.agent.id;
+      const first = layer.agents.get(id);
+      if (first || layer.failed.has(id)) {
+        layer.problems.push(`${file}: agent "${id}" is already defined by ${first?.file ?? layer.failed.get(id)}; this file is ignored (rename one of them).`);
+        continue;
+      }
+      layer.agents.set(id, r.agent);
+    }
+    layer.problems.push(...warnings);
+    this.workspace = layer;
+    this.changed();
+  }
+
+  /** Replaces the settings agents with the value of `pincer.agents`. */
+  setSettings(value: unknown): void {
+    const r = parseSettingsAgents(value);
+    const layer = emptyLayer();
+    for (const a of r.agents) layer.agents.set(a.id, a);
+    for (const id of r.failedIds) layer.failed.set(id, undefined);
+    layer.problems.push(...r.errors, ...r.warnings);
+    this.settings = layer;
+    this.changed();
+  }
+
+  /** Where the broken definition of `id` is, when there is one and no valid definition shadows it. */
+  private failedSource(id: string): { source: 'workspace' | 'settings'; file?: string } | undefined {
+    if (this.workspace.failed.has(id)) return { source: 'workspace', file: this.workspace.failed.get(id) };
+    if (!this.workspace.agents.has(id) && this.settings.failed.has(id)) return { source: 'settings' };
+    return undefined;
+  }
+
+  private computeFingerprint(): string {
+    const layer = (l: Layer) => [[...l.agents.entries()], [...l.failed.entries()], l.problems];
+    return JSON.stringify([layer(this.workspace), layer(this.settings)]);
+  }
+
+  private changed(): void {
+    const next = this.computeFingerprint();
+    if (next === this.fingerprint) return;
+    this.fingerprint = next;
+    this.onDidChange.fire();
+  }
+}

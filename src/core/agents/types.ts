@@ -1,0 +1,36 @@
+// Agents: who is calling the tools. An agent is defined in the workspace (.pincer/agents/<id>.md
+// with YAML front matter), in user settings (pincer.agents), or is the built-in default that needs
+// no setup. Its type decides how its context files are scoped (see memory/context-routing).
+
+export type AgentType = 'open' | 'predefined';
+
+export interface AgentDefinition {
+  /** Lower-case id: letters, digits, '-' and '_' ([a-z0-9][a-z0-9_-]{0,63}). */
+  id: string;
+  /** Display name (front matter `name`, else the id). */
+  name: string;
+  /**
+   * open: every context file is per user, the agent-level file is the fallback.
+   * predefined: only USER.md is per user; the other files are shared by all users and the model
+   * cannot change them.
+   */
+  type: AgentType;
+  description?: string;
+  /** Tool profile (minimal | coding | messaging | full), as in pincer.tools.profile. */
+  profile?: string;
+  /** Preferred model, as the model picker names it. */
+  model?: string;
+  /** Allowed tools (policy entries: names, group:x, globs); undefined = the profile decides. */
+  tools?: string[];
+  /** Where it was defined; a workspace file wins over settings, both win over the default. */
+  source: 'default' | 'workspace' | 'settings';
+  /** The defining file (workspace agents), absolute. */
+  file?: string;
+  /**
+   * The markdown body under the front matter. It seeds the agent-level SOUL.md: returned when no
+   * SOUL.md is stored for the agent at all (from: 'definition').
+   */
+  instructions?: string;
+}
+
+export const DEFAULT_AGENT_ID = 'default';
