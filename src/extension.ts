@@ -3,7 +3,7 @@
 // or storage loads from dist/host-core.js on first use, so activation stays in single milliseconds.
 import * as vscode from 'vscode';
 import type { HostCore } from './host/host-core';
-import { PENDING_VIEW_ID, SIDEBAR_VIEW_ID } from './host/ids';
+import { MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
 
 // Set by the bundle's first line (esbuild banner); falls back to this module's own start when unbundled.
@@ -26,6 +26,8 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
   const docs = new ResultDocuments();
   let loaded: HostCore | undefined;
   const pendingChanged = new vscode.EventEmitter<void>();
+  const memoryFileChanged = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  const memoryViewChanged = new vscode.EventEmitter<void>();
   const api: PincerApi = {
     activation: { moduleEvalMs: moduleEvaluatedAt - moduleLoadedAt, activateMs: 0, sinceModuleLoadMs: 0 },
     core: () => {
@@ -36,6 +38,8 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         const mod = require(context.asAbsolutePath('dist/host-core.js')) as typeof import('./host/host-core');
         loaded = mod.createHostCore(context, channel, docs);
         loaded.review.diff.onDidChange.on(() => pendingChanged.fire());
+        loaded.memory.fs.onDidChangeFile((e) => memoryFileChanged.fire(e));
+        loaded.memoryView.onDidChangeTreeData(() => memoryViewChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
         channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms`);
       }
@@ -56,6 +60,25 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
       getTreeItem: (p) => api.core().review.pendingView.getTreeItem(p),
     }),
     pendingChanged,
+    // pincer-memory: documents can be restored by VS Code before any command ran: the provider is
+    // registered here and loads the core on its first request.
+    vscode.workspace.registerFileSystemProvider(MEMORY_SCHEME, {
+      onDidChangeFile: memoryFileChanged.event,
+      watch: () => new vscode.Disposable(() => undefined),
+      stat: (uri) => api.core().memory.fs.stat(uri),
+      readDirectory: (uri) => api.core().memory.fs.readDirectory(uri),
+      createDirectory: (uri) => api.core().memory.fs.createDirectory(uri),
+      readFile: (uri) => api.core().memory.fs.readFile(uri),
+      writeFile: (uri, content, options) => api.core().memory.fs.writeFile(uri, content, options),
+      delete: (uri) => api.core().memory.fs.delete(uri),
+      rename: (from, to, options) => api.core().memory.fs.rename(from, to, options),
+    }, { isCaseSensitive: true }),
+    vscode.window.registerTreeDataProvider<unknown>(MEMORY_VIEW_ID, {
+      onDidChangeTreeData: memoryViewChanged.event,
+      getChildren: (n) => api.core().memoryView.getChildren(n as never) as Promise<unknown[]>,
+      getTreeItem: (n) => api.core().memoryView.getTreeItem(n as never),
+    }),
+    memoryFileChanged, memoryViewChanged,
     vscode.commands.registerCommand('pincer.showToolLog', () => channel.show(true)),
     // Every other contributed command is the core's: registered here, loaded on first call.
     ...contributedCommands(context).filter((id) => id !== 'pincer.showToolLog').map((id) =>

@@ -8,17 +8,26 @@ import { PathGuard } from '../core/fs/path-guard';
 import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import type { EditReviewer, FsToolDeps } from '../core/fs/types';
 import type { PincerRuntime } from '../core/runtime';
+import type { Tool } from '../core/tools/types';
 import { VscodeWorkspaceFs } from './vscode-fs';
 
 /** `rebuild` must run after the runtime took new settings (the host's settings watcher calls it). */
-export function registerFsTools(context: vscode.ExtensionContext, rt: PincerRuntime, reviewer: EditReviewer): { rebuild(): void; dispose(): void } {
+export function registerFsTools(
+  context: vscode.ExtensionContext, rt: PincerRuntime, reviewer: EditReviewer,
+  /** Puts the memory and context-file interceptors in front of the tools. */
+  intercept: (tools: Tool[], roots: () => readonly string[]) => Tool[] = (t) => t,
+): { rebuild(): void; dispose(): void } {
   const rgPath = locateRipgrep([vscode.env.appRoot]);
   const alwaysDeny = [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p);
   const deps: FsToolDeps = { guard: guardFor(rt, alwaysDeny), fs: new VscodeWorkspaceFs(), reviewer };
   const build = () => {
     deps.guard = guardFor(rt, alwaysDeny);
     const c = rt.currentConfig;
-    rt.replaceTools(createFsTools(deps, { rgPath, denyPaths: [...c.fs.denyPaths, ...alwaysDeny], home: os.homedir(), maxResultChars: c.limits.maxResultChars }));
+    const guard = deps.guard;
+    rt.replaceTools(intercept(
+      createFsTools(deps, { rgPath, denyPaths: [...c.fs.denyPaths, ...alwaysDeny], home: os.homedir(), maxResultChars: c.limits.maxResultChars }),
+      () => guard.roots,
+    ));
   };
   build();
   const folders = vscode.workspace.onDidChangeWorkspaceFolders(build);

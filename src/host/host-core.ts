@@ -18,12 +18,17 @@ import { CheckpointStore } from '../core/fs/checkpoint-store';
 import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
 import { restoreCheckpointCommand } from './checkpoints-host';
 import { VscodeWorkspaceFs } from './vscode-fs';
+import { MemoryHost } from './memory/memory-host';
+import { registerMemory } from './memory/memory-register';
+import type { MemoryView } from './memory/memory-view';
 
 export interface HostCore {
   services: HostServices;
   sidebar: SidebarView;
   storage: StorageHost;
   review: ReviewHost;
+  memory: MemoryHost;
+  memoryView: MemoryView;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -54,19 +59,24 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   let checkpoints: CheckpointStore | undefined;
   const checkpointStore = () => storage.database().then((db) => db && (checkpoints ??= new CheckpointStore(db)));
   const reviewer = new CheckpointingReviewer(review.reviewer, checkpointStore, new VscodeWorkspaceFs(), warn);
-  const fsTools = registerFsTools(context, rt, reviewer);
+  const memory = new MemoryHost(context, rt, storage, warn);
+  const memoryParts = registerMemory(memory);
+  const fsTools = registerFsTools(context, rt, reviewer, memoryParts.intercept);
+  const applySettings = () => {
+    rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
+    fsTools.rebuild();
+    sidebar.refresh();
+  };
   context.subscriptions.push(
-    fsTools, log, sidebar, firstCall, { dispose: () => void storage.dispose() },
-    watchSettings(() => {
-      rt.applyConfig(readSettings(warn));
-      fsTools.rebuild();
-      sidebar.refresh();
-    }),
+    fsTools, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    watchSettings(applySettings),
+    memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
   );
   return {
-    services, sidebar, storage, storageReady, review,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view,
     commands: {
+      ...memoryParts.commands(context),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
       'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
       'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),
