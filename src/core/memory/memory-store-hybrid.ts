@@ -33,20 +33,40 @@ async function rowsByIds(db: Database, ids: number[], where: Condition): Promise
   if (!ids.length) return new Map();
   const rows = await db.query<Bm25Row>(
     `SELECT c.id, c.heading, c.text, c.start_line AS startLine, c.end_line AS endLine, d.path, d.user_id AS userId, 0 AS score
-     FROM memory_chunks AS c JOIN memory_documents AS d ON d.id = c.doc_id
-     WHERE c.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
+     FROM json_each(?) AS j CROSS JOIN memory_chunks AS c ON c.id = j.value CROSS JOIN memory_documents AS d ON d.id = c.doc_id
+     WHERE ${where.sql}`,
+    // CROSS JOIN keeps the ids as the outer loop: each is one rowid lookup, never a scan of the chunks.
     [JSON.stringify(ids), ...where.params] as SqlValue[]);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/**
+ * The `pool` nearest chunks the filter allows. Usually nearly every chunk is allowed (one agent, one
+ * user), so the index is asked for a few times more than needed, unfiltered, and the candidates are
+ * checked with one query (their rows are needed for the hits anyway); only when too few pass is the
+ * filter's whole document list loaded and applied inside the scan.
+ */
+async function nearestAllowed(i: HybridInput, qv: Float32Array, pool: number, known: Map<number, Bm25Row>): Promise<{ id: number; score: number }[]> {
+  const wide = pool * 4;
+  const candidates = await i.vectors.search(i.provider, qv, wide);
+  const rows = await rowsByIds(i.db, candidates.filter((c) => !known.has(c.id)).map((c) => c.id), i.where);
+  for (const [id, row] of rows) known.set(id, row);
+  const passed = candidates.filter((c) => known.has(c.id));
+  if (passed.length >= pool || candidates.length < wide) return passed.slice(0, pool);
+  const allowed = await i.db.query<{ id: number }>(`SELECT d.id FROM memory_documents AS d WHERE ${i.where.sql}`, i.where.params);
+  return i.vectors.search(i.provider, qv, pool, new Set(allowed.map((r) => r.id)));
+}
+
 export async function hybridSearch(i: HybridInput): Promise<{ hits: SearchHit[]; mode: 'bm25' | 'hybrid'; note?: string }> {
   const pool = Math.max(i.limit * 3, 30);
-  const bm = (await searchBm25(i.db, i.q, i.where, pool, i.signal, i.fallback ?? true)).rows;
-  const keywordOnly = (note: string) => ({
-    hits: bm.slice(0, i.limit).map((r, n) => toHit(r, i.q.terms, { bm25: { rank: n + 1, score: r.score } })),
-    mode: 'bm25' as const,
-    note,
-  });
+  // Chunks holding every term only: the vectors bring the looser matches that the any-term
+  // fallback would (which costs several times the AND query). Keyword-only answers still fall back.
+  const bm = (await searchBm25(i.db, i.q, i.where, pool, i.signal, false)).rows;
+  const keywordOnly = async (note: string) => {
+    const rows = (await searchBm25(i.db, i.q, i.where, i.limit, i.signal, i.fallback ?? true)).rows;
+    return { hits: rows.map((r, n) => toHit(r, i.q.terms, { bm25: { rank: n + 1, score: r.score } })), mode: 'bm25' as const, note };
+  };
+  const known = new Map(bm.map((r) => [r.id, r]));
   let vec: { id: number; score: number }[];
   try {
     const text = i.query.trim().slice(0, MAX_QUERY_EMBED_CHARS);
@@ -55,8 +75,7 @@ export async function hybridSearch(i: HybridInput): Promise<{ hits: SearchHit[];
       return keywordOnly(`Vector search was skipped: no memory has vectors from ${i.provider.id} yet (they are computed after each write; reindexing memory computes them for older documents). These are keyword (BM25) results.`);
     }
     const qv = await i.vectors.queryVector(i.provider, text, i.signal);
-    const allowed = await i.db.query<{ id: number }>(`SELECT d.id FROM memory_documents AS d WHERE ${i.where.sql}`, i.where.params);
-    vec = await i.vectors.search(i.provider, qv, pool, new Set(allowed.map((r) => r.id)));
+    vec = await nearestAllowed(i, qv, pool, known);
   } catch (e) {
     if (i.signal?.aborted) throw e;
     return keywordOnly(`Vector search was skipped (${message(e)}); these are keyword (BM25) results only.`);
@@ -65,7 +84,6 @@ export async function hybridSearch(i: HybridInput): Promise<{ hits: SearchHit[];
     { source: 'bm25', hits: bm.map((r) => ({ id: r.id, score: r.score })) },
     { source: 'vector', hits: vec },
   ]).slice(0, i.limit);
-  const known = new Map(bm.map((r) => [r.id, r]));
   const fetched = await rowsByIds(i.db, fused.filter((f) => !known.has(f.id)).map((f) => f.id), i.where);
   const hits: SearchHit[] = [];
   for (const f of fused) {

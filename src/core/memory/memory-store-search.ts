@@ -47,14 +47,15 @@ async function runMatch(db: Database, match: string, where: Condition, limit: nu
 }
 
 /**
- * The best `limit` chunks for the query, best first. All terms first; when that finds fewer than
- * `limit`, any term, with rows holding more of the terms first (so the all-terms rows stay on top).
+ * The best `limit` chunks holding every term; when fewer than `fallbackBelow` (default `limit`) do,
+ * the best holding any term, rows holding more of the terms first (so the all-terms rows stay on
+ * top). The OR query is the expensive one (every posting of every term).
  */
-export async function searchBm25(db: Database, q: FtsQuery, where: Condition, limit: number, signal?: AbortSignal, fallback = true): Promise<{ rows: Bm25Row[]; usedOr: boolean }> {
+export async function searchBm25(db: Database, q: FtsQuery, where: Condition, limit: number, signal?: AbortSignal, fallback = true, fallbackBelow = limit): Promise<{ rows: Bm25Row[]; usedOr: boolean }> {
   if (!q.terms.length || limit <= 0) return { rows: [], usedOr: false };
   signal?.throwIfAborted();
   const rows = await runMatch(db, q.and, where, limit, false);
-  if (rows.length >= limit || q.terms.length < 2 || !fallback) return { rows, usedOr: false };
+  if (rows.length >= fallbackBelow || q.terms.length < 2 || !fallback) return { rows, usedOr: false };
   signal?.throwIfAborted();
   return { rows: await runMatch(db, q.or, where, limit, true), usedOr: true };
 }

@@ -27,7 +27,15 @@ interface Loaded {
   docOf: Map<number, number>;
   /** Sum of the ids held: with the count, tells whether the stored vectors changed under us. */
   idSum: number;
+  /** When another window's changes were last looked for (performance.now()). */
+  checkedAt: number;
 }
+
+/**
+ * How often a search looks for vectors another window stored (a count over every vector of the
+ * model: milliseconds at 50,000 chunks). This window's own writes update the index at once.
+ */
+const RECHECK_MS = 2000;
 
 export class MemoryVectors {
   private readonly loaded = new Map<string, Promise<Loaded>>();
@@ -111,14 +119,17 @@ export class MemoryVectors {
     return v;
   }
 
-  /** The k nearest chunks of the allowed documents; [] when no chunk has a vector from this model yet. */
-  async search(provider: EmbeddingProvider, q: Float32Array, k: number, allowedDocs: ReadonlySet<number>): Promise<{ id: number; score: number }[]> {
+  /**
+   * The k nearest chunks, of the allowed documents when a set is given (else of every document: the
+   * caller filters); [] when no chunk has a vector from this model yet.
+   */
+  async search(provider: EmbeddingProvider, q: Float32Array, k: number, allowedDocs?: ReadonlySet<number>): Promise<{ id: number; score: number }[]> {
     const l = await this.index(provider.id);
     if (!l.index || l.index.dims !== q.length) {
       if (l.index) throw new Error(`the query vector has ${q.length} dimensions but the stored ones have ${l.index.dims}; reindex memory`);
       return [];
     }
-    return l.index.search(q, k, (id) => allowedDocs.has(l.docOf.get(id) ?? -1));
+    return allowedDocs ? l.index.search(q, k, (id) => allowedDocs.has(l.docOf.get(id) ?? -1)) : l.index.search(q, k);
   }
 
   /** How many chunks have a vector from this model (loads the index). */
@@ -130,6 +141,8 @@ export class MemoryVectors {
     let p = this.loaded.get(model);
     if (p) {
       const l = await p;
+      if (performance.now() - l.checkedAt < RECHECK_MS) return l;
+      l.checkedAt = performance.now();
       const [now] = await this.db.query<{ n: number; s: number }>(
         'SELECT count(*) AS n, total(id) AS s FROM memory_chunks WHERE embedding_model = ?', [model]);
       if (now.n === l.docOf.size && now.s === l.idSum) return l;
@@ -143,7 +156,7 @@ export class MemoryVectors {
   }
 
   private async load(model: string): Promise<Loaded> {
-    const l: Loaded = { index: undefined, docOf: new Map(), idSum: 0 };
+    const l: Loaded = { index: undefined, docOf: new Map(), idSum: 0, checkedAt: performance.now() };
     for (let after = 0; ;) {
       // Pages keep each message from the worker (and each block of this thread) small.
       const rows = await this.db.query<{ id: number; docId: number; embedding: Uint8Array }>(

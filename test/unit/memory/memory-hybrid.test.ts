@@ -4,7 +4,7 @@ import { MemoryStore } from '../../../src/core/memory/memory-store';
 import { vectorFromBlob } from '../../../src/core/memory/memory-store-write';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../../support/embeddings-server';
 import { removeTempDirs, tempDir } from '../../support/storage-fixtures';
-import { ALICE, closeMemoryDbs, GLOBAL, openMemoryDb, openStore } from './memory-store-fixture';
+import { ALICE, BOB, closeMemoryDbs, GLOBAL, openMemoryDb, openStore } from './memory-store-fixture';
 
 const GARAGE = '# Garage\n\n## Car\n\nThe car needs new tyres before winter.\n\n## Bike\n\nThe bike chain is rusty.\n';
 const PETS = '# Pets\n\n## Dog\n\nThe dog eats twice a day.\n';
@@ -114,4 +114,17 @@ describe('memory store: vectors and hybrid search', () => {
     const afterDelete = (await store.search(ALICE, 'automobile')).hits.map((h) => `${h.userId}:${h.heading}`);
     assert.equal(afterDelete[0], ':Garage > Car', 'the global document is visible again');
   });
+
+  it('when the nearest vectors belong to someone else, the scan is filtered and the allowed chunk still comes back', async () => {
+    const { store } = await openStore({ embeddings: () => provider });
+    // More of bob's car notes than the unfiltered candidate list holds (limit 8 → 120 candidates).
+    await store.writeMany(BOB, Array.from({ length: 150 }, (_, i) => ({ path: `memory/car-${i}.md`, content: `# Car ${i}\n\nThe car needs oil, note ${i}.\n` })));
+    await store.write(ALICE, 'memory/garage.md', GARAGE);
+    await store.embeddingsSettled();
+    const r = await store.search(ALICE, 'automobile');
+    assert.equal(r.mode, 'hybrid');
+    assert.ok(r.hits.length > 0 && r.hits.every((h) => h.userId === ALICE.userId || h.userId === ''), JSON.stringify(r.hits.map((h) => [h.path, h.userId])));
+    assert.equal(r.hits[0].path, 'memory/garage.md');
+  });
+
 });
