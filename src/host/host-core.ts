@@ -76,7 +76,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   return {
     services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view,
     commands: {
-      ...memoryParts.commands(context),
+      ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
       'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
       'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),

@@ -45,6 +45,8 @@ export interface ChangeEvent {
 export interface MemoryDocuments {
   /** Per-user document, else the agent's global one (userId '' = global only). */
   read(scope: Scope, path: string): Promise<MemoryDocument | undefined>;
+  /** The document at exactly the scope's level (no fallback); revisions need it. */
+  readExact?(scope: Scope, path: string): Promise<MemoryDocument | undefined>;
   /** Writes at exactly the scope's level and indexes the document before resolving. */
   write(scope: Scope, path: string, content: string): Promise<{ chunks?: unknown }>;
   delete(scope: Scope, path: string): Promise<boolean>;
@@ -75,6 +77,8 @@ export interface RoutedFilesDeps {
   agents: { resolve(id: string): AgentDefinition };
   /** pincer.contextFiles.routed (default: all seven). */
   routedNames?: () => readonly string[];
+  /** Keeps what a write or delete replaces (revision-store.ts); without it nothing is kept. */
+  revisions?: { keep(scope: Scope, path: string, content: string, actor: 'model' | 'person', change: 'write' | 'delete'): Promise<void> };
 }
 
 type Actor = 'model' | 'person';
@@ -137,6 +141,7 @@ export class RoutedFiles {
     const plan = this.expect(this.plan(who, path, opts.actor, opts.level));
     const scope = this.scopeOf(who, plan.level);
     if (plan.route.kind === 'memory') {
+      await this.keepPrevious(scope, plan.route, opts.actor, 'write', content);
       const r = await this.deps.memory.write(scope, plan.route.path, content);
       if (!this.relaysMemory) this.fire(scope, plan.route.path);
       const chunks = chunkCount(r.chunks);
@@ -144,6 +149,7 @@ export class RoutedFiles {
     }
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > MAX_ROUTED_FILE_BYTES) throw new MemoryError(msg.tooLarge(plan.route.path, bytes, MAX_ROUTED_FILE_BYTES), 'too-large');
+    await this.keepPrevious(scope, plan.route, opts.actor, 'write', content);
     if (plan.route.path === BOOTSTRAP && content === '') {
       await this.finishBootstrap(scope);
       return { deleted: true, level: plan.level };
@@ -157,6 +163,7 @@ export class RoutedFiles {
   async delete(who: Scope, path: string, opts: { actor: Actor; level?: Level }): Promise<boolean> {
     const plan = this.expect(this.plan(who, path, opts.actor, opts.level));
     const scope = this.scopeOf(who, plan.level);
+    await this.keepPrevious(scope, plan.route, opts.actor, 'delete');
     if (plan.route.kind === 'memory') {
       const removed = await this.deps.memory.delete(scope, plan.route.path);
       if (removed && !this.relaysMemory) this.fire(scope, plan.route.path);
@@ -263,6 +270,17 @@ export class RoutedFiles {
     if (shared) await this.deps.context.put(scope, BOOTSTRAP, '');
     else await this.deps.context.delete(scope, BOOTSTRAP);
     this.fire(scope, BOOTSTRAP);
+  }
+
+  /** Keeps the content a write or delete at exactly `scope` is about to replace, unless unchanged. */
+  private async keepPrevious(scope: Scope, route: Route, actor: Actor, change: 'write' | 'delete', next?: string): Promise<void> {
+    const keeper = this.deps.revisions;
+    if (!keeper) return;
+    const current = route.kind === 'memory'
+      ? (await this.deps.memory.readExact?.(scope, route.path))?.content
+      : (await this.deps.context.get(scope, route.path))?.content;
+    if (current === undefined || current === next || (current === '' && route.path === BOOTSTRAP)) return;
+    await keeper.keep(scope, route.path, current, actor, change);
   }
 
   private fire(scope: Scope, path: string): void {

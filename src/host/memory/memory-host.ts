@@ -8,6 +8,7 @@ import { createOpenAiCompatibleEmbeddings, type EmbeddingProvider } from '../../
 import { ContextStore } from '../../core/memory/context-store';
 import { MemoryStore } from '../../core/memory/memory-store';
 import { RoutedFiles } from '../../core/memory/routed-files';
+import { RevisionStore } from '../../core/memory/revision-store';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
 import { AgentsHost } from './agents-host';
@@ -19,6 +20,7 @@ export interface MemoryServices {
   memory: MemoryStore;
   context: ContextStore;
   routed: RoutedFiles;
+  revisions: RevisionStore;
 }
 
 export class MemoryHost implements vscode.Disposable {
@@ -60,11 +62,12 @@ export class MemoryHost implements vscode.Disposable {
       if (!db) return undefined;
       const memory = new MemoryStore(db, { embeddings: () => this.embeddings() });
       const context = new ContextStore(db);
+      const revisions = new RevisionStore(db);
       const routed = new RoutedFiles({
-        context, memory, agents: this.agents.registry,
+        context, memory, agents: this.agents.registry, revisions,
         routedNames: () => this.rt.currentConfig.memory.routedContextFiles,
       });
-      return { memory, context, routed };
+      return { memory, context, routed, revisions };
     })();
     return this.opening;
   }

@@ -12,11 +12,13 @@ import {
 import type { MemoryHost } from './memory-host';
 import { exportMemoryCommand, importMemoryCommand, type OnConflict } from './memory-transfer';
 import { MemoryView } from './memory-view';
+import { restoreRevisionCommand } from './memory-revisions';
+import type { ResultDocuments } from '../result-documents';
 
 export interface MemoryRegistration extends vscode.Disposable {
   intercept(tools: Tool[], roots: () => readonly string[]): Tool[];
   withAgents(config: PincerConfig): PincerConfig;
-  commands(context: vscode.ExtensionContext): Record<string, (...args: never[]) => unknown>;
+  commands(context: vscode.ExtensionContext, docs: ResultDocuments): Record<string, (...args: never[]) => unknown>;
   view: MemoryView;
 }
 
@@ -32,7 +34,8 @@ export function registerMemory(host: MemoryHost): MemoryRegistration {
       maxResultChars: host.rt.currentConfig.limits.maxResultChars,
     }),
     withAgents: (config) => ({ ...config, policy: withAgentPolicies(config.policy, host.agents.registry.all()) }),
-    commands: (context) => ({
+    commands: (context, docs) => ({
+      'pincer.memory.restoreRevision': (opts?: { agent?: string; path?: string; id?: number; confirm?: boolean }) => restoreRevisionCommand(host, docs, opts),
       'pincer.memory.search': (query?: string, opts?: { open?: boolean; agent?: string; limit?: number }) => searchMemoryCommand(host, context, query, opts),
       'pincer.memory.openContextFile': (name?: string, opts?: { agent?: string; level?: 'effective' | 'agent'; show?: boolean }) => openContextFileCommand(host, name, opts),
       'pincer.memory.reindex': () => reindexMemoryCommand(host),

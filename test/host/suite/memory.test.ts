@@ -99,6 +99,19 @@ suite('memory and context files', () => {
     assert.strictEqual(c.memoryView.getTreeItem(soul).command?.arguments?.[0]?.toString(), 'pincer-memory://default/SOUL.md');
   });
 
+  test('a model overwriting MEMORY.md loses nothing: Restore Memory Revision puts the old content back', async () => {
+    const before = (await run('read_file', { path: 'MEMORY.md' })).forLLM;
+    assert.match(before, /zeppelin/);
+    assert.strictEqual((await run('write_file', { path: 'MEMORY.md', content: '# Memory\n' })).isError, false);
+    const s = (await (await core()).memory.services())!;
+    const [rev] = await s.revisions.list({ agentId: 'default', userId: (await core()).memory.userId() }, 'MEMORY.md');
+    assert.ok(rev && rev.actor === 'model', JSON.stringify(rev));
+    assert.strictEqual(await vscode.commands.executeCommand('pincer.memory.restoreRevision', { agent: 'default', id: rev.id, confirm: false }), true);
+    assert.match((await run('read_file', { path: 'MEMORY.md' })).forLLM, /zeppelin/);
+    const [undo] = await s.revisions.list({ agentId: 'default', userId: (await core()).memory.userId() }, 'MEMORY.md');
+    assert.strictEqual(undo.actor, 'person', 'the restore kept what it replaced: it can be undone');
+  });
+
   test('Export Memory and Import Memory round-trip through a markdown folder without losing an edit', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-export-'));
     const exported = await vscode.commands.executeCommand<{ files: number }>('pincer.memory.export', dir, { onConflict: 'overwrite' });
