@@ -27,6 +27,8 @@ const builds = [
 
 fs.mkdirSync('dist/webview', { recursive: true });
 fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+// The shell parser: VS Code's own tree-sitter build and its bash grammar, loaded on the first command judged.
+for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join('dist', f));
 fs.copyFileSync('webview-ui/sidebar/style.css', 'dist/webview/sidebar.css');
 
 if (watch) {

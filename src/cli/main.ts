@@ -25,6 +25,10 @@ Usage:
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
       File tools work on DIR (default: the current directory); write_file, edit and
       apply_patch change files only with --write (there is no diff review here).
+  pincer check-command '<command>' [--json] [--workspace DIR]
+      How exec would judge the command with default settings (security full, ask on-miss, all 15
+      deny groups on), writes checked against DIR. '-' reads the command from standard input.
+      Exit 0 allow, 1 ask (would need approval), 2 deny (or bad usage).
   pincer scrub [--secret VALUE]...
       Copies standard input to standard output with secrets replaced by [REDACTED].
 
@@ -112,6 +116,18 @@ async function scrub(values: Values): Promise<number> {
   return 0;
 }
 
+async function checkCommandCli(values: Values, positionals: string[]): Promise<number> {
+  const [command] = positionals;
+  if (command === undefined) throw new UsageError("pincer check-command needs a command: pincer check-command 'ls -la' (or - to read it from stdin)");
+  const { checkCommand, readStdin } = await import('./check-command');
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  if (!fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
+  const c = loadCliConfig(values.workspace ? workspace : undefined, values.config, (m) => process.stderr.write(`pincer: warning: ${m}\n`)).fs;
+  const r = await checkCommand(command === '-' ? await readStdin() : command, { workspace: fs.realpathSync(workspace), json: !!values.json, fsConfig: c });
+  process.stdout.write(r.out + '\n');
+  return r.code;
+}
+
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -127,7 +143,8 @@ export async function main(argv: string[]): Promise<number> {
     if (cmd === 'tools') return tools(values);
     if (cmd === 'run') return await run(values, rest);
     if (cmd === 'scrub') return await scrub(values);
-    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, scrub (pincer --help).`);
+    if (cmd === 'check-command') return await checkCommandCli(values, rest);
+    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub (pincer --help).`);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`pincer: ${(e as Error).message}\n`);

@@ -1,0 +1,77 @@
+// The exec judge: share of the hostile corpus denied or asked, share of the benign corpus denied
+// (ask rate beside it), and the median time of parse + judge for a ~200-character command after
+// warm-up, against the regex groups alone on the same string in the same run.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, record } from './lib/record.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const EXEC = path.join(ROOT, 'out', 'src', 'core', 'exec');
+const { parseCommand } = require(path.join(EXEC, 'command-parse.js'));
+const { judgeCommand } = require(path.join(EXEC, 'command-judge.js'));
+const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
+const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
+const { PathGuard, DEFAULT_DENY_PATHS } = require(path.join(ROOT, 'out', 'src', 'core', 'fs', 'path-guard.js'));
+
+const CORPUS = path.join(ROOT, 'test', 'unit', 'exec', 'corpus');
+const lines = (name) => fs.readFileSync(path.join(CORPUS, `${name}.txt`), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-bench-exec-')));
+const guard = new PathGuard({ roots: [root], workspaceOnly: true, allowPaths: [], denyPaths: [...DEFAULT_DENY_PATHS], alwaysDeny: [], home: os.homedir() });
+const judge = async (c) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_POLICY, { cwd: root, guard });
+
+try {
+  const hostile = lines('hostile');
+  const missed = [];
+  for (const c of hostile) if ((await judge(c)).decision === 'allow') missed.push(c);
+  const blocked = (100 * (hostile.length - missed.length)) / hostile.length;
+  record({ name: 'exec-hostile-blocked', unit: '%', value: blocked, goal: '= 100', pass: blocked === 100, runs: 1, statistic: 'share denied or asked',
+    corpus: `test/unit/exec/corpus/hostile.txt (${hostile.length} commands)`, extra: { missed } });
+
+  const benign = lines('benign');
+  const denied = [];
+  let asked = 0;
+  for (const c of benign) {
+    const v = await judge(c);
+    if (v.decision === 'deny') denied.push(c);
+    if (v.decision === 'ask') asked++;
+  }
+  const fp = (100 * denied.length) / benign.length;
+  record({ name: 'exec-benign-false-positives', unit: '%', value: fp, goal: '<= 1', pass: fp <= 1, runs: 1, statistic: 'share denied',
+    corpus: `test/unit/exec/corpus/benign.txt (${benign.length} commands)`, extra: { askRate: Math.round((10000 * asked) / benign.length) / 100, asked, denied } });
+
+  // ~200 characters, a realistic compound command with a pipe, a redirect and a wrapper.
+  const cmd = "cd packages/core && NODE_ENV=test timeout 120 npx mocha --reporter dot 'out/test/unit/**/*.test.js' 2>&1 | tee test-output.log | grep -E 'passing|failing|pending' ; git status --short | head -n 20";
+  const N = 3000;
+  for (let i = 0; i < 500; i++) await judge(cmd);
+  const full = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    await judge(cmd);
+    full.push((performance.now() - t) * 1000);
+  }
+  // Where the time goes: the parser alone, the judge without the path guard (writes checked lexically).
+  const parsed = await parseCommand(cmd);
+  const part = async (f) => { for (let i = 0; i < 300; i++) await f(); const xs = []; for (let i = 0; i < 1000; i++) { const t = performance.now(); await f(); xs.push((performance.now() - t) * 1000); } return median(xs); };
+  const parseOnly = await part(() => parseCommand(cmd));
+  const judgeNoGuard = await part(() => judgeCommand(parsed, DEFAULT_COMMAND_POLICY, { cwd: root }));
+  const guardResolve = await part(() => guard.resolve(path.join(root, 'packages/core/test-output.log'), 'write').catch(() => undefined));
+  const on = () => true;
+  const segs = cmd.split(/\s*(?:&&|\||;)\s*/);
+  for (let i = 0; i < 2000; i++) for (const s of segs) matchGroupPatterns(s, on);
+  const regex = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    for (const s of segs) matchGroupPatterns(s, on);
+    regex.push((performance.now() - t) * 1000);
+  }
+  const m = median(full);
+  record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
+    goal: '<= 100 median', pass: m <= 100, runs: N, statistic: 'median', corpus: `${cmd.length}-char command`, extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, oneGuardResolveUs: guardResolve } });
+} finally {
+  fs.rmSync(root, { recursive: true, force: true });
+}

@@ -1,0 +1,108 @@
+// Checks across segments: a download or a decoder feeding an interpreter (`curl … | sh`,
+// `base64 -d | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `curl -o x.sh … && sh x.sh`), a shell
+// reading its script from stdin, fork bombs, and wrappers the parser may not unwrap.
+import type { ParsedCommand, Segment, Word } from './command-types';
+import { parseOptions, valuesOf } from './command-options';
+import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView } from './command-view';
+
+const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
+
+/** A segment that produces bytes from the network or decodes hidden bytes. */
+export function isSource(v: SegmentView): boolean {
+  if (FETCHERS.test(v.name)) return true;
+  if (/^(base64|base32|basenc|uudecode|xxd|openssl|gpg|rev|gunzip|zcat|bzcat|xzcat|unxz|zstdcat|tr)$/.test(v.name)) {
+    if (v.name === 'xxd') return v.args.some((a) => /^-[a-z]*r/.test(a));
+    if (v.name === 'openssl') return v.args.some((a) => /^(enc|base64|-d|-base64|-a)$/.test(a));
+    if (v.name === 'base64' || v.name === 'base32' || v.name === 'basenc') return v.args.some((a) => /^(-[a-zA-Z]*d|--decode)$/.test(a));
+    if (v.name === 'tr' || v.name === 'rev') return false;
+    return true;
+  }
+  const bn = baseName(v.name);
+  if (['python', 'python3', 'perl', 'ruby', 'node'].includes(bn) && v.args.some((a) => /b64decode|base64|decode\(|unpack|fromCharCode|Buffer\.from|urlopen|requests\.get|fetch\(/.test(a))) return true;
+  return false;
+}
+
+/** An interpreter that will read its program from stdin rather than from a file or -c. */
+export function readsScriptFromStdin(v: SegmentView): boolean {
+  const bn = baseName(v.name);
+  if (!INTERPRETERS.has(bn) && !INTERPRETERS.has(v.name)) return false;
+  if (v.name === 'busybox') return SHELLS.has(v.args[0] ?? '') && readsScriptFromStdin({ ...v, name: v.args[0], args: v.args.slice(1) });
+  const o = parseOptions(v.args, { shortValue: SHELLS.has(bn) ? 'oO' : bn === 'python' || bn === 'python3' ? 'mWXQ' : 'I', longValue: ['rcfile', 'init-file'] });
+  if (SHELLS.has(bn)) return !o.short.has('c') && (o.short.has('s') || o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin');
+  if (o.short.has('c') || o.short.has('e') || o.short.has('E') || o.short.has('r') || o.short.has('m') || o.long.includes('eval') || o.long.includes('version') || o.short.has('V') || o.short.has('h')) return false;
+  return o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin';
+}
+
+const STDIN_FEEDS = new Set(['<', '<<', '<<-', '<<<']);
+
+/** Findings that need the whole command: they are attached to the segment `index`. */
+export function flowFindings(parsed: ParsedCommand, views: SegmentView[], index: number): Finding[] {
+  const v = views[index];
+  const seg = v.seg;
+  const f: Finding[] = [];
+  const earlierSource = views.slice(0, index).some(isSource);
+  const substitutedSource = views.some((w) => isSource(w) && (w.seg.context === 'process-substitution' || w.seg.context === 'command-substitution'));
+  const piped = seg.joinedBy === '|' || seg.joinedBy === '|&';
+  if (readsScriptFromStdin(v)) {
+    if (piped && earlierSource) f.push(deny('code_injection', `${v.name} runs what a download or a decoder produced`));
+    else if (piped || seg.heredocs.length || seg.redirects.some((r) => STDIN_FEEDS.has(r.op)) || seg.context === 'process-substitution')
+      f.push(ask('code_injection', `${v.name} runs a script from its input that the policy does not read`));
+  }
+  const interp = INTERPRETERS.has(baseName(v.name)) || v.name === 'source' || v.name === '.' || v.name === 'eval' || v.name === 'exec';
+  if (interp && substitutedSource && v.words.some(fromSubstitution)) f.push(deny('code_injection', `${v.name} runs code fetched or decoded by a substitution`));
+  if (index === 0 && substitutedSource && parsed.problems.some((p) => p.kind === 'eval' || p.kind === 'dynamic-command')) f.push(deny('code_injection', 'a command built from downloaded or decoded text'));
+  // curl -o x.sh … && sh x.sh, or chmod +x x && ./x
+  const downloaded = new Set(views.slice(0, index).filter(isSource).flatMap(downloadTargets));
+  if (downloaded.size && (downloaded.has(v.exe) || (interp && v.args.some((a) => downloaded.has(a)))))
+    f.push(deny('code_injection', `${v.name} runs a file that was just downloaded`));
+  return f;
+}
+
+function fromSubstitution(w: Word): boolean {
+  return w.dynamic && /<\(|\$\(|`/.test(w.raw);
+}
+
+function downloadTargets(v: SegmentView): string[] {
+  const o = parseOptions(v.args, { shortValue: v.name === 'curl' ? 'odHXFTuAeKrxUwmEQzyYCtDP' : 'OoPaeiU', longValue: ['output', 'output-document', 'header', 'data', 'request'] });
+  const vals = valuesOf(o, ['output', 'output-document'], v.name === 'curl' ? 'o' : 'O');
+  const redirected = v.seg.redirects.filter((r) => r.op === '>' || r.op === '>>' || r.op === '>|').map((r) => r.target.text);
+  if (v.name === 'curl' && o.short.has('O')) vals.push(...o.operands.map((u) => u.split('/').pop() ?? ''));
+  if (v.name === 'wget' && !vals.length) vals.push(...o.operands.map((u) => u.split('/').pop() ?? ''));
+  return [...vals, ...redirected].flatMap((t) => [t, `./${t.replace(/^\.\//, '')}`, t.replace(/^\.\//, '')]);
+}
+
+/** `:(){ :|:& };:` and `f(){ f|f& }; f`: a function that pipes itself into itself in the background. */
+export function isForkBomb(normalized: string): boolean {
+  return /(?:function\s+)?([^\s(){};|&]+)\s*(?:\(\s*\))?\s*\{[^}]*?\1\s*\|\s*&?\s*\1/.test(normalized);
+}
+
+const WRAPPER_VALUE: Record<string, string> = { nice: 'n', ionice: 'cnp', timeout: 'sk', stdbuf: 'ioe', taskset: '', chrt: '', flock: 'wE', watch: 'nd', env: 'uCS', xargs: 'IdEaLnPs', time: 'fo', strace: 'oepsuE', ltrace: 'oepsuE', script: 'cq' };
+const WRAPPERS = /^(command|builtin|exec|nice|ionice|time|chrt|taskset|nohup|setsid|stdbuf|timeout|gtimeout|env|xargs|busybox|caffeinate|unbuffer|flock|strace|ltrace|watch|catchsegv|doas|sudo|torsocks|proxychains4?|firejail|valgrind|fakeroot|then|do|else)$/;
+
+/**
+ * The command a wrapper runs, when the parser left the wrapper's words in place: `nice -n 5 rm -rf /`
+ * → `rm -rf /`. Defence in depth: the parser unwraps the common wrappers itself.
+ */
+export function unwrapInner(seg: Segment, argv: Word[] = seg.argv, depth = 0): Word[][] {
+  const name = (argv[0]?.text ?? '').split('/').pop() ?? '';
+  if (depth > 6 || !WRAPPERS.test(name)) return [];
+  const valueLetters = WRAPPER_VALUE[name.replace(/^g(?=timeout)/, '')] ?? '';
+  let i = 1;
+  while (i < argv.length) {
+    const t = argv[i].text;
+    if (t === '--') { i++; break; }
+    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
+    if (t.startsWith('-') && t.length > 1) {
+      const letter = t.startsWith('--') ? '' : t[t.length - 1];
+      i += valueLetters.includes(letter) && t.length === 2 ? 2 : 1;
+      continue;
+    }
+    break;
+  }
+  if ((name === 'timeout' || name === 'gtimeout') && /^\d/.test(argv[i]?.text ?? '')) i++;
+  if ((name === 'taskset' || name === 'chrt') && /^[\d,x-]/.test(argv[i]?.text ?? '')) i++;
+  if (name === 'flock' && argv[i]) i++;
+  const inner = argv.slice(i);
+  if (!inner.length) return [];
+  return [inner, ...unwrapInner(seg, inner, depth + 1)];
+}

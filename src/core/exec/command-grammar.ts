@@ -1,0 +1,34 @@
+// Loads the bash grammar of VS Code's own tree-sitter WASM build once per process, on first use: the
+// runtime and grammar cost tens of milliseconds, which activation must not pay.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Parser } from '@vscode/tree-sitter-wasm';
+
+let loading: Promise<Parser> | undefined;
+
+/** The shared bash parser (one per process; parsing is synchronous, so sharing it is safe). */
+export function bashParser(): Promise<Parser> {
+  loading ??= load().catch((err: unknown) => {
+    loading = undefined; // a failed load (missing file) may succeed later; do not cache the failure
+    throw err;
+  });
+  return loading;
+}
+
+/** Next to the running bundle first (esbuild copies the files into dist/), else from the package. */
+function wasmFile(name: string): string {
+  const beside = path.join(__dirname, name);
+  if (fs.existsSync(beside)) return beside;
+  // Built from parts so a bundler leaves the lookup to run time (the bundle uses the copies beside it).
+  const pkg = path.dirname(require.resolve(path.posix.join('@vscode', 'tree-sitter-wasm', 'package.json')));
+  return path.join(pkg, 'wasm', name);
+}
+
+async function load(): Promise<Parser> {
+  const ts = await import('@vscode/tree-sitter-wasm');
+  await ts.Parser.init({ locateFile: (file: string) => wasmFile(file) });
+  const bash = await ts.Language.load(wasmFile('tree-sitter-bash.wasm'));
+  const parser = new ts.Parser();
+  parser.setLanguage(bash);
+  return parser;
+}

@@ -1,0 +1,166 @@
+// The judge: policy per segment on the argv the parser produced. Each segment collects findings
+// from the per-executable rules (system, network, tools, environment), the write checks through the
+// path guard, the cross-segment checks, the regex groups (second layer) and the allowlist; the
+// strictest finding decides the segment, the strictest segment decides the command.
+import os from 'node:os';
+import path from 'node:path';
+import type { PathResolver } from '../fs/types';
+import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
+import { allowlistMatch } from './command-allowlist';
+import { envRules, injectedNames } from './command-env';
+import { flowFindings, isForkBomb, unwrapInner } from './command-flow';
+import { matchGroupPatterns } from './command-groups';
+import { GROUP_NAMES, GROUP_TITLES, type CommandPolicy, type GroupName } from './command-policy';
+import { networkRules } from './command-rules-network';
+import { systemRules } from './command-rules-system';
+import { toolRules } from './command-rules-tools';
+import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
+import { checkWrite, writeTargets } from './command-writes';
+
+export interface JudgeContext {
+  /** The working directory the command starts in (inside the workspace). */
+  cwd: string;
+  /** The workspace path guard; without one, writes must stay under `cwd`. */
+  guard?: PathResolver;
+  /** For `~`; defaults to os.homedir(). */
+  home?: string;
+}
+
+const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+/** Tools whose arguments are text to search or print: the regex layer would only see mentions. */
+const MENTION_TOOLS = /^(grep|egrep|fgrep|rg|ag|ack|echo|printf|print|git|jq|yq|sed|awk|gawk|test|\[|\[\[|true|false|:|printenv|which|type|man|help|whatis|apropos|tldr)$/;
+
+/**
+ * Problems the parser reports are never allowed: the shell may read the text differently from the
+ * parser, or the command is built at run time. They ask (a person can read the text) — and are
+ * denied when ask is 'off', like every other ask.
+ */
+function problemFinding(p: ParseProblem): Finding {
+  const what: Record<ParseProblem['kind'], string> = {
+    syntax: 'the command does not parse cleanly, so the shell may read it differently',
+    'dynamic-command': 'the program to run is only known at run time',
+    eval: 'part of the command is run as code the policy cannot see (eval, source, a shell reading a script)',
+    'too-deep': 'wrappers or substitutions are nested too deeply to judge',
+    'too-long': 'the command is too long to judge',
+    unsupported: 'the command uses a construct the judge does not model',
+  };
+  return ask('parse', `${what[p.kind]} (${p.detail})`);
+}
+
+function worst(fs: Finding[]): Finding | undefined {
+  return fs.reduce<Finding | undefined>((a, b) => (!a || RANK[b.decision] > RANK[a.decision] ? b : a), undefined);
+}
+
+function describe(f: Finding): string {
+  const title = (GROUP_NAMES as readonly string[]).includes(f.group) ? ` (${GROUP_TITLES[f.group as GroupName]})` : '';
+  return `${f.group}${title}: ${f.reason}`;
+}
+
+/** All rules on one argv (the segment's own, or the command inside a wrapper). */
+function rulesFor(v: SegmentView, policy: CommandPolicy): Finding[] {
+  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v)];
+  if (v.name === 'env') {
+    const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
+    const bad = injectedNames(pairs);
+    if (bad.length) f.push(deny('env_injection', `env ${bad.join(', ')} makes the program load or run something else`));
+  }
+  if (/[^\x20-\x7e]/.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
+  if (v.args.some((a) => /[\u202a-\u202e\u2066-\u2069]/.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
+  if (!MENTION_TOOLS.test(v.name)) {
+    const line = [v.name, ...v.args].join(' ');
+    const hit = matchGroupPatterns(line, (g) => policy.denyGroups[g] && !f.some((x) => x.group === g));
+    if (hit) f.push(ask(hit, `${v.name} looks like ${GROUP_TITLES[hit]}`));
+  }
+  return f;
+}
+
+export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy, ctx: JudgeContext): Promise<Verdict> {
+  const home = ctx.home ?? os.homedir();
+  const segments = parsed.segments;
+  if (policy.security === 'deny') {
+    const reason = "security: running commands is switched off (pincer.exec.security is 'deny'); set it to 'allowlist' or 'full' to run commands";
+    return { decision: 'deny', group: 'security', reason, problems: parsed.problems, segments: segments.map((segment) => ({ segment, decision: 'deny', group: 'security', reason })) };
+  }
+  const views = segments.map((s) => viewOf(s));
+  const commandLevel: Finding[] = parsed.problems.map(problemFinding);
+  if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
+  const verdicts: SegmentVerdict[] = [];
+  let cwd: string | undefined = ctx.cwd;
+  for (let i = 0; i < segments.length; i++) {
+    const v = views[i];
+    const f: Finding[] = [...rulesFor(v, policy), ...flowFindings(parsed, views, i)];
+    const inner = unwrapInner(v.seg);
+    for (const argv of inner) f.push(...rulesFor(viewOf(v.seg, argv), policy));
+    for (const t of [v, ...inner.map((a) => viewOf(v.seg, a))].flatMap(writeTargets)) {
+      const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
+      if (w) f.push(w);
+    }
+    if (policy.security === 'allowlist') {
+      const innerView = inner.length ? viewOf(v.seg, inner[inner.length - 1]) : v;
+      if (!allowlistMatch(innerView, policy.allowlist, cwd ?? ctx.cwd) || (inner.length && !allowlistMatch(v, policy.allowlist, cwd ?? ctx.cwd)))
+        f.push(ask('allowlist', `${v.exe || 'the command'} is not in the exec allowlist (pincer.exec.allowlist) with these arguments`));
+    }
+    cwd = nextCwd(v, cwd, home);
+    verdicts.push(segmentVerdict(v.seg, f.filter((x) => enabled(x, policy)), policy));
+  }
+  return combine(parsed, verdicts, commandLevel.filter((x) => enabled(x, policy)), policy);
+}
+
+function enabled(f: Finding, policy: CommandPolicy): boolean {
+  return !(GROUP_NAMES as readonly string[]).includes(f.group) || policy.denyGroups[f.group as GroupName] !== false;
+}
+
+/** ask 'off': nobody is there to answer, so what would ask is denied; 'always': every allow asks. */
+function applyAsk(d: Decision, policy: CommandPolicy): Decision {
+  if (d === 'ask' && policy.ask === 'off') return 'deny';
+  if (d === 'allow' && policy.ask === 'always') return 'ask';
+  return d;
+}
+
+function segmentVerdict(segment: Segment, findings: Finding[], policy: CommandPolicy): SegmentVerdict {
+  const w = worst(findings);
+  if (!w) {
+    const decision = applyAsk('allow', policy);
+    return { segment, decision, reason: decision === 'allow' ? 'no rule objects' : "pincer.exec.ask is 'always'" };
+  }
+  const decision = applyAsk(w.decision, policy);
+  const suffix = decision !== w.decision ? " (pincer.exec.ask is 'off', so nothing is asked)" : '';
+  return { segment, decision, group: w.group, reason: describe(w) + suffix };
+}
+
+function combine(parsed: ParsedCommand, segments: SegmentVerdict[], commandLevel: Finding[], policy: CommandPolicy): Verdict {
+  const top = worst(commandLevel);
+  let decision: Decision = 'allow';
+  let group: string | undefined;
+  let reason = segments.length ? 'allowed: no rule objects to any part of the command' : 'nothing to run';
+  for (const s of segments) {
+    if (RANK[s.decision] > RANK[decision]) {
+      decision = s.decision;
+      group = s.group;
+      reason = `\`${s.segment.text || s.segment.argv.map((w) => w.text).join(' ')}\`: ${s.reason}`;
+    }
+  }
+  if (top) {
+    const d = applyAsk(top.decision, policy);
+    if (RANK[d] > RANK[decision] || (RANK[d] === RANK[decision] && !group)) {
+      decision = d;
+      group = top.group;
+      reason = describe(top) + (d !== top.decision ? " (pincer.exec.ask is 'off', so nothing is asked)" : '');
+    }
+  }
+  const final = segments.length ? decision : applyAsk(decision, policy);
+  if (final === 'ask' && decision === 'allow') reason = "pincer.exec.ask is 'always': every command is confirmed";
+  return { decision: final, ...(group ? { group } : {}), reason, segments, problems: parsed.problems };
+}
+
+/** `cd DIR` moves later relative writes; a cd to a place known only at run time makes them unknowable. */
+function nextCwd(v: SegmentView, cwd: string | undefined, home: string): string | undefined {
+  if (v.name !== 'cd' && v.name !== 'pushd' && v.name !== 'popd' && v.name !== 'chdir') return cwd;
+  if (v.name === 'popd') return undefined;
+  const ops = v.words.filter((w) => !/^-[LPe@]+$/.test(w.text));
+  if (!ops.length) return home;
+  const t = ops[0];
+  if (t.dynamic || t.text === '-' || cwd === undefined) return undefined;
+  const p = t.text.replace(/^~(?=\/|$)/, home);
+  return path.resolve(cwd, p);
+}

@@ -1,0 +1,82 @@
+// Option parsing the way getopt_long does it, so that every spelling of a flag means the same thing:
+// `-Rf`, `-rfv`, `-v -rf`, `--recursive --force`, `--rec` (GNU accepts unambiguous prefixes),
+// `-s9`, `-s 9`, `--signal=KILL`, `-o/etc/x`. Rules ask for a flag by its meaning, never by spelling.
+
+export interface OptionSpec {
+  /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
+  shortValue?: string;
+  /** Long option names (without `--`) that take a value (`--output FILE`, `--output=FILE`). */
+  longValue?: readonly string[];
+  /** Stop at the first operand (POSIX order: `kill 1 -9` is not a flag). Default: GNU permutation. */
+  posixOrder?: boolean;
+}
+
+export interface ParsedOptions {
+  /** Short letters seen. */
+  short: Set<string>;
+  /** Long names seen, as typed (possibly abbreviated). */
+  long: string[];
+  /** Values by short letter or long name as typed. */
+  values: Map<string, string[]>;
+  operands: string[];
+}
+
+export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedOptions {
+  const out: ParsedOptions = { short: new Set(), long: [], values: new Map(), operands: [] };
+  const add = (k: string, v: string) => out.values.set(k, [...(out.values.get(k) ?? []), v]);
+  const longValue = spec.longValue ?? [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      out.operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      out.long.push(name);
+      if (eq >= 0) add(name, a.slice(eq + 1));
+      else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) add(name, args[++i]);
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j];
+        out.short.add(c);
+        if (spec.shortValue?.includes(c)) {
+          const rest = a.slice(j + 1);
+          if (rest) add(c, rest);
+          else if (i + 1 < args.length) add(c, args[++i]);
+          break;
+        }
+      }
+      continue;
+    }
+    out.operands.push(a);
+    if (spec.posixOrder) {
+      out.operands.push(...args.slice(i + 1));
+      break;
+    }
+  }
+  return out;
+}
+
+/** Whether `name` (a long option) was given, in full or as a prefix of at least `min` characters. */
+export function hasLong(o: ParsedOptions, name: string, min = 3): boolean {
+  return o.long.some((l) => l === name || (l.length >= min && name.startsWith(l)));
+}
+
+/** The values given to a long option (any accepted spelling) and to short letters. */
+export function valuesOf(o: ParsedOptions, long: readonly string[], short = '', min = 3): string[] {
+  const vals: string[] = [];
+  for (const [k, v] of o.values) {
+    if (k.length === 1 && short.includes(k)) vals.push(...v);
+    else if (long.some((l) => k === l || (k.length >= min && l.startsWith(k)))) vals.push(...v);
+  }
+  return vals;
+}
+
+/** A short letter or a long name (any spelling). */
+export function hasFlag(o: ParsedOptions, short: string, long: readonly string[] = []): boolean {
+  return [...short].some((c) => o.short.has(c)) || long.some((l) => hasLong(o, l));
+}

@@ -1,0 +1,144 @@
+// Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
+// container or persist. Each looks at one segment's argv with real option parsing.
+import { hasFlag, hasLong, parseOptions } from './command-options';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|zpool|format)$/;
+const POWER = /^(shutdown|reboot|halt|poweroff|telinit)$/;
+const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sg|sudoedit|machinectl|ksu|calife|setuidgid)$/;
+const MINERS = /^(xmrig|xmr-stak|cpuminer|cpuminer-multi|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|xmrig-proxy)$/;
+/** Top-level system directories: recursive permission changes here break the machine. */
+const SYSTEM_DIR = /^(\/+|\/(etc|usr|bin|sbin|lib|lib32|lib64|boot|var|sys|proc|dev|root|home|opt|srv|run|snap|System|Library|Applications|Users)(\/.*)?|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*)$/;
+const TMP_EXEC = /^\/(tmp|var\/tmp|dev\/shm)(\/|$)/;
+
+/** Targets whose recursive removal is never a developer's intent. */
+export function isCatastrophicTarget(t: string): boolean {
+  const s = t.replace(/\/+$/, '') || '/';
+  return s === '/' || s === '/*' || s === '~' || s === '~/*' || s === '.' || s === '..' || s === '*' || s === '.*' || /^\.\.(\/\.\.)*(\/\*)?$/.test(s)
+    || /^(\$HOME|\$\{HOME\})(\/\*)?$/.test(s) || SYSTEM_DIR.test(s) || /^\/[^/]+\/?\*?$/.test(s);
+}
+
+export function systemRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
+  if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
+  if (POWER.test(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(args.find((a) => !a.startsWith('-')) ?? '')))
+    f.push(deny('destructive_ops', `${name} stops or restarts the machine`));
+  if (PRIV.test(name)) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
+  if (v.seg.via.some((w) => /^(sudo|doas|su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through sudo/su'));
+  if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
+  if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
+  switch (name) {
+    case 'rm': f.push(...rmRule(args)); break;
+    case 'dd': f.push(...ddRule(args)); break;
+    case 'chmod': case 'chown': case 'chgrp': case 'setfacl': case 'chattr': f.push(...permRule(name, args)); break;
+    case 'kill': f.push(...killRule(args)); break;
+    case 'killall': case 'pkill': case 'killall5': case 'xkill': case 'skill': case 'slay':
+      f.push(deny('process_control', `${name} kills processes by name`)); break;
+    case 'crontab': if (!(args.length === 1 && args[0] === '-l')) f.push(deny('persistence', 'crontab installs a scheduled job')); break;
+    case 'at': case 'batch': case 'atq': case 'schtasks': case 'launchctl': f.push(deny('persistence', `${name} schedules something to run later`)); break;
+    case 'systemctl': if (args.some((a) => /^(enable|link|edit|set-property|mask|daemon-reload|preset)$/.test(a))) f.push(deny('persistence', 'systemctl changes what starts with the system')); break;
+    case 'find': f.push(...findRule(args)); break;
+    case 'docker': case 'podman': case 'nerdctl': f.push(...containerRule(name, args)); break;
+    case 'git': f.push(...gitDestructive(args)); break;
+    case 'sysctl': if (hasFlag(parseOptions(args), 'w', ['write']) || args.some((a) => a.includes('='))) f.push(deny('privilege_escalation', 'sysctl changes kernel settings')); break;
+    case 'truncate': if (args.some((a) => /^\/dev\//.test(a) && !/^\/dev\/null$/.test(a))) f.push(deny('destructive_ops', 'truncate on a device')); break;
+  }
+  return f;
+}
+
+function rmRule(args: string[]): Finding[] {
+  const o = parseOptions(args);
+  const recursive = hasFlag(o, 'rR', ['recursive']);
+  const targets = o.operands;
+  if (hasLong(o, 'no-preserve-root', 4)) return [deny('destructive_ops', 'rm --no-preserve-root removes the whole filesystem')];
+  if (targets.some(isCatastrophicTarget)) return [deny('destructive_ops', `rm${recursive ? ' -r' : ''} on a top-level, home or parent folder`)];
+  if (recursive) return [ask('destructive_ops', `rm -r removes whole folders (${targets.join(' ') || 'no target'})`)];
+  return [];
+}
+
+function ddRule(args: string[]): Finding[] {
+  const of = args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
+  if (of.some((p) => /^\/dev\//.test(p) && !/^\/dev\/(null|stdout|stderr)$/.test(p))) return [deny('destructive_ops', 'dd writes straight to a device')];
+  if (args.some((a) => /^if=\/dev\/(sd|nvme|hd|vd|xvd|mmcblk|disk|mem|kmem|port)/.test(a))) return [deny('data_exfiltration', 'dd reads a raw disk or memory device')];
+  return [];
+}
+
+function permRule(name: string, args: string[]): Finding[] {
+  const o = parseOptions(args, { longValue: ['reference', 'from'] });
+  const recursive = hasFlag(o, 'R', ['recursive']);
+  const f: Finding[] = [];
+  const withMode = (name === 'chmod' || name === 'chown' || name === 'chgrp') && !o.long.some((l) => l.startsWith('ref'));
+  const mode: string | undefined = withMode ? o.operands[0] : undefined;
+  const targets: string[] = withMode ? o.operands.slice(1) : o.operands;
+  if (name === 'chmod' && mode && (/^[ugoa]*[+=][rwxXt]*s/.test(mode) || /^[0-7]?[4-7][0-7]{3}$/.test(mode) && mode.length === 4 && /^[4-7]/.test(mode)))
+    f.push(deny('privilege_escalation', 'chmod sets the setuid/setgid bit'));
+  if (name === 'chown' && mode && /^root\b|^0(:|$)/.test(mode)) f.push(deny('privilege_escalation', 'chown hands files to root'));
+  if (targets.some((t) => SYSTEM_DIR.test(t.replace(/\/+$/, '') || '/') || t === '/')) f.push(deny('dangerous_paths', `${name}${recursive ? ' -R' : ''} on a system or home folder`));
+  if (name === 'chmod' && mode && /x|[1357]/.test(mode) && targets.some((t) => TMP_EXEC.test(t))) f.push(deny('dangerous_paths', 'chmod makes a file in a shared temp folder executable'));
+  if (name === 'chattr' || name === 'setfacl') f.push(ask('dangerous_paths', `${name} changes file attributes or ACLs`));
+  return f;
+}
+
+const KILL_SIGNALS = /^(-?9|KILL|SIGKILL)$/i;
+
+function killRule(args: string[]): Finding[] {
+  const f: Finding[] = [];
+  let i = 0;
+  let signal = 'TERM';
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') { i++; break; }
+    if (a === '-s' || a === '-n' || a === '--signal') signal = args[++i] ?? '';
+    else if (a.startsWith('--signal=')) signal = a.slice(9);
+    else if (/^-s./.test(a) || /^-n./.test(a)) signal = a.slice(2);
+    else if (a === '-l' || a === '-L' || a === '--list' || a === '--table') return [];
+    else if (/^-[A-Za-z0-9]+$/.test(a) && !/^-\d+$/.test(a) || /^-\d+$/.test(a) && i === 0) signal = a.slice(1);
+    else break;
+  }
+  const pids = args.slice(i);
+  if (KILL_SIGNALS.test(signal)) f.push(deny('process_control', 'kill with SIGKILL gives the process no chance to clean up'));
+  if (pids.some((p) => /^(-?1|0|-\d+)$/.test(p))) f.push(deny('process_control', 'kill aimed at init, every process or a whole process group'));
+  return f;
+}
+
+function findRule(args: string[]): Finding[] {
+  const roots: string[] = [];
+  for (const a of args) {
+    if (a.startsWith('-') || a === '(' || a === '!') break;
+    roots.push(a);
+  }
+  if (args.includes('-delete')) {
+    if (roots.length === 0 || roots.some(isCatastrophicTarget)) return [deny('destructive_ops', 'find -delete over a top-level, home or parent folder')];
+    return [ask('destructive_ops', 'find -delete removes every file it matches')];
+  }
+  return [];
+}
+
+function containerRule(name: string, args: string[]): Finding[] {
+  const joined = args.join(' ');
+  const f: Finding[] = [];
+  const sub = args.find((a) => !a.startsWith('-'));
+  if (sub === 'run' || sub === 'create' || sub === 'exec') {
+    if (/--privileged\b|--cap-add[= ](ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--(pid|ipc|uts|userns|cgroupns)[= ]host|--security-opt[= ](apparmor|seccomp)[:=]unconfined|--device[= ]\/dev\//i.test(joined))
+      f.push(deny('container_escape', `${name} ${sub} with host privileges or namespaces`));
+    if (/(^|\s)(-v|--volume|--mount)[= ]?(\S*\s)?\/?(:|\/:|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/etc|\/root|\/proc|\/sys|\/dev)\b/.test(joined) || /(-v|--volume)[= ]\/:/.test(joined) || /source=\/(,|$|\s)/.test(joined))
+      f.push(deny('container_escape', `${name} ${sub} mounts the host's root, system folders or the docker socket`));
+  }
+  if (args.some((a) => /docker\.sock|containerd\.sock|podman\.sock/.test(a) && /(^|=|:\/\/)\//.test(a))) f.push(deny('container_escape', `${name} talks to a container runtime socket`));
+  if (sub === 'system' && args.includes('prune') || sub === 'volume' && args.includes('prune')) f.push(ask('destructive_ops', `${name} prune deletes data`));
+  return f;
+}
+
+function gitDestructive(args: string[]): Finding[] {
+  const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'] });
+  const sub = o.operands[0];
+  const rest = args.slice(args.indexOf(sub ?? '') + 1);
+  const ro = parseOptions(rest);
+  if (sub === 'clean' && hasFlag(ro, 'f', ['force']) && !hasFlag(ro, 'n', ['dry-run'])) return [ask('destructive_ops', 'git clean -f deletes untracked files')];
+  if (sub === 'push' && (hasFlag(ro, 'f', ['force', 'force-with-lease', 'mirror', 'delete']) || ro.operands.some((x) => x.startsWith('+') || x.startsWith(':'))))
+    return [ask('destructive_ops', 'git push that rewrites or deletes remote history')];
+  if (sub === 'reset' && hasLong(ro, 'hard')) return [ask('destructive_ops', 'git reset --hard discards uncommitted work')];
+  if (sub === 'filter-branch' || sub === 'filter-repo') return [ask('destructive_ops', `git ${sub} rewrites history`)];
+  return [];
+}

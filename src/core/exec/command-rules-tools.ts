@@ -1,0 +1,155 @@
+// Rules for ordinary tools that can be made to run another program (filter_bypass), package
+// installs, environment dumps, reads of credentials, and code the judge cannot see (eval, source,
+// awk system()). Mentions inside arguments never count: `grep -r "rm -rf" .` is a search.
+import { analyzeSed } from './command-sed';
+import { hasFlag, parseOptions, valuesOf } from './command-options';
+import { ask, baseName, deny, isPathLike, type Finding, type SegmentView } from './command-view';
+
+/** Files whose contents are credentials: reading them is the first half of an exfiltration. */
+export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys|known_hosts)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
+const SECRET_VAR = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|CREDENTIAL|ACCESS_KEY|SESSION_KEY|AUTH|COOKIE|^AWS_|^GITHUB_|^GH_|^NPM_|^PINCER_|^GOCLAW_|^OPENAI|^ANTHROPIC|DATABASE_URL)/i;
+const GIT_DANGER_CONFIG = /^(core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy|alternaterefs)|diff\..*\.(textconv|command)|diff\.external|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential\.helper|gpg\.(program|.*\.program)|sequence\.editor|protocol\..*\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|https\.proxy|url\..*\.insteadof|include\.path|includeif\..*|init\.templatedir|alias\..*|pager\..*|web\.browser|browser\..*\.cmd|sendemail\..*cmd|notes\.rewriteref|status\.showuntrackedfiles)$/i;
+
+export function toolRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
+  switch (name) {
+    case 'sed': case 'gsed': {
+      const s = analyzeSed(args);
+      if (s.exec) f.push(deny('filter_bypass', 'the sed script runs a program (the e command or flag)'));
+      if (s.scriptFile) f.push(ask('filter_bypass', 'sed reads its script from a file the policy cannot see'));
+      break;
+    }
+    case 'sort': {
+      const o = parseOptions(args, { shortValue: 'okStT', longValue: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program', 'files0-from', 'parallel', 'sort', 'random-source', 'batch-size'] });
+      if (o.long.some((l) => l.length >= 3 && 'compress-program'.startsWith(l))) f.push(deny('filter_bypass', 'sort --compress-program runs another program'));
+      break;
+    }
+    case 'rg': case 'ripgrep': {
+      const o = parseOptions(args, { shortValue: 'efgtTmAB CMjrE', longValue: ['pre', 'pre-glob', 'regexp', 'file', 'glob', 'type', 'type-not', 'replace'] });
+      if (o.long.some((l) => l === 'pre' || l.startsWith('pre=')) || valuesOf(o, ['pre'], '', 3).length) f.push(deny('filter_bypass', 'rg --pre runs another program on every file'));
+      f.push(...recursiveOverRoot(name, o.operands.slice(valuesOf(o, ['regexp'], 'e').length || valuesOf(o, ['file'], 'f').length ? 0 : 1)));
+      break;
+    }
+    case 'grep': case 'egrep': case 'fgrep': case 'ag': case 'ack': {
+      const o = parseOptions(args, { shortValue: 'efmABCdD', longValue: ['regexp', 'file', 'max-count', 'include', 'exclude', 'exclude-dir', 'context', 'after-context', 'before-context', 'label', 'color', 'colour', 'binary-files', 'devices', 'directories'] });
+      const patternGiven = valuesOf(o, ['regexp', 'file'], 'ef').length > 0;
+      if (hasFlag(o, 'rR', ['recursive', 'dereference-recursive']) || name === 'ag' || name === 'ack') f.push(...recursiveOverRoot(name, o.operands.slice(patternGiven ? 0 : 1)));
+      break;
+    }
+    case 'man': {
+      const o = parseOptions(args, { shortValue: 'PHMLmSscCEeKrRp', longValue: ['pager', 'html', 'browser', 'preprocessor', 'config-file'] });
+      if (hasFlag(o, 'PH', ['pager', 'html', 'browser', 'preprocessor'])) f.push(deny('filter_bypass', 'man --html/--pager runs another program'));
+      break;
+    }
+    case 'tar': case 'gtar': case 'bsdtar': {
+      if (args.some((a) => /^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')))
+        f.push(deny('filter_bypass', 'tar runs another program (--to-command, --checkpoint-action, -I …)'));
+      break;
+    }
+    case 'zip': if (args.some((a) => /^-(TT|-unzip-command)/.test(a))) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
+    case 'awk': case 'gawk': case 'mawk': case 'nawk': case 'busybox awk': {
+      const prog = args.find((a) => !a.startsWith('-')) ?? '';
+      if (/\bsystem\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"|\bclose\s*\(/.test(prog)) f.push(ask('code_injection', 'the awk program runs other commands'));
+      if (args.some((a) => /^(-f|--file)/.test(a))) f.push(ask('code_injection', 'awk reads its program from a file the policy cannot see'));
+      break;
+    }
+    case 'vim': case 'vi': case 'nvim': case 'ex': case 'emacs': case 'less': case 'more': case 'ed': case 'nano':
+      if (args.some((a) => /^(-c|\+|--cmd|--eval|-e|-s)/.test(a) && /!|system|shell|call/.test(a + ' ' + args.join(' '))) || name === 'ed') f.push(ask('code_injection', `${name} can run commands from its arguments or input`));
+      break;
+    case 'git': f.push(...gitRule(args)); break;
+    case 'eval': f.push(ask('code_injection', 'eval runs a string as a command')); break;
+    case 'source': case '.':
+      if (v.words.some((w) => w.dynamic) || args.some((a) => /^\/dev\/|^\/proc\//.test(a))) f.push(ask('code_injection', 'source of a path computed at run time'));
+      else f.push(ask('code_injection', `${name} runs a script file the policy does not read`));
+      break;
+    case 'env': case 'printenv': if (v.args.filter((a) => !a.startsWith('-')).length === 0 || name === 'printenv') f.push(deny('env_dump', `${name} prints the environment, secrets included`)); break;
+    case 'export': case 'declare': case 'typeset': case 'set':
+      if (args.length === 0 || args.every((a) => /^-[pxr]*$/.test(a))) f.push(deny('env_dump', `${name} without names prints the environment`));
+      break;
+    case 'compgen': if (args.includes('-v') || args.includes('-e')) f.push(deny('env_dump', 'compgen lists variables')); break;
+  }
+  if (/^(echo|printf|print)$/.test(name) && v.words.some((w) => [...w.raw.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g)].some((m) => SECRET_VAR.test(m[1]))))
+    f.push(deny('env_dump', `${name} prints a secret from the environment`));
+  if (args.some((a) => SECRET_PATH.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
+  f.push(...packageRules(v));
+  return f;
+}
+
+/** GoClaw advisory: `grep -R` over / or ~ reads every secret on the machine. */
+function recursiveOverRoot(name: string, paths: string[]): Finding[] {
+  if (paths.some((p) => /^(\/+|~\/?|\$HOME\/?|\/(etc|root|home|Users|proc|sys|var|private)(\/.*)?)$/.test(p)))
+    return [ask('dangerous_paths', `${name} searches recursively through system or home folders`)];
+  return [];
+}
+
+function gitRule(args: string[]): Finding[] {
+  const f: Finding[] = [];
+  const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env', 'upload-pack', 'receive-pack', 'exec'], posixOrder: true });
+  const configs = [...valuesOf(o, ['config-env'], 'c')];
+  const sub = o.operands[0] ?? '';
+  const rest = o.operands.slice(1);
+  if (configs.some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]) || /^alias\..*=!/.test(c))) f.push(deny('filter_bypass', 'git -c sets an option that runs another program'));
+  if (valuesOf(o, ['exec-path']).length) f.push(deny('filter_bypass', 'git --exec-path loads git commands from another folder'));
+  const ro = parseOptions(rest, { shortValue: 'ubom', longValue: ['upload-pack', 'receive-pack', 'exec', 'template', 'config', 'origin', 'branch', 'message', 'file', 'author'] });
+  if (valuesOf(ro, ['upload-pack', 'receive-pack', 'exec']).length || valuesOf(o, ['upload-pack', 'receive-pack', 'exec']).length || (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && valuesOf(ro, [], 'u').length) || (sub === 'push' && ro.long.some((l) => /^(receive-pack|exec)/.test(l))))
+    f.push(deny('filter_bypass', 'git --upload-pack/--receive-pack/--exec runs another program'));
+  if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
+  if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]))) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
+  if (sub === 'config') {
+    const key = rest.find((a) => !a.startsWith('-'));
+    const setting = rest.filter((a) => !a.startsWith('-')).length >= 2 || rest.some((a) => /^--(add|replace-all|edit|unset)/.test(a)) || rest[0] === 'set';
+    const name = rest[0] === 'set' ? rest.find((a, i) => i > 0 && !a.startsWith('-')) : key;
+    if (setting && name && GIT_DANGER_CONFIG.test(name)) f.push(deny('persistence', `git config ${name} makes git run a program later`));
+    else if (setting && rest.some((a) => /^--(global|system)$/.test(a))) f.push(ask('write', 'git config --global changes settings outside the workspace'));
+  }
+  if (sub === 'daemon' || sub === 'instaweb') f.push(deny('network_recon', `git ${sub} serves the repository to the network`));
+  return f;
+}
+
+const INSTALL_SUB = /^(install|i|add|isntall|in|ins|inst|insta|instal|update|upgrade|up|ci|link|ln|global|dlx|reinstall|sync)$/;
+
+function packageRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const bn = baseName(name);
+  const nonOpt = args.filter((a) => !a.startsWith('-'));
+  const sub = nonOpt[0] ?? '';
+  const pkgArgs = nonOpt.slice(1);
+  const named = (list: string[]) => list.some((p) => !/^(\.|\/|-)/.test(p));
+  const deny1 = (what: string) => [deny('package_install', `${what} installs a package from a registry (its install scripts run)`)];
+  const ask1 = (what: string) => [ask('package_install', `${what} installs the project's dependencies (their install scripts run)`)];
+  if (/^(npm|pnpm|yarn|bun|cnpm)$/.test(name)) {
+    if (name === 'yarn' && (args.length === 0 || sub === 'install')) return args.includes('-g') || args.includes('--global') ? deny1('yarn global') : ask1('yarn install');
+    if (name === 'yarn' && (sub === 'global' || sub === 'add' || sub === 'dlx')) return deny1(`yarn ${sub}`);
+    if (sub === 'exec' || sub === 'x' || sub === 'dlx' || sub === 'create' || sub === 'init' && pkgArgs.length) return [];
+    if (INSTALL_SUB.test(sub) && sub !== 'update' && sub !== 'upgrade' && sub !== 'up' || sub === 'add') {
+      if (args.some((a) => a === '-g' || a === '--global' || a === '--location=global')) return deny1(`${name} ${sub} -g`);
+      return named(pkgArgs) || sub === 'add' ? deny1(`${name} ${sub}`) : ask1(`${name} ${sub}`);
+    }
+    if (/^(update|upgrade|up)$/.test(sub)) return ask1(`${name} ${sub}`);
+    return [];
+  }
+  if (/^(pip|pip3|pipx|pip2)$/.test(name) || ['python', 'python3', 'python2'].includes(bn) && args[0] === '-m' && /^(pip|pip3|ensurepip)$/.test(args[1] ?? '')) {
+    const a2 = name.startsWith('pip') ? args : args.slice(2);
+    const o = parseOptions(a2, { shortValue: 'rceit', longValue: ['requirement', 'constraint', 'editable', 'index-url', 'extra-index-url', 'target', 'prefix', 'root', 'upgrade-strategy'] });
+    if (o.operands[0] !== 'install') return o.operands[0] === 'download' ? deny1('pip download') : [];
+    const pkgs = o.operands.slice(1);
+    return named(pkgs) ? deny1('pip install') : ask1('pip install');
+  }
+  if (name === 'uv' || name === 'poetry' || name === 'pdm' || name === 'pipenv') {
+    if (/^(add|install)$/.test(sub) && named(pkgArgs)) return deny1(`${name} ${sub}`);
+    if (sub === 'pip' && nonOpt[1] === 'install') return deny1('uv pip install');
+    if (/^(sync|install|lock)$/.test(sub)) return ask1(`${name} ${sub}`);
+    return [];
+  }
+  if (/^(apt|apt-get|aptitude|dnf|yum|zypper|apk|pacman|yay|paru|snap|flatpak|brew|port|pkg|emerge|choco|winget|scoop|nix-env|dpkg|rpm|conda|mamba|micromamba|gem|cpan|cpanm|pecl|luarocks|opam|stack|cabal|rustup|sdk|asdf|mise|volta|nvm|n)$/.test(name)) {
+    if (/^(install|add|reinstall|-S|-U|-i|--install|upgrade|dist-upgrade|full-upgrade|localinstall|get|use)$/.test(sub) || args.some((a) => /^-(S|U|i|ivh|Uvh)[a-z]*$/.test(a)) && /^(pacman|yay|paru|rpm|dpkg)$/.test(name))
+      return deny1(`${name} ${sub}`.trim());
+    return [];
+  }
+  if (name === 'cargo' && (sub === 'install' || sub === 'binstall')) return deny1('cargo install');
+  if (name === 'go' && (sub === 'install' || sub === 'get')) return named(pkgArgs) && pkgArgs.some((p) => /@|\./.test(p)) ? deny1(`go ${sub}`) : [];
+  if (name === 'bundle' && sub === 'install' || name === 'composer' && /^(install|update)$/.test(sub)) return ask1(`${name} ${sub}`);
+  if (name === 'composer' && sub === 'require' || name === 'deno' && sub === 'install') return deny1(`${name} ${sub}`);
+  return [];
+}

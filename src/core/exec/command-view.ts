@@ -1,0 +1,78 @@
+// What a rule sees of one segment: the executable's name (basename, so `/bin/rm` and `rm` are the
+// same rule), the argument texts, and where relative paths land. Rules return findings; a finding
+// names a group (or another named rule) and says why in words, never by pattern.
+import type { Decision, Segment, Word } from './command-types';
+import type { GroupName } from './command-policy';
+
+export interface SegmentView {
+  seg: Segment;
+  /** argv[0] as given (`/usr/bin/rm`, `./x`, `rm`). */
+  exe: string;
+  /** Basename of argv[0], lower-cased (`RM` on a case-insensitive disk is `rm`). */
+  name: string;
+  /** argv[1..] texts. */
+  args: string[];
+  /** argv[1..] words. */
+  words: Word[];
+}
+
+export interface Finding {
+  decision: Exclude<Decision, 'allow'>;
+  /** A deny group, or another named rule ('write', 'parse', 'allowlist', 'unicode', 'security'). */
+  group: GroupName | 'write' | 'parse' | 'allowlist' | 'unicode' | 'security';
+  reason: string;
+}
+
+export const deny = (group: Finding['group'], reason: string): Finding => ({ decision: 'deny', group, reason });
+export const ask = (group: Finding['group'], reason: string): Finding => ({ decision: 'ask', group, reason });
+
+export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
+  const exe = argv[0]?.text ?? '';
+  const base = exe.replace(/\\/g, '/').split('/').pop() ?? exe;
+  return { seg, exe, name: base.toLowerCase(), args: argv.slice(1).map((w) => w.text), words: argv.slice(1) };
+}
+
+/** Interpreters: a blanket allowlist rule never covers them, and stdin fed to them is a script. */
+export const INTERPRETERS = new Set([
+  'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox', 'pwsh', 'powershell',
+  'python', 'python2', 'python3', 'pypy', 'pypy3', 'perl', 'ruby', 'node', 'nodejs', 'deno', 'bun', 'php', 'lua', 'tclsh', 'osascript', 'irb', 'jshell',
+]);
+/** Package managers, package runners and programs that run what their arguments say: never a blanket rule. */
+export const PACKAGE_MANAGERS = new Set([
+  'npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'bunx', 'pip', 'pip3', 'pipx', 'uv', 'uvx', 'poetry', 'gem', 'bundle', 'cargo', 'go', 'composer',
+  'apt', 'apt-get', 'dnf', 'yum', 'apk', 'brew', 'pacman', 'zypper', 'snap', 'conda', 'mamba', 'nix', 'nix-env',
+  'make', 'env', 'xargs', 'sudo', 'doas', 'find', 'git', 'docker', 'podman', 'kubectl', 'ssh',
+]);
+export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash']);
+
+/** Versioned names run the same program: python3.12 → python3, node18 → node. */
+export function baseName(name: string): string {
+  const m = /^(python|pypy|perl|ruby|node|php|lua)[\d.]*$/.exec(name);
+  return m ? m[1] === 'python' && name.startsWith('python3') ? 'python3' : m[1] : name;
+}
+
+/** A word that names a file rather than a message: starts like a path and has no spaces. */
+export function isPathLike(s: string): boolean {
+  return /^(\/|~|\.\.?\/|\$HOME|\$\{HOME\})/.test(s) && !/\s/.test(s);
+}
+
+/** Loopback and the unspecified address: a dev server on this machine. */
+export function isLoopbackUrl(u: string): boolean {
+  const host = hostOf(u);
+  return host !== undefined && /^(localhost|127(\.\d+){3}|\[?::1\]?|0\.0\.0\.0|[\w-]+\.localhost)$/i.test(host);
+}
+
+/** Cloud metadata services hand out credentials to whoever asks. */
+export function isMetadataUrl(u: string): boolean {
+  const host = hostOf(u);
+  return host !== undefined && /^(169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata|100\.100\.100\.200)$/i.test(host);
+}
+
+export function hostOf(u: string): string | undefined {
+  const m = /^(?:[a-z][\w+.-]*:\/\/)?(?:[^@/\s]*@)?(\[[^\]]+\]|[^:/\s?#]+)/i.exec(u.trim());
+  return m?.[1];
+}
+
+export function looksLikeUrl(s: string): boolean {
+  return /^[a-z][\w+.-]*:\/\//i.test(s) || /^(localhost|\d{1,3}(\.\d{1,3}){3}|[\w-]+(\.[\w-]+)+)(:\d+)?(\/|$)/i.test(s);
+}

@@ -1,0 +1,306 @@
+// Walks a bash syntax tree and lists every simple command that would run, wherever it sits, with its
+// argv after quote removal, the redirections and heredocs it gets, and the wrappers that led to it.
+import type { Parser } from '@vscode/tree-sitter-wasm';
+import { copyTree, type SyntaxNode as Node } from './command-syntax-node';
+import type { ParseProblem, Redirect, Segment, SegmentContext, Word } from './command-types';
+import { collectSubstitutions, resolveWord, staticWord } from './command-words';
+import { isRedirectNode, readRedirect, type Heredoc } from './command-redirects';
+import { unwrapCommand } from './command-wrappers';
+import { testWords } from './command-test-words';
+
+type Joiner = Segment['joinedBy'];
+
+interface Ctx {
+  context: SegmentContext;
+  via: string[];
+  depth: number;
+  /** Redirections of an enclosing compound (`{ a; b; } > f`), which every command inside inherits. */
+  redirects: Redirect[];
+  heredocs: Heredoc[];
+  /** Stdin is a pipe (`curl … | sh`, `a | { sh; }`). */
+  stdinPipe: boolean;
+}
+
+const JOINERS = new Set(['|', '|&', '&&', '||', ';', '&', ';;', ';&', ';;&']);
+/** Nodes that run commands; any other node is searched for substitutions only. */
+const STATEMENTS = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'command', 'redirected_statement',
+  'negated_command', 'function_definition', 'if_statement', 'elif_clause', 'else_clause', 'while_statement',
+  'for_statement', 'c_style_for_statement', 'case_statement', 'case_item', 'do_group', 'declaration_command',
+  'unset_command', 'test_command', 'variable_assignment', 'variable_assignments', 'ERROR',
+]);
+
+export function topContext(): Ctx {
+  return { context: 'top', via: [], depth: 0, redirects: [], heredocs: [], stdinPipe: false };
+}
+
+export class SegmentWalker {
+  readonly segments: Segment[] = [];
+  readonly problems: ParseProblem[] = [];
+  private readonly seen = new Set<string>();
+  private readonly heredocInfo = new WeakMap<Segment, Heredoc[]>();
+
+  constructor(private readonly parser: Parser, private readonly maxDepth: number) {}
+
+  /** Parses `text` and walks it; nested scripts (`sh -c '…'`) come back here one level deeper. */
+  walkScript(text: string, ctx: Ctx): void {
+    const tree = this.parser.parse(text);
+    if (!tree) { this.problem('unsupported', 'the parser gave up on this text'); return; }
+    let root: Node;
+    let broken: boolean;
+    try {
+      broken = tree.rootNode.hasError;
+      root = copyTree(tree, text);
+    } finally {
+      tree.delete();
+    }
+    if (broken) this.problem('syntax', syntaxDetail(root));
+    this.statement(root, ctx, '');
+  }
+
+  problem(kind: ParseProblem['kind'], detail: string): void {
+    const key = `${kind}\0${detail}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.problems.push({ kind, detail });
+  }
+
+  private deeper(ctx: Ctx, patch: Partial<Ctx>): Ctx | undefined {
+    if (ctx.depth + 1 > this.maxDepth) {
+      this.problem('too-deep', `nesting deeper than ${this.maxDepth} levels (wrappers, subshells, substitutions) is not followed`);
+      return undefined;
+    }
+    return { ...ctx, ...patch, depth: ctx.depth + 1 };
+  }
+
+  private statement(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+    switch (n.type) {
+      case 'command': this.command(n, ctx, joinedBy, [], [], n.text); return;
+      case 'redirected_statement': this.redirected(n, ctx, joinedBy); return;
+      case 'subshell': case 'compound_statement': {
+        const inner = this.deeper(ctx, { context: ctx.context === 'top' ? 'subshell' : ctx.context });
+        if (inner) this.sequence(n, inner, joinedBy);
+        return;
+      }
+      case 'function_definition': {
+        const named = n.namedChildren;
+        const body = named.length > 1 ? named[named.length - 1] : null; // the name comes first
+        const inner = this.deeper(ctx, { context: 'function' });
+        if (body && inner) this.sequence(body, inner, joinedBy);
+        return;
+      }
+      case 'variable_assignment': case 'variable_assignments': this.assignmentsOnly(n, ctx, joinedBy); return;
+      case 'declaration_command': case 'unset_command': this.declaration(n, ctx, joinedBy); return;
+      case 'test_command':
+        this.emit(this.segment(testWords(n), [], [], [], ctx, joinedBy, n.text), ctx);
+        this.substitutions(n, ctx);
+        return;
+      default:
+        if (STATEMENTS.has(n.type)) this.sequence(n, ctx, joinedBy);
+        else this.substitutions(n, ctx);
+    }
+  }
+
+  /** Children in order: operators set how the next statement is joined; the rest is walked. */
+  private sequence(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+    let pending: Joiner | undefined;
+    let first = true;
+    for (const child of n.children) {
+      if (!child) continue;
+      if (!child.isNamed) {
+        if (JOINERS.has(child.type)) pending = (child.type.startsWith(';') ? ';' : child.type) as Joiner;
+        continue;
+      }
+      if (!STATEMENTS.has(child.type)) { this.substitutions(child, ctx); continue; }
+      // The first statement keeps the caller's joiner, unless a pipe comes first (a heredoc's `| sh` tail).
+      const j: Joiner = first && pending !== '|' && pending !== '|&' ? joinedBy : pending ?? '\n';
+      this.statement(child, j === '|' || j === '|&' ? { ...ctx, stdinPipe: true } : ctx, j);
+      pending = undefined;
+      first = false;
+    }
+  }
+
+  private redirected(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+    const redirects: Redirect[] = [];
+    const heredocs: Heredoc[] = [];
+    const tails: Node[] = [];
+    const targets: { node: Node; literal: boolean }[] = [];
+    let body: Node | null = null;
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      if (isRedirectNode(c)) {
+        const read = readRedirect(c);
+        for (const r of read) { redirects.push(r.redirect); if (r.heredoc) heredocs.push(r.heredoc); }
+        targets.push({ node: c, literal: read.some((r) => r.heredoc?.literal) });
+        if (c.type === 'heredoc_redirect') tails.push(c);
+      } else if (!body) body = c;
+    }
+    if (body?.type === 'command') this.command(body, ctx, joinedBy, redirects, heredocs, n.text);
+    else if (body) this.statement(body, { ...ctx, redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }, joinedBy);
+    else this.emit(this.segment([], [], redirects, heredocs, ctx, joinedBy, n.text), ctx);
+    for (const t of targets) this.redirectSubstitutions(t.node, t.literal, ctx);
+    // `cat <<EOF | sh` and `cat <<EOF && x`: the grammar puts what follows the delimiter inside the heredoc node.
+    for (const t of tails) this.heredocTail(t, ctx);
+  }
+
+  private command(n: Node, ctx: Ctx, joinedBy: Joiner, extra: Redirect[], extraHeredocs: Heredoc[], text: string): void {
+    const assignments: { name: string; value: Word }[] = [];
+    const redirects: Redirect[] = [];
+    const heredocs: Heredoc[] = [...extraHeredocs];
+    const groups: Node[][] = [];
+    let lastEnd = -1;
+    for (const c of n.children) {
+      if (!c) continue;
+      if (c.type === 'variable_assignment') { assignments.push(assignment(c)); continue; }
+      if (isRedirectNode(c)) {
+        for (const r of readRedirect(c)) { redirects.push(r.redirect); if (r.heredoc) heredocs.push(r.heredoc); }
+        continue;
+      }
+      if (c.type === 'ERROR' || (!c.isNamed && c.type !== '$')) continue;
+      // Nodes with no space between them are one shell word (`$"…"` comes as `$` then a string).
+      if (c.startIndex === lastEnd && groups.length) groups[groups.length - 1].push(c);
+      else groups.push([c]);
+      lastEnd = c.endIndex;
+    }
+    const argv = groups.map((g) => resolveWord(g));
+    this.emit(this.segment(argv, assignments, [...extra, ...redirects], heredocs, ctx, joinedBy, text), ctx);
+    this.substitutions(n, ctx);
+  }
+
+  private assignmentsOnly(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+    const list = n.type === 'variable_assignment' ? [n] : n.namedChildren.filter((c) => c.type === 'variable_assignment');
+    this.emit(this.segment([], list.map(assignment), [], [], ctx, joinedBy, n.text), ctx);
+    this.substitutions(n, ctx);
+  }
+
+  /** `export A=1 B`, `local x`, `declare -x Y=2`, `unset Z`: a builtin whose arguments may assign. */
+  private declaration(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+    const argv: Word[] = [];
+    const assignments: { name: string; value: Word }[] = [];
+    for (const c of n.children) {
+      if (!c) continue;
+      if (!c.isNamed) { if (argv.length === 0) argv.push(staticWord(c.type)); continue; }
+      if (c.type === 'variable_assignment') {
+        const a = assignment(c);
+        assignments.push(a);
+        argv.push({ text: `${a.name}=${a.value.text}`, dynamic: a.value.dynamic, raw: c.text });
+      } else argv.push(resolveWord(c));
+    }
+    this.emit(this.segment(argv, assignments, [], [], ctx, joinedBy, n.text), ctx);
+    this.substitutions(n, ctx);
+  }
+
+  private segment(argv: Word[], assignments: Segment['assignments'], redirects: Redirect[], heredocs: Heredoc[], ctx: Ctx, joinedBy: Joiner, text: string): Segment {
+    const all = [...ctx.heredocs, ...heredocs];
+    const seg: Segment = {
+      argv, assignments, redirects: [...ctx.redirects, ...redirects], context: ctx.context, via: ctx.via,
+      joinedBy, text, heredocs: all.map((h) => h.body),
+    };
+    this.heredocInfo.set(seg, all);
+    return seg;
+  }
+
+  /** Records a segment, then follows what it runs (wrappers) — the segment itself stays listed. */
+  private emit(seg: Segment, ctx: Ctx): void {
+    this.segments.push(seg);
+    const name = seg.argv[0];
+    if (name?.dynamic) this.problem('dynamic-command', `the command name ${name.raw} is only known at run time`);
+    for (const action of unwrapCommand(seg.argv)) {
+      if (action.kind === 'problem') { this.problem(action.problem.kind, action.problem.detail); continue; }
+      const inner = this.deeper(ctx, {
+        context: 'wrapped', via: [...seg.via, action.label],
+        redirects: seg.redirects, heredocs: this.heredocInfo.get(seg) ?? [], stdinPipe: ctx.stdinPipe,
+      });
+      if (!inner) return;
+      if (action.kind === 'argv') {
+        // The wrapped command inherits the wrapper's redirections and heredocs (same stdin and stdout).
+        const assignments = [...seg.assignments, ...(action.assignments ?? [])];
+        this.emit(this.segment(action.argv, assignments, [], [], inner, '', seg.text), inner);
+      } else if (action.kind === 'script') this.script(action.script, action.label, inner);
+      else this.stdinShell(seg, action.label, inner);
+    }
+  }
+
+  /** A string handed to a shell. Parsed even when partly dynamic, so a deny rule can still match it. */
+  private script(script: Word, label: string, ctx: Ctx): void {
+    if (script.dynamic) this.problem('eval', `${label} runs a string only known at run time (${clip(script.raw)})`);
+    this.walkScript(script.text, { ...ctx, redirects: [], heredocs: [], stdinPipe: false });
+  }
+
+  /** A shell without a script argument runs whatever arrives on stdin. */
+  private stdinShell(seg: Segment, label: string, ctx: Ctx): void {
+    const heredocs = this.heredocInfo.get(seg) ?? [];
+    for (const h of heredocs) {
+      if (!h.literal && /[$`\\]/.test(h.body)) this.problem('eval', `${label} runs a heredoc with expansions in it`);
+      this.walkScript(h.body, { ...ctx, via: [...seg.via, `${label} <<`], redirects: [], heredocs: [], stdinPipe: false });
+    }
+    for (const r of seg.redirects) {
+      if (r.op === '<<<') {
+        if (r.target.dynamic) this.problem('eval', `${label} runs a here-string only known at run time`);
+        this.walkScript(r.target.text, { ...ctx, via: [...seg.via, `${label} <<<`], redirects: [], heredocs: [], stdinPipe: false });
+      } else if (r.op === '<' && (r.fd === undefined || r.fd === 0) && r.target.dynamic) {
+        this.problem('eval', `${label} reads its script from ${clip(r.target.raw)}`);
+      }
+    }
+    if (ctx.stdinPipe) this.problem('eval', `${label} runs a script read from a pipe`);
+  }
+
+  private substitutions(n: Node, ctx: Ctx): void {
+    for (const s of collectSubstitutions(n, [])) this.substitution(s, ctx);
+  }
+
+  /** A redirect's target may itself run commands (`> >(tee log)`), and so may an unquoted heredoc body. */
+  private redirectSubstitutions(n: Node, literal: boolean, ctx: Ctx): void {
+    for (const c of n.namedChildren) {
+      if (!c || STATEMENTS.has(c.type) || (c.type === 'heredoc_body' && literal)) continue;
+      this.substitutions(c, ctx);
+    }
+  }
+
+  /** What follows a heredoc's delimiter on its line (`cat <<EOF | sh`, `cat <<EOF && x`). */
+  private heredocTail(n: Node, ctx: Ctx): void {
+    let pending: Joiner = ';';
+    for (const c of n.children) {
+      if (!c) continue;
+      if (!c.isNamed) { if (JOINERS.has(c.type)) pending = (c.type.startsWith(';') ? ';' : c.type) as Joiner; continue; }
+      if (!STATEMENTS.has(c.type)) continue;
+      this.statement(c, pending === '|' || pending === '|&' ? { ...ctx, stdinPipe: true } : ctx, pending);
+      pending = '\n';
+    }
+  }
+
+  private substitution(n: Node, ctx: Ctx): void {
+    const context: SegmentContext = n.type === 'process_substitution' ? 'process-substitution' : 'command-substitution';
+    const inner = this.deeper(ctx, { context, redirects: [], heredocs: [], stdinPipe: false });
+    if (!inner) return;
+    const text = n.text;
+    // Inside backticks a backslash escapes `$`, `` ` `` and `\`; the grammar does not re-read the
+    // content, so nested backticks (`` `echo \`id\`` ``) are parsed again after unescaping.
+    if (text.startsWith('`') && text.includes('\\')) {
+      this.walkScript(text.slice(1, text.endsWith('`') ? -1 : undefined).replace(/\\([$`\\])/g, '$1'), inner);
+      return;
+    }
+    this.sequence(n, inner, '');
+  }
+}
+
+function assignment(n: Node): { name: string; value: Word } {
+  // NAME (or NAME[i]), then `=` or `+=`, then the value if any.
+  const eq = n.children.findIndex((c) => c.type === '=' || c.type === '+=');
+  const value = eq >= 0 ? n.children[eq + 1] : undefined;
+  return { name: n.children[0]?.text ?? '', value: value ? resolveWord(value) : staticWord('') };
+}
+
+function syntaxDetail(root: Node): string {
+  let n: Node | null = root;
+  while (n && !n.isError && !n.isMissing) {
+    n = n.children.find((c) => c && (c.hasError || c.isMissing || c.isError)) ?? null;
+  }
+  if (!n) return 'the shell may read this command differently than it looks';
+  const near = clip(n.text || root.text.slice(n.startIndex, n.startIndex + 20));
+  return n.isMissing ? `missing ${n.type} near character ${n.startIndex}` : `unexpected ${near ? `\`${near}\`` : 'text'} at character ${n.startIndex}`;
+}
+
+function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}

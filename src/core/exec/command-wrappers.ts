@@ -1,0 +1,230 @@
+// Wrappers: commands that run another command given in their arguments. Each is unwrapped into the
+// command it would run, so `env sh -c "timeout 5 bash -c 'rm -rf /'"` is judged as `rm -rf /`.
+// Option parsing follows each tool's manual closely enough to find where the inner command starts;
+// when it cannot be found the wrapper is still a segment of its own and the judge sees its name.
+import * as path from 'node:path';
+import type { ParseProblem, Word } from './command-types';
+import { skipOptions } from './command-wrapper-options';
+import { staticWord } from './command-words';
+
+export type WrapAction =
+  /** The inner command, as argv (`timeout 5 rm …`). */
+  | { kind: 'argv'; label: string; argv: Word[]; assignments?: { name: string; value: Word }[] }
+  /** A string the wrapper hands to a shell (`sh -c '…'`): parsed recursively; dynamic → 'eval'. */
+  | { kind: 'script'; label: string; script: Word }
+  /** A shell with no script argument: it reads its script from stdin (pipe, heredoc, here-string). */
+  | { kind: 'stdin-shell'; label: string }
+  | { kind: 'problem'; problem: ParseProblem };
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'rbash']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+type Unwrapper = (argv: Word[], name: string) => WrapAction[];
+
+/** Inner argv after the options (and `count` positionals such as timeout's duration). */
+function after(label: string, withArg: string, long: string[], positionals = 0): Unwrapper {
+  return (argv) => {
+    let i = skipOptions(argv, 1, withArg, long);
+    i += positionals;
+    return i < argv.length ? [{ kind: 'argv', label, argv: argv.slice(i) }] : [];
+  };
+}
+
+/** `NAME=value` words before the command (env, sudo). */
+function takeAssignments(argv: Word[], i: number, into: { name: string; value: Word }[]): number {
+  while (i < argv.length && !argv[i].dynamic && ASSIGNMENT.test(argv[i].text)) {
+    const eq = argv[i].text.indexOf('=');
+    into.push({ name: argv[i].text.slice(0, eq), value: staticWord(argv[i].text.slice(eq + 1)) });
+    i++;
+  }
+  return i;
+}
+
+/** The value of option `-x` / `--long` anywhere in argv (`-c 'cmd'`, `-c'cmd'`, `--command=cmd`). */
+function optionValue(argv: Word[], short: string, long: string[]): Word | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i].text;
+    if (t === '--') return undefined;
+    if (t === `-${short}`) return argv[i + 1];
+    if (t.startsWith(`-${short}`) && !t.startsWith('--')) return { ...argv[i], text: t.slice(2) };
+    for (const l of long) {
+      if (t === `--${l}`) return argv[i + 1];
+      if (t.startsWith(`--${l}=`)) return { ...argv[i], text: t.slice(l.length + 3) };
+    }
+  }
+  return undefined;
+}
+
+/** Several words joined by spaces, as `eval`, `watch` and `parallel` hand them to a shell. */
+function joined(words: Word[]): Word {
+  return {
+    text: words.map((w) => w.text).join(' '),
+    dynamic: words.some((w) => w.dynamic),
+    raw: words.map((w) => w.raw).join(' '),
+  };
+}
+
+function shell(argv: Word[], name: string): WrapAction[] {
+  let hasC = false;
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const t = argv[i].text;
+    if (argv[i].dynamic || t === '-' || t === '--' || !(t.startsWith('-') || t.startsWith('+')) || t.length < 2) break;
+    if (t.startsWith('--')) {
+      if (t === '--rcfile' || t === '--init-file') i++;
+      if (t === '--command') hasC = true; // fish
+      continue;
+    }
+    if (t.includes('c')) hasC = true;
+    if (t.includes('o') || t.includes('O')) i++; // -o option-name
+  }
+  if (argv[i]?.text === '-' || argv[i]?.text === '--') i++;
+  const label = `${name} -c`;
+  if (hasC) return i < argv.length ? [{ kind: 'script', label, script: argv[i] }] : [];
+  if (i >= argv.length) return [{ kind: 'stdin-shell', label: name }];
+  if (argv[i].dynamic) {
+    return [{ kind: 'problem', problem: { kind: 'eval', detail: `${name} runs a script whose path is only known at run time (${argv[i].raw})` } }];
+  }
+  return [];
+}
+
+function env(argv: Word[]): WrapAction[] {
+  const split = optionValue(argv, 'S', ['split-string']);
+  if (split) return [{ kind: 'script', label: 'env -S', script: split }];
+  const assignments: { name: string; value: Word }[] = [];
+  let i = skipOptions(argv, 1, 'uCP', ['unset', 'chdir', 'argv0']);
+  i = takeAssignments(argv, i, assignments);
+  return i < argv.length ? [{ kind: 'argv', label: 'env', argv: argv.slice(i), assignments }] : [];
+}
+
+/** True when one of the words before index `end` is a short option cluster holding one of `letters`. */
+function hasFlag(argv: Word[], end: number, letters: string, long: string[] = []): boolean {
+  for (let i = 1; i < end; i++) {
+    const t = argv[i].text;
+    if (t.startsWith('--') ? long.includes(t.slice(2)) : t.startsWith('-') && [...t.slice(1)].some((c) => letters.includes(c))) return true;
+  }
+  return false;
+}
+
+function sudo(argv: Word[], name: string): WrapAction[] {
+  const assignments: { name: string; value: Word }[] = [];
+  let i = skipOptions(argv, 1, name === 'doas' ? 'uC' : 'CDghpRrtTUu', [
+    'user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user',
+  ]);
+  // -e edit, -l list, -v validate, -k/-K: no command runs (the sudo segment itself is still judged).
+  if (name === 'sudo' && hasFlag(argv, i, 'elvkKV', ['edit', 'list', 'validate', 'version'])) return [];
+  i = takeAssignments(argv, i, assignments);
+  return i < argv.length ? [{ kind: 'argv', label: name, argv: argv.slice(i), assignments }] : [];
+}
+
+function xargs(argv: Word[]): WrapAction[] {
+  const i = skipOptions(argv, 1, 'adEILnPs', [
+    'arg-file', 'delimiter', 'eof', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var',
+  ]);
+  return i < argv.length ? [{ kind: 'argv', label: 'xargs', argv: argv.slice(i) }] : [];
+}
+
+function find(argv: Word[]): WrapAction[] {
+  const out: WrapAction[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i].text;
+    if (t !== '-exec' && t !== '-execdir' && t !== '-ok' && t !== '-okdir') continue;
+    let end = i + 1;
+    while (end < argv.length && argv[end].text !== ';' && argv[end].text !== '+') end++;
+    if (end > i + 1) out.push({ kind: 'argv', label: `find ${t}`, argv: argv.slice(i + 1, end) });
+    i = end;
+  }
+  return out;
+}
+
+function timeout(argv: Word[]): WrapAction[] {
+  return after('timeout', 'sk', ['signal', 'kill-after'], 1)(argv, 'timeout');
+}
+
+function flock(argv: Word[]): WrapAction[] {
+  const script = optionValue(argv, 'c', ['command']);
+  if (script) return [{ kind: 'script', label: 'flock -c', script }];
+  return after('flock', 'wE', ['timeout', 'wait', 'conflict-exit-code'], 1)(argv, 'flock');
+}
+
+function watch(argv: Word[]): WrapAction[] {
+  const i = skipOptions(argv, 1, 'nq', ['interval', 'equexit']);
+  const exec = hasFlag(argv, i, 'x', ['exec']);
+  if (i >= argv.length) return [];
+  if (exec) return [{ kind: 'argv', label: 'watch -x', argv: argv.slice(i) }];
+  return [{ kind: 'script', label: 'watch', script: joined(argv.slice(i)) }];
+}
+
+function scriptOption(short: string, long: string[], label: string): Unwrapper {
+  return (argv) => {
+    const script = optionValue(argv, short, long);
+    return script ? [{ kind: 'script', label, script }] : [];
+  };
+}
+
+function evalCommand(argv: Word[]): WrapAction[] {
+  const problem: WrapAction = { kind: 'problem', problem: { kind: 'eval', detail: 'eval runs a string as a command' } };
+  return argv.length > 1 ? [problem, { kind: 'script', label: 'eval', script: joined(argv.slice(1)) }] : [problem];
+}
+
+function source(argv: Word[], name: string): WrapAction[] {
+  const file = argv[1];
+  if (!file?.dynamic) return [];
+  return [{ kind: 'problem', problem: { kind: 'eval', detail: `${name} reads a script whose path is only known at run time (${file.raw})` } }];
+}
+
+function trap(argv: Word[]): WrapAction[] {
+  const action = argv[1];
+  if (!action || action.text.startsWith('-')) return [];
+  return [{ kind: 'script', label: 'trap', script: action }];
+}
+
+function commandBuiltin(argv: Word[]): WrapAction[] {
+  const i = skipOptions(argv, 1, '', []);
+  if (hasFlag(argv, i, 'vV')) return []; // a lookup, runs nothing
+  return i < argv.length ? [{ kind: 'argv', label: 'command', argv: argv.slice(i) }] : [];
+}
+
+function parallel(argv: Word[]): WrapAction[] {
+  const i = skipOptions(argv, 1, 'jPSaIdnNLE', [
+    'jobs', 'sshlogin', 'arg-file', 'delay', 'timeout', 'joblog', 'results', 'colsep', 'tmpdir', 'workdir',
+    'halt', 'retries', 'memfree', 'load', 'basefile', 'tagstring', 'env', 'max-args', 'max-replace-args',
+    'max-lines', 'delimiter', 'eof',
+  ]);
+  let end = i;
+  while (end < argv.length && !/^:::[:+]?$/.test(argv[end].text)) end++;
+  if (end === i) {
+    return [{ kind: 'problem', problem: { kind: 'eval', detail: 'parallel reads the commands it runs from its input' } }];
+  }
+  return [{ kind: 'script', label: 'parallel', script: joined(argv.slice(i, end)) }];
+}
+
+const UNWRAPPERS: Record<string, Unwrapper> = {
+  env, sudo, doas: sudo, xargs, find, timeout, flock, watch, trap, parallel,
+  eval: evalCommand, source, '.': source, command: commandBuiltin,
+  nohup: after('nohup', '', []),
+  setsid: after('setsid', '', []),
+  time: after('time', 'fo', ['format', 'output']),
+  exec: after('exec', 'a', []),
+  builtin: after('builtin', '', []),
+  coproc: after('coproc', '', []),
+  busybox: after('busybox', '', []),
+  pkexec: after('pkexec', '', ['user']),
+  nice: after('nice', 'n', ['adjustment']),
+  ionice: (argv) => (hasFlag(argv, skipOptions(argv, 1, 'cnp', []), 'pP', ['pid', 'pgid', 'uid']) ? [] : after('ionice', 'cnp', ['class', 'classdata'])(argv, 'ionice')),
+  stdbuf: after('stdbuf', 'ioe', ['input', 'output', 'error']),
+  chroot: after('chroot', '', ['userspec', 'groups'], 1),
+  su: scriptOption('c', ['command', 'session-command'], 'su -c'),
+  runuser: scriptOption('c', ['command', 'session-command'], 'runuser -c'),
+  script: scriptOption('c', ['command'], 'script -c'),
+};
+
+/** What a command runs besides itself, if it is a wrapper; [] otherwise. */
+export function unwrapCommand(argv: Word[]): WrapAction[] {
+  const first = argv[0];
+  if (!first || first.dynamic) return [];
+  const name = first.text.includes('/') ? path.posix.basename(first.text) : first.text;
+  if (SHELLS.has(name)) return shell(argv, name);
+  const unwrap = Object.prototype.hasOwnProperty.call(UNWRAPPERS, name) ? UNWRAPPERS[name] : undefined;
+  return unwrap ? unwrap(argv, name) : [];
+}
