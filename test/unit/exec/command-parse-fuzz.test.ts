@@ -51,7 +51,9 @@ describe('exec: shell parser — fuzz', () => {
       slowest = Math.max(slowest, performance.now() - start);
     }
     assert.ok(rejected > 0, 'the alphabet includes NUL, so some inputs must be rejected');
-    assert.ok(slowest < 250, `slowest parse ${slowest.toFixed(1)} ms`);
+    // A guard against blow-ups (exponential backtracking would take seconds to minutes), not a speed
+    // goal: that lives in bench/exec-parse.mjs. Loose enough for a cold, loaded CI machine.
+    assert.ok(slowest < 3000, `slowest parse ${slowest.toFixed(1)} ms`);
   });
 
   it('handles hostile sizes and nesting in bounded time', async () => {
@@ -63,6 +65,7 @@ describe('exec: shell parser — fuzz', () => {
       const p = await parseCommand(input);
       assert.ok(Array.isArray(p.problems));
     }
-    assert.ok(performance.now() - start < 5000);
+    // Bounded, not fast: linear inputs of a few KB must never take tens of seconds.
+    assert.ok(performance.now() - start < 20_000, `${(performance.now() - start).toFixed(0)} ms`);
   });
 });
