@@ -21,6 +21,7 @@ const { MEMORY_MIGRATIONS } = require(path.join(OUT, 'memory', 'memory-schema.js
 const { chunkMarkdown } = require(path.join(OUT, 'memory', 'chunker.js'));
 const { buildFtsQuery } = require(path.join(OUT, 'memory', 'fts-query.js'));
 const WORKER = path.join(OUT, 'storage', 'storage-worker.js');
+const { watchEventLoop } = require(path.join(ROOT, 'out', 'test', 'support', 'event-loop.js'));
 
 const CHUNKS = 50_000;
 const QUERIES = 300;
@@ -28,20 +29,6 @@ const WARMUP = 30;
 const SCOPE = { agentId: 'bench', userId: '' };
 const BATCH_CHARS = 1024 * 1024; // what MemoryStore.writeMany puts in one transaction
 
-/** Longest gap between 5 ms ticks beyond the period: how long the event loop was blocked. */
-function watchEventLoop() {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return worst;
-  };
-}
 
 const tmp = (label) => fs.mkdtempSync(path.join(os.tmpdir(), `pincer-bench-${label}-`));
 

@@ -14,6 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STORAGE = path.join(ROOT, 'out', 'src', 'core', 'storage');
 const { Database } = require(path.join(STORAGE, 'database.js'));
 const { encodeRecord } = require(path.join(STORAGE, 'journal-format.js'));
+const { watchEventLoop } = require(path.join(ROOT, 'out', 'test', 'support', 'event-loop.js'));
 
 const ROWS = 50_000;
 const WRITES = 600;
@@ -29,20 +30,6 @@ function journalBase(dir) {
   return head.readDoubleLE(24);
 }
 
-/** Longest gap between 5 ms ticks beyond the period: how long the event loop was blocked. */
-function watchEventLoop() {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return worst;
-  };
-}
 
 /** The reference: the same record bytes appended and fsynced with nothing else around them. */
 function bareAppend(dir, n, seq0) {

@@ -16,6 +16,7 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { VectorIndex } = require(path.join(ROOT, 'out', 'src', 'core', 'memory', 'vector-index.js'));
 const { topK } = require(path.join(ROOT, 'out', 'src', 'core', 'memory', 'vector-top-k.js'));
+const { randomVector, rng } = require(path.join(ROOT, 'out', 'test', 'support', 'vector-fixtures.js'));
 
 const N = 50_000;
 const DIMS = 384;
@@ -23,21 +24,6 @@ const K = 10;
 const WARMUP = 10;
 const QUERIES = 100;
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function vector(next) {
-  const v = new Float32Array(DIMS);
-  for (let j = 0; j < DIMS; j++) v[j] = next() * 2 - 1;
-  return v;
-}
 
 function normalise(v) {
   let ss = 0;
@@ -82,14 +68,14 @@ function measure() {
   const ids = new Float64Array(N);
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    const v = vector(next);
+    const v = randomVector(next, DIMS);
     wasm.upsert(i, v);
     js.upsert(i, v);
     matrix.set(normalise(v), i * DIMS);
     ids[i] = i;
   }
   const buildMs = (performance.now() - t0) / 3;
-  const queries = Array.from({ length: WARMUP + QUERIES }, () => normalise(vector(next)));
+  const queries = Array.from({ length: WARMUP + QUERIES }, () => normalise(randomVector(next, DIMS)));
   // Same answers from all three, or the timings mean nothing.
   const out = new Float64Array(N);
   for (const q of queries.slice(0, 5)) {

@@ -5,18 +5,13 @@
 // sized so the chunker makes about one ~530-character chunk of it.
 //
 // generateCorpus({ chunks, seed }) → { docs: [{ path, content }], sections, queries(n, terms) }
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** mulberry32: a small seeded PRNG, so every run indexes the same text. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' seeded PRNG (compiled to out/ by `tsc -p .`), so every run indexes the same text.
+const require = createRequire(import.meta.url);
+const { rng } = require(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'test', 'support', 'rng.js'));
 
 const FUNCTION_WORDS = ('the of and to a in is that for it as was with be by on not he this are or his from at which but have an ' +
   'they you were her she there been one all we their has would when if so what no more out do up about them its then than into ' +

@@ -1,17 +1,7 @@
 // Seeded random vectors and a naive exact cosine top-k to check VectorIndex against.
 import * as assert from 'node:assert/strict';
 
-/** mulberry32: a small seeded PRNG, so a failing case can be rerun as it was. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng } from './rng';
 
 export function randomVector(next: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);

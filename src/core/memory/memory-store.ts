@@ -30,15 +30,6 @@ export const MAX_SEARCH_LIMIT = 200;
 /** A write whose documents keep changing under it (another window) gives up after this many plans. */
 const MAX_WRITE_ATTEMPTS = 20;
 
-interface DocumentRow {
-  id: number;
-  agentId: string;
-  userId: string;
-  path: string;
-  content: string;
-  updatedAt: number;
-}
-
 const DOC_COLUMNS = 'id, agent_id AS agentId, user_id AS userId, path, content, updated_at AS updatedAt';
 
 function checkScope(scope: Scope): void {
@@ -74,7 +65,7 @@ export class MemoryStore {
   async read(scope: Scope, path: string): Promise<MemoryDocument | undefined> {
     checkScope(scope);
     checkMemoryPath(path);
-    const [row] = await this.db.query<DocumentRow>(
+    const [row] = await this.db.query<MemoryDocument>(
       `SELECT ${DOC_COLUMNS} FROM memory_documents WHERE agent_id = ? AND path = ? AND user_id IN (?, '') ORDER BY user_id = '' LIMIT 1`,
       [scope.agentId, path, scope.userId]);
     return row;
@@ -84,7 +75,7 @@ export class MemoryStore {
   async readExact(scope: Scope, path: string): Promise<MemoryDocument | undefined> {
     checkScope(scope);
     checkMemoryPath(path);
-    const [row] = await this.db.query<DocumentRow>(
+    const [row] = await this.db.query<MemoryDocument>(
       `SELECT ${DOC_COLUMNS} FROM memory_documents WHERE agent_id = ? AND user_id = ? AND path = ?`, [scope.agentId, scope.userId, path]);
     return row;
   }

@@ -1,17 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { CIRCULAR_MARK, hashCall, hashText, stableJson } from '../../../src/core/guard/stable-json';
+import { rng as prng } from '../../support/rng';
 
-/** Small deterministic PRNG so the randomised comparison is reproducible. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomValue(rand: () => number, depth: number): unknown {
   const pick = Math.floor(rand() * (depth > 3 ? 5 : 8));

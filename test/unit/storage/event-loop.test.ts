@@ -2,22 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Database } from '../../../src/core/storage/database';
+import { watchEventLoop } from '../../support/event-loop';
 import { removeTempDirs, STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
 
-/** The longest gap between ticks of a 5 ms interval, beyond its period: how long the loop was blocked. */
-function watchEventLoop(): () => number {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last - 5);
-    last = now;
-  }, 5);
-  return () => {
-    clearInterval(timer);
-    return worst;
-  };
-}
 
 describe('storage and the host event loop', () => {
   after(removeTempDirs);
