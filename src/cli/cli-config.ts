@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readConfig, settingsLookup, type PincerConfig } from '../core/config';
+import { USER_ONLY_SETTINGS } from '../core/exec/exec-config';
 
 export class UsageError extends Error {}
 
@@ -19,19 +20,21 @@ function readJsonc(file: string): Record<string, unknown> {
 }
 
 export function loadCliConfig(workspace: string | undefined, configFile: string | undefined, warn: (m: string) => void): PincerConfig {
-  const layers: Record<string, unknown>[] = [];
-  if (workspace) {
-    const ws = path.join(workspace, '.vscode', 'settings.json');
-    if (fs.existsSync(ws)) layers.push(readJsonc(ws));
-  }
+  // The workspace's file is the repository's word; --config is the person's. Settings that could
+  // loosen what commands run are taken from --config only, as the editor takes them from user settings.
+  const layers: { lookup: (key: string) => unknown; person: boolean }[] = [];
   if (configFile) {
     if (!fs.existsSync(configFile)) throw new UsageError(`--config ${configFile}: no such file.`);
-    layers.push(readJsonc(configFile));
+    layers.push({ lookup: settingsLookup(readJsonc(configFile)), person: true });
   }
-  const lookups = layers.map(settingsLookup).reverse();
+  if (workspace) {
+    const ws = path.join(workspace, '.vscode', 'settings.json');
+    if (fs.existsSync(ws)) layers.push({ lookup: settingsLookup(readJsonc(ws)), person: false });
+  }
   return readConfig((key) => {
-    for (const l of lookups) {
-      const v = l(key);
+    for (const l of layers) {
+      if (!l.person && USER_ONLY_SETTINGS.has(key)) continue;
+      const v = l.lookup(key);
       if (v !== undefined) return v;
     }
     return undefined;

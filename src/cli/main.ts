@@ -12,6 +12,8 @@ import { PathGuard } from '../core/fs/path-guard';
 import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import { PincerRuntime } from '../core/runtime';
 import { loadCliConfig, UsageError } from './cli-config';
+import { cliExecTools, parseApprove } from './cli-exec';
+import type { JobManager } from '../core/exec/run/job-manager';
 
 const HELP = `pincer — Pincer's tool runtime on the command line
 
@@ -25,6 +27,10 @@ Usage:
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
       File tools work on DIR (default: the current directory); write_file, edit and
       apply_patch change files only with --write (there is no diff review here).
+      exec runs commands on DIR as child processes (or in the sandbox / dev container
+      when pincer.exec.host says so); a command that needs approval is answered by
+      --approve once|always|deny (default deny; "always" lasts for this run only).
+      Background jobs are stopped when the run ends.
   pincer check-command '<command>' [--json] [--workspace DIR]
       How exec would judge the command with default settings (security full, ask on-miss, all 15
       deny groups on), writes checked against DIR. '-' reads the command from standard input.
@@ -40,7 +46,7 @@ const OPTIONS = {
   depth: { type: 'string' }, 'not-owner': { type: 'boolean' }, untrusted: { type: 'boolean' },
   workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
   timeout: { type: 'string' }, write: { type: 'boolean' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' },
+  version: { type: 'boolean' }, approve: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -52,13 +58,15 @@ function int(v: string | undefined, name: string, fallback: number): number {
   return n;
 }
 
-function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string } {
+function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string; jobs: JobManager } {
   const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
   const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
   const rt = new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn });
-  rt.replaceTools(cliFsTools(rt, workspace ?? process.cwd(), !!values.write));
-  return { rt, workspace };
+  const { tools: fsTools, guard } = cliFsTools(rt, workspace ?? process.cwd(), !!values.write);
+  const exec = cliExecTools(rt, guard, parseApprove(values.approve), (m) => process.stderr.write(`${m}\n`));
+  rt.replaceTools([...fsTools, ...exec.tools]);
+  return { rt, workspace, jobs: exec.jobs };
 }
 
 /**
@@ -70,7 +78,7 @@ function cliFsTools(rt: PincerRuntime, root: string, write: boolean) {
   const c = rt.currentConfig.fs;
   const guard = new PathGuard({ roots: [root], workspaceOnly: c.workspaceOnly, allowPaths: c.allowPaths, denyPaths: c.denyPaths, alwaysDeny: [], home: os.homedir() });
   const reviewer = write ? new AutoApplyReviewer(nodeFs) : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
-  return createFsTools({ guard, fs: nodeFs, reviewer }, { rgPath: locateRipgrep([]), denyPaths: c.denyPaths, home: os.homedir(), maxResultChars: rt.currentConfig.limits.maxResultChars });
+  return { guard, tools: createFsTools({ guard, fs: nodeFs, reviewer }, { rgPath: locateRipgrep([]), denyPaths: c.denyPaths, home: os.homedir(), maxResultChars: rt.currentConfig.limits.maxResultChars }) };
 }
 
 function tools(values: Values): number {
@@ -93,7 +101,7 @@ function tools(values: Values): number {
 async function run(values: Values, positionals: string[]): Promise<number> {
   const [name, argText] = positionals;
   if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
-  const { rt, workspace } = runtimeFor(values);
+  const { rt, workspace, jobs } = runtimeFor(values);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;
@@ -102,6 +110,9 @@ async function run(values: Values, positionals: string[]): Promise<number> {
     workspaceRoot: workspace ?? process.cwd(), signal: controller.signal, deadline: Date.now() + timeoutMs,
   });
   const result = await rt.registry.execute(name, argText ?? {}, ctx);
+  const running = jobs.list(ctx.sessionKey).filter((j) => j.status === 'running');
+  if (running.length) process.stderr.write(`pincer: stopping ${running.length} background job(s) as the run ends: ${running.map((j) => j.id).join(', ')}\n`);
+  await jobs.dispose();
   process.stdout.write((values.json ? JSON.stringify(result, null, 2) : result.forLLM) + '\n');
   return result.isError ? 1 : 0;
 }

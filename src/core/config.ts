@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, type RuntimeLimits } from './tools/registry';
 import { DEFAULT_DENY_PATHS } from './fs/path-deny';
 import type { ReviewMode } from './fs/review-policy';
 import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
+import { readExecConfig, type ExecConfig } from './exec/exec-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -20,6 +21,7 @@ export interface PincerConfig {
   fs: { workspaceOnly: boolean; allowPaths: string[]; denyPaths: string[] };
   edits: { review: ReviewMode; autoApprove: string[] };
   memory: MemoryConfig;
+  exec: ExecConfig;
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -55,6 +57,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
       autoApprove: readSetting(get, 'edits.autoApprove', z.array(z.string().min(1)), [], warn),
     },
     memory: readMemoryConfig(get, warn),
+    exec: readExecConfig(get, warn),
   };
 }
 

@@ -16,7 +16,7 @@ export function registerFsTools(
   context: vscode.ExtensionContext, rt: PincerRuntime, reviewer: EditReviewer,
   /** Puts the memory and context-file interceptors in front of the tools. */
   intercept: (tools: Tool[], roots: () => readonly string[]) => Tool[] = (t) => t,
-): { rebuild(): void; dispose(): void } {
+): { rebuild(): void; dispose(): void; guard(): PathGuard } {
   const rgPath = locateRipgrep([vscode.env.appRoot]);
   const alwaysDeny = [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p);
   const deps: FsToolDeps = { guard: guardFor(rt, alwaysDeny), fs: new VscodeWorkspaceFs(), reviewer };
@@ -31,7 +31,7 @@ export function registerFsTools(
   };
   build();
   const folders = vscode.workspace.onDidChangeWorkspaceFolders(build);
-  return { rebuild: build, dispose: () => folders.dispose() };
+  return { rebuild: build, dispose: () => folders.dispose(), guard: () => deps.guard as PathGuard };
 }
 
 function guardFor(rt: PincerRuntime, alwaysDeny: string[]): PathGuard {

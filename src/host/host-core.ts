@@ -21,6 +21,7 @@ import { VscodeWorkspaceFs } from './vscode-fs';
 import { MemoryHost } from './memory/memory-host';
 import { registerMemory } from './memory/memory-register';
 import type { MemoryView } from './memory/memory-view';
+import { registerExec, type ExecHost } from './exec/exec-host';
 
 export interface HostCore {
   services: HostServices;
@@ -29,6 +30,7 @@ export interface HostCore {
   review: ReviewHost;
   memory: MemoryHost;
   memoryView: MemoryView;
+  exec: ExecHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -62,25 +64,28 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const memory = new MemoryHost(context, rt, storage, warn);
   const memoryParts = registerMemory(memory);
   const fsTools = registerFsTools(context, rt, reviewer, memoryParts.intercept);
+  const exec = registerExec(context, rt, storage, () => fsTools.guard(), warn);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     fsTools.rebuild();
+    exec.rebuild();
     sidebar.refresh();
   };
   context.subscriptions.push(
-    fsTools, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    fsTools, exec, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
       'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
       'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),
       ...review.commands,
+      ...exec.commands,
     },
     checkpoints: () => checkpoints,
   };

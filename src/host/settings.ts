@@ -2,6 +2,7 @@
 // problems are shown once each, as a warning with a button that opens the setting.
 import * as vscode from 'vscode';
 import { readConfig, type PincerConfig } from '../core/config';
+import { USER_ONLY_SETTINGS } from '../core/exec/exec-config';
 
 export function readSettings(warn: (m: string) => void): PincerConfig {
   const cfg = vscode.workspace.getConfiguration('pincer');
@@ -9,6 +10,8 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
     const inspected = cfg.inspect(key);
     // Only values someone set count; package.json defaults are the core's defaults too.
     if (!inspected) return undefined;
+    // A repository's settings must not loosen what commands may run: user settings only.
+    if (USER_ONLY_SETTINGS.has(key)) return inspected.globalValue ?? undefined;
     return inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue ?? undefined;
   }, warn);
 }

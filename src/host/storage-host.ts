@@ -8,6 +8,7 @@ import { TOOL_LOG_MIGRATIONS, ToolLogStore } from '../core/storage/tool-log-stor
 import { MEMORY_MIGRATIONS } from '../core/memory/memory-schema';
 import { CONTEXT_MIGRATIONS } from '../core/memory/context-schema';
 import { REVISION_MIGRATIONS } from '../core/memory/revision-store';
+import { EXEC_APPROVAL_MIGRATIONS } from '../core/exec/approval-store';
 
 export class StorageHost implements vscode.Disposable {
   private opening?: Promise<Database | undefined>;
@@ -22,7 +23,7 @@ export class StorageHost implements vscode.Disposable {
     this.opening ??= Database.open({
       dir: this.dir,
       workerPath: this.context.asAbsolutePath('dist/storage-worker.js'),
-      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS],
+      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS, ...EXEC_APPROVAL_MIGRATIONS],
       onWarning: (m) => this.warn(`storage: ${m}`),
     }).catch((e: unknown) => {
       this.warn(`the workspace database in ${this.dir} could not be opened (${(e as Error).message}); tool history is not saved in this window.`);

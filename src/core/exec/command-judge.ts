@@ -1,12 +1,16 @@
 // The judge: policy per segment on the argv the parser produced. Each segment collects findings
 // from the per-executable rules (system, network, tools, environment), the write checks through the
 // path guard, the cross-segment checks, the regex groups (second layer) and the allowlist; the
-// strictest finding decides the segment, the strictest segment decides the command.
+// strictest finding decides the segment, the strictest segment decides the command. An allowlist
+// entry (configured, or a stored "Always allow") settles a segment's asks in every security mode —
+// never a deny, never a parse problem, never an ask its argv cannot pin (UNPINNED_ASKS) — and each
+// segment is matched on its own, so an approval of `ls` says nothing about `ls && rm -rf x`.
 import os from 'node:os';
 import path from 'node:path';
 import type { PathResolver } from '../fs/types';
+import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
-import { allowlistMatch } from './command-allowlist';
+import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
 import { envRules, injectedNames } from './command-env';
 import { flowFindings, isForkBomb, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
@@ -95,13 +99,15 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }
-    if (policy.security === 'allowlist') {
-      const innerView = inner.length ? viewOf(v.seg, inner[inner.length - 1]) : v;
-      if (!allowlistMatch(innerView, policy.allowlist, cwd ?? ctx.cwd) || (inner.length && !allowlistMatch(v, policy.allowlist, cwd ?? ctx.cwd)))
-        f.push(ask('allowlist', `${v.exe || 'the command'} is not in the exec allowlist (pincer.exec.allowlist) with these arguments`));
-    }
+    const approved = approvalFor(v, inner, policy.allowlist, cwd);
+    if (policy.security === 'allowlist' && !approved)
+      f.push(ask('allowlist', `${v.exe || 'the command'} is not in the exec allowlist (pincer.exec.allowlist) or the workspace's approvals with these arguments`));
     cwd = nextCwd(v, cwd, home);
-    verdicts.push(segmentVerdict(v.seg, f.filter((x) => enabled(x, policy)), policy));
+    const on = f.filter((x) => enabled(x, policy));
+    const pinned = writesPinned([v, ...inner.map((a) => viewOf(v.seg, a))]);
+    const settles = (x: Finding, exact: boolean) => x.decision === 'ask' && approvalSettles(x.group, { pinned, exact });
+    const settled = approved && on.every((x) => settles(x, isExactArgs(approved.args))) && (on.length > 0 || policy.security === 'allowlist');
+    verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, commandLevel.filter((x) => enabled(x, policy)), policy);
 }
@@ -117,8 +123,11 @@ function applyAsk(d: Decision, policy: CommandPolicy): Decision {
   return d;
 }
 
-function segmentVerdict(segment: Segment, findings: Finding[], policy: CommandPolicy): SegmentVerdict {
-  const w = worst(findings);
+function segmentVerdict(segment: Segment, findings: Finding[], policy: CommandPolicy, settleable: (f: Finding) => boolean): SegmentVerdict {
+  let w = worst(findings);
+  // Among asks, show one an exact approval cannot settle: the prompt then does not offer "Always
+  // allow" for a rule that would not be used (approval-rules.ts reads the group).
+  if (w?.decision === 'ask') w = findings.find((x) => x.decision === 'ask' && !settleable(x)) ?? w;
   if (!w) {
     const decision = applyAsk('allow', policy);
     return { segment, decision, reason: decision === 'allow' ? 'no rule objects' : "pincer.exec.ask is 'always'" };
@@ -126,6 +135,15 @@ function segmentVerdict(segment: Segment, findings: Finding[], policy: CommandPo
   const decision = applyAsk(w.decision, policy);
   const suffix = decision !== w.decision ? " (pincer.exec.ask is 'off', so nothing is asked)" : '';
   return { segment, decision, group: w.group, reason: describe(w) + suffix };
+}
+
+/** A segment an allowlist entry or stored approval covers; group 'approval' lets the host find which (approvalsUsed). */
+function approvedVerdict(segment: Segment, entry: AllowlistEntry, settled: Finding[], policy: CommandPolicy): SegmentVerdict {
+  const decision = applyAsk('allow', policy);
+  if (decision !== 'allow') return { segment, decision, reason: "pincer.exec.ask is 'always'" };
+  const rule = `${entry.executable}${entry.args === undefined ? ' (any arguments)' : entry.args ? ` ${entry.args}` : ' (no arguments)'}`;
+  const w = worst(settled);
+  return { segment, decision, group: 'approval', reason: `approved by the rule ${rule}${w ? `, which settles: ${describe(w)}` : ''}` };
 }
 
 function combine(parsed: ParsedCommand, segments: SegmentVerdict[], commandLevel: Finding[], policy: CommandPolicy): Verdict {
@@ -154,7 +172,7 @@ function combine(parsed: ParsedCommand, segments: SegmentVerdict[], commandLevel
 }
 
 /** `cd DIR` moves later relative writes; a cd to a place known only at run time makes them unknowable. */
-function nextCwd(v: SegmentView, cwd: string | undefined, home: string): string | undefined {
+export function nextCwd(v: SegmentView, cwd: string | undefined, home: string): string | undefined {
   if (v.name !== 'cd' && v.name !== 'pushd' && v.name !== 'popd' && v.name !== 'chdir') return cwd;
   if (v.name === 'popd') return undefined;
   const ops = v.words.filter((w) => !/^-[LPe@]+$/.test(w.text));

@@ -61,7 +61,8 @@ const GLOB_CHARS = /[*?[\]{}]/;
 /** Anything minimatch might read as syntax (extglobs, escapes): such patterns take the regex path. */
 const MAGIC = /[*?[\]{}()!+@\\]/;
 
-function expandHome(entry: string, home: string): string {
+/** `~` and `~/x` as people type them in settings → absolute paths. */
+export function expandHome(entry: string, home: string): string {
   if (entry === '~') return home;
   if (entry.startsWith('~/') || entry.startsWith('~\\')) return path.join(home, entry.slice(2));
   return entry;

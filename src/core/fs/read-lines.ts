@@ -51,7 +51,7 @@ function asBuffer(u: Uint8Array): Buffer {
 }
 
 /** UTF-16 length of UTF-8 bytes: one unit per lead byte, two for 4-byte sequences (surrogate pairs). */
-function utf16Units(bytes: Uint8Array): number {
+export function utf16Units(bytes: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];

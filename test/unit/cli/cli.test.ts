@@ -31,7 +31,7 @@ describe('pincer CLI', () => {
     const r = pincer(['tools']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Profile: coding \(pincer\.tools\.profile\)|Profile: coding \(default\)/);
-    assert.match(r.out, /Allowed \(9\): apply_patch, datetime, edit, glob, grep, list_files, read_file, session_status, write_file/);
+    assert.match(r.out, /Allowed \(12\): apply_patch, credentialed_exec, datetime, edit, exec, glob, grep, list_files, process, read_file, session_status, write_file/);
     const sub = pincer(['tools', '--depth', '1', '--json']);
     const d = JSON.parse(sub.out);
     assert.ok(!d.allowed.includes('session_status'));

@@ -1,0 +1,89 @@
+// Running commands in a window: the executors (the integrated terminal with a child-process fallback,
+// a plain child process, bubblewrap, the dev container), one job manager, the approval prompt, the
+// workspace's "Always allow" rules in its database, credentials in SecretStorage, and the tools
+// exec, process and credentialed_exec. Rebuilt when settings or folders change; jobs outlive rebuilds.
+import * as os from 'os';
+import * as vscode from 'vscode';
+import { EXEC_APPROVAL_MIGRATIONS, DbApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
+import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
+import { createExecTools } from '../../core/exec/exec-tools';
+import { expandHome } from '../../core/fs/path-deny';
+import { createDevcontainerExecutor } from '../../core/exec/run/devcontainer-executor';
+import { JobManager } from '../../core/exec/run/job-manager';
+import { createProcessExecutor } from '../../core/exec/run/process-executor';
+import { createSandboxExecutor } from '../../core/exec/run/sandbox-executor';
+import type { PathResolver } from '../../core/fs/types';
+import type { PincerRuntime } from '../../core/runtime';
+import type { StorageHost } from '../storage-host';
+import { ApprovalPrompt } from './approval-prompt';
+import { manageApprovalsCommand } from './approvals-manage';
+import { CredentialSecrets, setCredentialCommand } from './credentials';
+import { TerminalExecutor } from './terminal-executor';
+
+export { EXEC_APPROVAL_MIGRATIONS };
+
+export interface ExecHost extends vscode.Disposable {
+  readonly jobs: JobManager;
+  readonly approvals: ApprovalPrompt;
+  readonly store: ApprovalStore;
+  rebuild(): void;
+  commands: Record<string, (...args: never[]) => unknown>;
+}
+
+export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, guard: () => PathResolver, warn: (m: string) => void): ExecHost {
+  const jobs = new JobManager();
+  const approvals = new ApprovalPrompt(() => rt.currentConfig.exec.approvalPrompt);
+  const store = new LazyApprovalStore(() => storage.database().then((db) => {
+    if (db) return new DbApprovalStore(db);
+    warn('"Always allow" answers cannot be saved without the workspace database; they last until the window closes.');
+    return new MemoryApprovalStore();
+  }));
+  const secrets = new CredentialSecrets(context.secrets, rt.scrubber);
+  const processExec = createProcessExecutor();
+  const terminal = new TerminalExecutor(processExec, () => rt.currentConfig.exec.shellIntegrationWaitMs);
+  const alwaysHidden = [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p);
+  const executor = (kind: ExecHostKind): Executor => {
+    const c = rt.currentConfig.exec;
+    const roots = [...guard().roots];
+    switch (kind) {
+      case 'process': return processExec;
+      case 'terminal': return terminal;
+      case 'sandbox': return createSandboxExecutor({ writable: roots, allowNetwork: c.sandbox.network, hide: [...c.sandbox.hide.map((p) => expandHome(p, os.homedir())), ...alwaysHidden], base: processExec });
+      case 'devcontainer': return createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: processExec });
+    }
+  };
+  const build = () => rt.replaceTools(createExecTools({
+    config: () => rt.currentConfig.exec, guard, executor, jobs, store, approver: () => approvals,
+    baseEnv: () => process.env, home: os.homedir(),
+    credentials: { binaries: () => rt.currentConfig.exec.credentialed, secrets, scrubber: rt.scrubber },
+    workspaceRoot: () => guard().roots[0],
+  }));
+  build();
+  return {
+    jobs, approvals, store, rebuild: build,
+    commands: {
+      'pincer.exec.manageApprovals': () => manageApprovalsCommand(store, () => rt.currentConfig.exec.policy.allowlist),
+      'pincer.exec.setCredential': (pre?: { binary: string; envName: string; value: string }) => setCredentialCommand(secrets, rt.currentConfig.exec.credentialed, pre),
+      /** For the chat view's inline buttons: answer a waiting approval by id. */
+      'pincer.exec.answerApproval': (id: string, answer: 'once' | 'always' | 'deny') => approvals.answer(id, answer),
+    },
+    dispose: () => {
+      terminal.dispose();
+      void jobs.dispose();
+    },
+  };
+}
+
+/** The store over the database, opened on first use (never at activation); calls wait for it. */
+class LazyApprovalStore implements ApprovalStore {
+  private opened?: Promise<ApprovalStore>;
+  constructor(private readonly open: () => Promise<ApprovalStore>) {}
+  private get ready(): Promise<ApprovalStore> {
+    return (this.opened ??= this.open());
+  }
+  async list() { return (await this.ready).list(); }
+  async add(...a: Parameters<ApprovalStore['add']>) { return (await this.ready).add(...a); }
+  async update(...a: Parameters<ApprovalStore['update']>) { return (await this.ready).update(...a); }
+  async remove(id: string) { return (await this.ready).remove(id); }
+  async touch(id: string) { return (await this.ready).touch(id); }
+}

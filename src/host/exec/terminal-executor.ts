@@ -1,0 +1,174 @@
+// Runs commands in the integrated terminal, where the user watches them, through the shell-integration
+// API: executeCommand, execution.read() and the end event's exit code. Shell integration can be
+// missing or silent (a custom prompt, a shell without the script, an ssh session inside): when a new
+// terminal's integration has not started within the configured wait, the command runs as a child
+// process instead — before anything ran in the terminal, so nothing runs twice — and the result says so.
+import * as vscode from 'vscode';
+import type { Executor, OutputStream, RunningProcess, RunOutcome, RunRequest } from '../../core/exec/exec-types';
+import { killTree } from '../../core/exec/run/kill-tree';
+import { TerminalTextDecoder } from '../../core/exec/run/terminal-text';
+import { shellArgv, shellPath, shellQuote } from '../../core/exec/run/shell-command';
+
+interface PooledTerminal {
+  terminal: vscode.Terminal;
+  key: string;
+  busy: boolean;
+}
+
+/** How long after SIGKILL a terminal may stay silent before it is closed to end the command for sure. */
+const CLOSE_AFTER_KILL_MS = 2000;
+
+export class TerminalExecutor implements Executor, vscode.Disposable {
+  readonly kind = 'terminal' as const;
+  private readonly pool = new Set<PooledTerminal>();
+  private readonly closed = vscode.window.onDidCloseTerminal((t) => {
+    for (const p of this.pool) if (p.terminal === t) this.pool.delete(p);
+  });
+
+  constructor(
+    /** The child-process executor used when the terminal cannot run the command (argv, input, no integration). */
+    private readonly fallback: Executor,
+    private readonly integrationWaitMs: () => number,
+  ) {}
+
+  start(req: RunRequest, onOutput: (chunk: string, stream: OutputStream) => void): RunningProcess {
+    if (!('shell' in req.target)) return this.viaFallback(req, onOutput, 'a program run without a shell');
+    if (req.interactive) return this.viaFallback(req, onOutput, 'a job that takes input');
+    const killer = new KillSwitch();
+    const done = this.run(req, req.target.shell, onOutput, killer)
+      .catch((e: unknown): RunOutcome => ({ exitCode: null, startError: `The terminal could not run the command: ${(e as Error).message}` }));
+    return {
+      done,
+      write: async () => { throw new Error('This job runs in the terminal without input from tools; start it with interactive: true to write to it.'); },
+      endInput: () => undefined,
+      kill: async (graceMs = 3000) => {
+        killer.request(graceMs);
+        await done;
+      },
+    };
+  }
+
+  private async run(req: RunRequest, text: string, onOutput: (chunk: string, stream: OutputStream) => void, killer: KillSwitch): Promise<RunOutcome> {
+    const p = this.acquire(req);
+    const integration = p.terminal.shellIntegration ?? await waitForIntegration(p.terminal, this.integrationWaitMs());
+    if (!integration || killer.requested) {
+      // Nothing ran in the terminal yet, so running it elsewhere cannot run it twice.
+      p.terminal.dispose();
+      this.pool.delete(p);
+      const secs = Math.round(this.integrationWaitMs() / 1000);
+      const inner = this.viaFallback(req, onOutput, `shell integration did not start within ${secs} s`);
+      killer.arm((g) => inner.kill(g));
+      return inner.done;
+    }
+    const decoder = new TerminalTextDecoder();
+    // Through `bash -c '…'`, not typed into the interactive shell: the user's aliases and functions
+    // cannot change what the judged text means, and `exit` or `cd` cannot end or move the terminal.
+    const execution = integration.executeCommand(shellArgv(text).map(shellQuote).join(' '));
+    const stream = execution.read();
+    let closedByUser = false;
+    const ended = new Promise<number | undefined>((resolve) => {
+      const subs = [
+        vscode.window.onDidEndTerminalShellExecution((e) => {
+          if (e.execution !== execution) return;
+          subs.forEach((s) => s.dispose());
+          resolve(e.exitCode);
+        }),
+        vscode.window.onDidCloseTerminal((t) => {
+          if (t !== p.terminal) return;
+          closedByUser = !killer.requested;
+          subs.forEach((s) => s.dispose());
+          resolve(undefined);
+        }),
+      ];
+    });
+    const reading = (async () => {
+      for await (const chunk of stream) {
+        const out = decoder.push(chunk);
+        if (out) onOutput(out, 'terminal');
+      }
+    })().catch(() => undefined);
+    const shellPid = await p.terminal.processId;
+    killer.arm(async (graceMs) => {
+      // The command runs in children of the terminal's shell: end their trees, not the shell.
+      if (shellPid) await killTree(shellPid, { graceMs, group: false, keepRoot: true });
+      // A command that still does not end (or a silent integration) goes with its terminal.
+      const quiet = setTimeout(() => p.terminal.dispose(), CLOSE_AFTER_KILL_MS);
+      await ended;
+      clearTimeout(quiet);
+    });
+    const exitCode = await ended;
+    // The stream ends with the execution; a little grace for the last chunk.
+    await Promise.race([reading, new Promise((r) => setTimeout(r, 500))]);
+    const rest = decoder.flush();
+    if (rest) onOutput(rest, 'terminal');
+    p.busy = false;
+    if (closedByUser) return { exitCode: null, note: 'the terminal was closed before the command finished' };
+    return exitCode === undefined
+      ? { exitCode: null, note: 'ran in the integrated terminal, which did not report an exit code' }
+      : { exitCode, note: `ran in the integrated terminal "${p.terminal.name}"` };
+  }
+
+  /** An idle Pincer terminal with the same folder and environment, or a new one. */
+  private acquire(req: RunRequest): PooledTerminal {
+    const key = JSON.stringify([req.cwd, Object.entries(req.env).sort()]);
+    for (const p of this.pool) {
+      if (!p.busy && p.key === key && p.terminal.exitStatus === undefined) {
+        p.busy = true;
+        return p;
+      }
+    }
+    const terminal = vscode.window.createTerminal({
+      // A shell we know the quoting of (bash when there is one); VS Code injects shell integration into it.
+      name: 'Pincer', shellPath: shellPath(), cwd: req.cwd, env: { ...req.env }, strictEnv: true, isTransient: true,
+      iconPath: new vscode.ThemeIcon('terminal'),
+    });
+    terminal.show(true);
+    const p = { terminal, key, busy: true };
+    this.pool.add(p);
+    return p;
+  }
+
+  private viaFallback(req: RunRequest, onOutput: (chunk: string, stream: OutputStream) => void, why: string): RunningProcess {
+    const run = this.fallback.start(req, onOutput);
+    const done = run.done.then((o) => ({ ...o, note: [`${why}: ran as a child process, not in the terminal`, o.note].filter(Boolean).join('; ') }));
+    return { ...run, pid: run.pid, done, write: (d) => run.write(d), endInput: () => run.endInput(), kill: (g) => run.kill(g) };
+  }
+
+  dispose(): void {
+    this.closed.dispose();
+    for (const p of this.pool) p.terminal.dispose();
+    this.pool.clear();
+  }
+}
+
+/** A kill that may come before the run knows how to kill: it is kept and applied once armed. */
+class KillSwitch {
+  private handler?: (graceMs: number) => Promise<void>;
+  private pending?: number;
+
+  get requested(): boolean {
+    return this.pending !== undefined;
+  }
+
+  request(graceMs: number): void {
+    this.pending = graceMs;
+    void this.handler?.(graceMs);
+  }
+
+  arm(handler: (graceMs: number) => Promise<void>): void {
+    this.handler = handler;
+    if (this.pending !== undefined) void handler(this.pending);
+  }
+}
+
+function waitForIntegration(terminal: vscode.Terminal, ms: number): Promise<vscode.TerminalShellIntegration | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { sub.dispose(); resolve(terminal.shellIntegration); }, ms);
+    const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+      if (e.terminal !== terminal) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e.shellIntegration);
+    });
+  });
+}

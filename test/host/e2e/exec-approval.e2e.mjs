@@ -1,0 +1,54 @@
+// A person approves a command in the browser: Run Tool… → exec with a command that writes outside the
+// workspace → the real modal dialog shows the command, where it runs and why it asks → Allow Once →
+// the command runs. Then the same again, answered with Deny: nothing runs.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+async function startExec(page, command) {
+  const input = page.locator('.quick-input-widget input');
+  const title = page.locator('.quick-input-widget .quick-input-title');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('exec');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: /^exec/ }).first().click();
+  await title.filter({ hasText: 'exec (1/8): command' }).waitFor({ timeout: 15000 });
+  await input.fill(command);
+  await page.keyboard.press('Enter');
+  // Leave every optional argument unset: Enter on empty text, "(leave unset)" in pickers.
+  for (let step = 2; step <= 8; step++) {
+    await title.filter({ hasText: `exec (${step}/8)` }).waitFor({ timeout: 15000 });
+    const unset = page.locator('.quick-input-list .monaco-list-row', { hasText: '(leave unset)' }).first();
+    if (await unset.isVisible().catch(() => false)) await unset.click();
+    else await page.keyboard.press('Enter');
+  }
+}
+
+export default async function ({ page, helpers, log }) {
+  const marker = path.join(os.tmpdir(), `pincer-e2e-approved-${Date.now()}`);
+  await helpers.runCommand('Pincer: Run Tool…');
+  await startExec(page, `touch ${marker}`);
+  const dialog = page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ timeout: 30000 });
+  const text = await dialog.innerText();
+  log(`dialog: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+  assert.match(text, /run this command/);
+  assert.ok(text.includes(`touch ${marker}`), 'the dialog shows the command exactly');
+  assert.match(text, /writes outside the workspace/);
+  assert.match(text, /Always Allow saves for this workspace/);
+  assert.doesNotMatch(text, /Cancel/, 'Deny is the only way out: no separate Cancel');
+  await helpers.screenshot('e2e-exec-approval');
+  assert.equal(fs.existsSync(marker), false, 'nothing ran before the answer');
+  await dialog.locator('a.monaco-button, button', { hasText: 'Allow Once' }).first().click();
+  log(`notification: ${await helpers.waitForNotification('exec finished')}`);
+  assert.equal(fs.existsSync(marker), true, 'Allow Once ran the command');
+  fs.rmSync(marker, { force: true });
+
+  await helpers.runCommand('Pincer: Run Tool…');
+  await startExec(page, `touch ${marker}`);
+  await dialog.waitFor({ timeout: 30000 });
+  await dialog.locator('a.monaco-button, button', { hasText: 'Deny' }).first().click();
+  // The result document says what the model is told.
+  await page.locator('.monaco-editor .view-lines', { hasText: 'The user denied running this command' }).first().waitFor({ timeout: 20000 });
+  assert.equal(fs.existsSync(marker), false, 'Deny: nothing ran');
+}

@@ -1,0 +1,199 @@
+// exec in a real window: a command through the integrated terminal's shell integration (exit code and
+// output), the child-process fallback when integration is missing, the approval prompt answered from
+// the test (once, always, deny), the user-only exec settings, the sandbox refusing a write outside the
+// workspace and a network connection, and background jobs through the process tool.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ToolResult } from '../../../src/core/tools/types';
+import { core, harness, waitFor } from './host-util';
+
+const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+const run = (tool: string, args: unknown) =>
+  vscode.commands.executeCommand<ToolResult>('pincer.runTool', tool, args, { show: false }) as Promise<ToolResult>;
+
+async function setUser(key: string, value: unknown) {
+  await vscode.workspace.getConfiguration('pincer').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+async function nextApproval() {
+  const { exec } = await core();
+  return waitFor('an approval request', () => exec.approvals.waiting()[0], 20_000);
+}
+
+const USER_KEYS = ['exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network'];
+
+suite('exec', () => {
+  suiteSetup(async () => {
+    // Notifications can be cleared from code; a modal cannot (the browser test clicks the real modal).
+    await setUser('exec.approvalPrompt', 'notification');
+  });
+  suiteTeardown(async () => {
+    for (const k of USER_KEYS) await setUser(k, undefined);
+    await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
+    const { exec } = await core();
+    for (const a of await exec.store.list()) await exec.store.remove(a.id);
+  });
+  teardown(() => vscode.commands.executeCommand('notifications.clearAll'));
+
+  test('runs in the integrated terminal through shell integration: output and exit code', async function () {
+    this.timeout(90_000);
+    await setUser('exec.host', 'terminal');
+    await setUser('exec.terminal.shellIntegrationWaitSeconds', 30);
+    const r = await run('exec', { command: 'echo "from the terminal: $((40 + 2))"; exit 3' });
+    assert.strictEqual(r.isError, true, 'a non-zero exit is an error result');
+    assert.match(r.forLLM, /exit code 3/);
+    assert.match(r.forLLM, /from the terminal: 42/);
+    assert.match(r.forLLM, /integrated terminal/, r.forLLM);
+    assert.ok(vscode.window.terminals.some((t) => t.name === 'Pincer'), 'the command ran where the user can see it');
+    await harness?.screenshot('exec-terminal');
+    const ok = await run('exec', { command: 'printf "a\\nb\\n" | wc -l' });
+    assert.strictEqual(ok.isError, false, ok.forLLM);
+    assert.match(ok.forLLM, /\b2\b/);
+  });
+
+  test('without shell integration the command runs as a child process, and the result says so', async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'terminal');
+    await setUser('exec.terminal.shellIntegrationWaitSeconds', 2);
+    await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', false, vscode.ConfigurationTarget.Global);
+    fs.mkdirSync(path.join(root(), 'exec-fallback'), { recursive: true });
+    const r = await run('exec', { command: 'echo fallback-ran', workdir: 'exec-fallback' });
+    assert.strictEqual(r.isError, false, r.forLLM);
+    assert.match(r.forLLM, /fallback-ran/);
+    assert.match(r.forLLM, /shell integration did not start within 2 s: ran as a child process/);
+    await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('a command that needs approval waits for the answer: once runs it, deny does not', async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'process');
+    const marker = path.join(os.tmpdir(), `pincer-approved-${process.pid}-${Date.now()}`);
+    const first = run('exec', { command: `touch ${marker}` });
+    const req = await nextApproval();
+    assert.strictEqual(req.command, `touch ${marker}`);
+    assert.strictEqual(req.cwd, fs.realpathSync(root()));
+    assert.match(req.reason, /writes outside the workspace/);
+    assert.ok(req.always?.length, 'a precise rule can be offered');
+    assert.ok(!fs.existsSync(marker), 'nothing runs before the answer');
+    const { exec } = await core();
+    assert.ok(exec.approvals.answer(req.id, 'deny'));
+    const denied = await first;
+    assert.strictEqual(denied.isError, true);
+    assert.match(denied.forLLM, /denied/);
+    assert.ok(!fs.existsSync(marker));
+
+    const second = run('exec', { command: `touch ${marker}` });
+    assert.ok(exec.approvals.answer((await nextApproval()).id, 'once'));
+    const ran = await second;
+    assert.strictEqual(ran.isError, false, ran.forLLM);
+    assert.ok(fs.existsSync(marker), 'approved once: it ran');
+    fs.rmSync(marker, { force: true });
+  });
+
+  test('"always" is stored for the workspace, covers the same command only, and can be revoked', async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'process');
+    const marker = path.join(os.tmpdir(), `pincer-always-${process.pid}-${Date.now()}`);
+    const first = run('exec', { command: `touch ${marker}` });
+    const { exec } = await core();
+    assert.ok(exec.approvals.answer((await nextApproval()).id, 'always'));
+    assert.strictEqual((await first).isError, false);
+    const stored = await exec.store.list();
+    assert.ok(stored.some((a) => a.executable.endsWith('/touch') && a.args === marker), JSON.stringify(stored));
+    const again = await run('exec', { command: `touch ${marker}` });
+    assert.strictEqual(again.isError, false, 'the same command runs without asking');
+    assert.strictEqual(exec.approvals.waiting().length, 0);
+    // Another path is another command: it asks again.
+    const other = run('exec', { command: `touch ${marker}-other` });
+    const req = await nextApproval();
+    assert.match(req.command, /-other$/);
+    exec.approvals.answer(req.id, 'deny');
+    assert.strictEqual((await other).isError, true);
+    for (const a of stored) await exec.store.remove(a.id);
+    const revoked = run('exec', { command: `touch ${marker}` });
+    exec.approvals.answer((await nextApproval()).id, 'deny');
+    assert.strictEqual((await revoked).isError, true, 'after revoking, it asks again');
+    fs.rmSync(marker, { force: true });
+  });
+
+  test("a repository's settings cannot loosen exec: VS Code refuses to write them, and a file that has them is ignored", async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'process');
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.getConfiguration('pincer.exec').update('allowlist', [{ executable: '/usr/bin/touch' }], vscode.ConfigurationTarget.Workspace)),
+      /User settings/,
+    );
+    // A cloned repository's .vscode/settings.json, written as a file.
+    const file = path.join(root(), '.vscode', 'settings.json');
+    const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const hostile = { ...(before ? JSON.parse(before) : {}), 'pincer.exec.allowlist': [{ executable: '/usr/bin/touch' }], 'pincer.exec.ask': 'off', 'pincer.exec.security': 'full', 'pincer.exec.timeoutSeconds': 59 };
+    try {
+      fs.writeFileSync(file, JSON.stringify(hostile, null, 2));
+      // timeoutSeconds may come from a workspace: once it shows, VS Code has read the whole file.
+      await waitFor('the workspace file to be read', () => vscode.workspace.getConfiguration('pincer.exec').inspect('timeoutSeconds')?.workspaceValue === 59 || undefined, 10_000);
+      const marker = path.join(os.tmpdir(), `pincer-ws-allowlist-${Date.now()}`);
+      const result = run('exec', { command: `touch ${marker}` });
+      const { exec } = await core();
+      const req = await nextApproval();
+      exec.approvals.answer(req.id, 'deny');
+      assert.strictEqual((await result).isError, true, 'it still asked (ask off and the allowlist were ignored), and the denial held');
+      assert.ok(!fs.existsSync(marker));
+    } finally {
+      if (before === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, before);
+    }
+  });
+
+  test('background jobs: process poll, log and kill', async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'process');
+    const started = await run('exec', { command: 'for i in 1 2 3; do echo tick $i; sleep 0.2; done; sleep 30', background: true });
+    assert.strictEqual(started.isError, false, started.forLLM);
+    const id = /job (j\w+)/.exec(started.forLLM)?.[1];
+    assert.ok(id, started.forLLM);
+    await waitFor('three ticks', async () => /tick 3/.test((await run('process', { action: 'log', id })).forLLM));
+    const polled = await run('process', { action: 'poll', id });
+    assert.match(polled.forLLM, /running/);
+    const killed = await run('process', { action: 'kill', id });
+    assert.strictEqual(killed.isError, false, killed.forLLM);
+    const after = await run('process', { action: 'poll', id });
+    assert.doesNotMatch(after.forLLM, /\brunning\b/);
+  });
+
+  test('the sandbox keeps writes in the workspace and has no network', async function () {
+    this.timeout(90_000);
+    await setUser('exec.host', 'sandbox');
+    const { exec } = await core();
+    const inside = await run('exec', { command: 'echo sandboxed > sandbox-inside.txt && cat sandbox-inside.txt' });
+    assert.strictEqual(inside.isError, false, inside.forLLM);
+    assert.strictEqual(fs.readFileSync(path.join(root(), 'sandbox-inside.txt'), 'utf8'), 'sandboxed\n');
+
+    const outside = path.join(os.homedir(), `pincer-sandbox-outside-${Date.now()}`);
+    const write = run('exec', { command: `touch ${outside}` });
+    exec.approvals.answer((await nextApproval()).id, 'once');
+    const w = await write;
+    assert.strictEqual(w.isError, true, 'approved, but the sandbox still refuses');
+    assert.match(w.forLLM, /Read-only file system|Permission denied/i, w.forLLM);
+    assert.ok(!fs.existsSync(outside));
+
+    const server = http.createServer((_q, s) => s.end('reached'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const net = await run('exec', { command: `curl -s -m 5 http://127.0.0.1:${port}/` });
+      assert.strictEqual(net.isError, true, net.forLLM);
+      assert.doesNotMatch(net.forLLM, /reached/);
+      await setUser('exec.sandbox.network', true);
+      const allowed = await run('exec', { command: `curl -s -m 5 http://127.0.0.1:${port}/` });
+      assert.strictEqual(allowed.isError, false, allowed.forLLM);
+      assert.match(allowed.forLLM, /reached/);
+    } finally {
+      server.close();
+    }
+  });
+});
