@@ -51,6 +51,10 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
   private async run(req: RunRequest, text: string, onOutput: (chunk: string, stream: OutputStream) => void, killer: KillSwitch): Promise<RunOutcome> {
     const p = this.acquire(req);
     const integration = p.terminal.shellIntegration ?? await waitForIntegration(p.terminal, this.integrationWaitMs());
+    if (integration === 'closed') {
+      this.pool.delete(p);
+      return { exitCode: null, startError: 'The Pincer terminal was closed before the command started; nothing ran. Run it again to get a new terminal.' };
+    }
     if (!integration || killer.requested) {
       // Nothing ran in the terminal yet, so running it elsewhere cannot run it twice.
       p.terminal.dispose();
@@ -62,24 +66,25 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     }
     const decoder = new TerminalTextDecoder();
     // Through `bash -c '…'`, not typed into the interactive shell: the user's aliases and functions
-    // cannot change what the judged text means, and `exit` or `cd` cannot end or move the terminal.
-    const execution = integration.executeCommand(shellArgv(text).map(shellQuote).join(' '));
+    // cannot change what the judged text means, and `exit` cannot end the terminal. The folder is set
+    // by `cd` rather than the terminal's cwd option: VS Code refuses a folder made moments ago as a
+    // terminal's starting folder, and one terminal can then serve every folder.
+    const line = `cd -- ${shellQuote(req.cwd)} && ${shellArgv(text).map(shellQuote).join(' ')}`;
+    const execution = integration.executeCommand(line);
     const stream = execution.read();
-    let closedByUser = false;
+    // Closing the terminal may end the execution first (with no exit code) and close it after.
+    const subs: vscode.Disposable[] = [];
+    let isClosed = false;
+    const closed = new Promise<void>((resolve) => subs.push(vscode.window.onDidCloseTerminal((t) => {
+      if (t !== p.terminal) return;
+      isClosed = true;
+      resolve();
+    })));
     const ended = new Promise<number | undefined>((resolve) => {
-      const subs = [
-        vscode.window.onDidEndTerminalShellExecution((e) => {
-          if (e.execution !== execution) return;
-          subs.forEach((s) => s.dispose());
-          resolve(e.exitCode);
-        }),
-        vscode.window.onDidCloseTerminal((t) => {
-          if (t !== p.terminal) return;
-          closedByUser = !killer.requested;
-          subs.forEach((s) => s.dispose());
-          resolve(undefined);
-        }),
-      ];
+      subs.push(vscode.window.onDidEndTerminalShellExecution((e) => {
+        if (e.execution === execution) resolve(e.exitCode);
+      }));
+      void closed.then(() => resolve(undefined));
     });
     const reading = (async () => {
       for await (const chunk of stream) {
@@ -97,20 +102,27 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
       clearTimeout(quiet);
     });
     const exitCode = await ended;
-    // The stream ends with the execution; a little grace for the last chunk.
-    await Promise.race([reading, new Promise((r) => setTimeout(r, 500))]);
+    // The stream ends with the execution; a little grace for the last chunk (and for the close
+    // event when a closing terminal ended the execution without an exit code).
+    await Promise.race([Promise.all([reading, exitCode === undefined ? closed : undefined]), new Promise((r) => setTimeout(r, 500))]);
+    subs.forEach((d) => d.dispose());
     const rest = decoder.flush();
     if (rest) onOutput(rest, 'terminal');
     p.busy = false;
-    if (closedByUser) return { exitCode: null, note: 'the terminal was closed before the command finished' };
+    if (isClosed && !killer.requested) return { exitCode: null, note: 'the terminal was closed before the command finished' };
     return exitCode === undefined
       ? { exitCode: null, note: 'ran in the integrated terminal, which did not report an exit code' }
       : { exitCode, note: `ran in the integrated terminal "${p.terminal.name}"` };
   }
 
-  /** An idle Pincer terminal with the same folder and environment, or a new one. */
+  /** Where new terminals start: the first workspace folder (each command cds to its own folder). */
+  private home(): string | undefined {
+    return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  }
+
+  /** An idle Pincer terminal with the same environment, or a new one. */
   private acquire(req: RunRequest): PooledTerminal {
-    const key = JSON.stringify([req.cwd, Object.entries(req.env).sort()]);
+    const key = JSON.stringify(Object.entries(req.env).sort());
     for (const p of this.pool) {
       if (!p.busy && p.key === key && p.terminal.exitStatus === undefined) {
         p.busy = true;
@@ -119,7 +131,7 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     }
     const terminal = vscode.window.createTerminal({
       // A shell we know the quoting of (bash when there is one); VS Code injects shell integration into it.
-      name: 'Pincer', shellPath: shellPath(), cwd: req.cwd, env: { ...req.env }, strictEnv: true, isTransient: true,
+      name: 'Pincer', shellPath: shellPath(), cwd: this.home(), env: { ...req.env }, strictEnv: true, isTransient: true,
       iconPath: new vscode.ThemeIcon('terminal'),
     });
     terminal.show(true);
@@ -161,14 +173,18 @@ class KillSwitch {
   }
 }
 
-function waitForIntegration(terminal: vscode.Terminal, ms: number): Promise<vscode.TerminalShellIntegration | undefined> {
+/** The terminal's shell integration once it starts; undefined after `ms`; 'closed' when the terminal closes first. */
+function waitForIntegration(terminal: vscode.Terminal, ms: number): Promise<vscode.TerminalShellIntegration | undefined | 'closed'> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { sub.dispose(); resolve(terminal.shellIntegration); }, ms);
-    const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => {
-      if (e.terminal !== terminal) return;
+    const done = (v: vscode.TerminalShellIntegration | undefined | 'closed') => {
       clearTimeout(timer);
-      sub.dispose();
-      resolve(e.shellIntegration);
-    });
+      subs.forEach((s) => s.dispose());
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(terminal.shellIntegration), ms);
+    const subs = [
+      vscode.window.onDidChangeTerminalShellIntegration((e) => { if (e.terminal === terminal) done(e.shellIntegration); }),
+      vscode.window.onDidCloseTerminal((t) => { if (t === terminal) done('closed'); }),
+    ];
   });
 }

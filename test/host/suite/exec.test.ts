@@ -24,12 +24,14 @@ async function nextApproval() {
   return waitFor('an approval request', () => exec.approvals.waiting()[0], 20_000);
 }
 
-const USER_KEYS = ['exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network'];
+const USER_KEYS = ['rateLimit.enabled', 'exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network'];
 
 suite('exec', () => {
   suiteSetup(async () => {
     // Notifications can be cleared from code; a modal cannot (the browser test clicks the real modal).
     await setUser('exec.approvalPrompt', 'notification');
+    // The tests poll job logs quickly; the palette session's rate limit is not what they test.
+    await setUser('rateLimit.enabled', false);
   });
   suiteTeardown(async () => {
     for (const k of USER_KEYS) await setUser(k, undefined);
@@ -59,13 +61,65 @@ suite('exec', () => {
     this.timeout(60_000);
     await setUser('exec.host', 'terminal');
     await setUser('exec.terminal.shellIntegrationWaitSeconds', 2);
-    await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', false, vscode.ConfigurationTarget.Global);
-    fs.mkdirSync(path.join(root(), 'exec-fallback'), { recursive: true });
-    const r = await run('exec', { command: 'echo fallback-ran', workdir: 'exec-fallback' });
-    assert.strictEqual(r.isError, false, r.forLLM);
-    assert.match(r.forLLM, /fallback-ran/);
-    assert.match(r.forLLM, /shell integration did not start within 2 s: ran as a child process/);
-    await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
+    const integration = vscode.workspace.getConfiguration('terminal.integrated');
+    await integration.update('shellIntegration.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      // A terminal that already has integration would be reused: start from none.
+      for (const t of vscode.window.terminals.filter((x) => x.name === 'Pincer')) t.dispose();
+      await waitFor('the Pincer terminals to close', () => !vscode.window.terminals.some((t) => t.name === 'Pincer') || undefined);
+      const r = await run('exec', { command: 'echo fallback-ran' });
+      assert.strictEqual(r.isError, false, r.forLLM);
+      assert.match(r.forLLM, /fallback-ran/);
+      assert.match(r.forLLM, /shell integration did not start within 2 s: ran as a child process/);
+    } finally {
+      await integration.update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('a terminal closed while its command runs: the job ends and the result says so', async function () {
+    this.timeout(60_000);
+    await setUser('exec.host', 'terminal');
+    await setUser('exec.terminal.shellIntegrationWaitSeconds', 30);
+    fs.mkdirSync(path.join(root(), 'exec-closed'), { recursive: true });
+    const started = await run('exec', { command: 'echo before-close; sleep 60', workdir: 'exec-closed', background: true });
+    const id = /job (j\w+)/.exec(started.forLLM)?.[1];
+    assert.ok(id, started.forLLM);
+    await waitFor('the output before the close', async () => /^before-close$/m.test((await run('process', { action: 'log', id })).forLLM), 30_000);
+    // One Pincer terminal per running command: this one is busy with it.
+    const term = vscode.window.terminals.filter((t) => t.name === 'Pincer').at(-1);
+    assert.ok(term, 'the command runs in a Pincer terminal');
+    term.dispose();
+    await waitFor('the terminal to close', () => !vscode.window.terminals.includes(term) || undefined, 10_000)
+      .catch((e: Error) => { throw new Error(`${e.message}: ${vscode.window.terminals.map((t) => `${t.name}:${String(t.exitStatus?.code)}`).join(',')}`); });
+    let last = '';
+    const polled = await waitFor('the job to end', async () => {
+      const r = await run('process', { action: 'poll', id });
+      last = r.forLLM;
+      return /terminal was closed/.test(r.forLLM) ? r : undefined;
+    }, 20_000).catch((e: Error) => { throw new Error(`${e.message}; last poll: ${last}`); });
+    assert.match(polled.forLLM, /exit code none|killed|closed/);
+  });
+
+  test('credentialed_exec: the credential from secret storage reaches the program and never the model', async function () {
+    this.timeout(60_000);
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-fake-gh-'));
+    fs.writeFileSync(path.join(bin, 'gh'), '#!/bin/sh\necho "gh $* token=$GH_TOKEN"\n', { mode: 0o755 });
+    const oldPath = process.env.PATH;
+    process.env.PATH = `${bin}:${oldPath}`;
+    const token = `ghp_${'x'.repeat(8)}Pincer${Date.now()}`;
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('pincer.exec.setCredential', { binary: 'gh', envName: 'GH_TOKEN', value: token }), true);
+      const r = await run('credentialed_exec', { binary: 'gh', args: ['api', 'user'] });
+      assert.strictEqual(r.isError, false, r.forLLM);
+      assert.match(r.forLLM, /gh api user token=/);
+      assert.ok(!r.forLLM.includes(token), 'the token is scrubbed from what the model sees');
+      const refused = await run('credentialed_exec', { binary: 'gh', args: ['auth', 'token'] });
+      assert.strictEqual(refused.isError, true);
+    } finally {
+      process.env.PATH = oldPath;
+      await vscode.commands.executeCommand('pincer.exec.setCredential', { binary: 'gh', envName: 'GH_TOKEN', value: '' });
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   test('a command that needs approval waits for the answer: once runs it, deny does not', async function () {
