@@ -17,6 +17,7 @@ import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
 import { ApprovalPrompt } from './approval-prompt';
 import { manageApprovalsCommand } from './approvals-manage';
+import { showJobsCommand } from './jobs-command';
 import { CredentialSecrets, setCredentialCommand } from './credentials';
 import { TerminalExecutor } from './terminal-executor';
 
@@ -62,6 +63,7 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
   return {
     jobs, approvals, store, rebuild: build,
     commands: {
+      'pincer.exec.showJobs': (id?: string) => showJobsCommand(jobs, id),
       'pincer.exec.manageApprovals': () => manageApprovalsCommand(store, () => rt.currentConfig.exec.policy.allowlist),
       'pincer.exec.setCredential': (pre?: { binary: string; envName: string; value: string }) => setCredentialCommand(secrets, rt.currentConfig.exec.credentialed, pre),
       /** For the chat view's inline buttons: answer a waiting approval by id. */

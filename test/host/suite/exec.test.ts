@@ -213,6 +213,11 @@ suite('exec', () => {
     await waitFor('three ticks', async () => /tick 3/.test((await run('process', { action: 'log', id })).forLLM));
     const polled = await run('process', { action: 'poll', id });
     assert.match(polled.forLLM, /running/);
+    // The person sees it too: Show Commands Run by Pincer opens a job's whole output.
+    await vscode.commands.executeCommand('pincer.exec.showJobs', id);
+    const doc = await waitFor('the output document', () => vscode.window.activeTextEditor?.document);
+    assert.match(doc.getText(), /tick 1\ntick 2\ntick 3/);
+    assert.match(doc.getText(), /running for/);
     const killed = await run('process', { action: 'kill', id });
     assert.strictEqual(killed.isError, false, killed.forLLM);
     const after = await run('process', { action: 'poll', id });
