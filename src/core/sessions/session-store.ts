@@ -1,0 +1,163 @@
+// Conversations in the workspace database: a session per chat (key `agent:<agentId>:<name>`), its
+// messages in order (tool calls with their scrubbed results) and its token usage. Look-ups never
+// create a session; an agent may only touch keys under its own prefix (GoClaw's phantom-session and
+// ownership advisories). Everything is stored as JSON the agent loop produced, so a session reopens
+// exactly as it was.
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock';
+import { systemClock } from '../clock';
+import type { MessagePart, ModelMessage, TokenUsage } from '../agent/model-types';
+import type { Database, Migration } from '../storage/database';
+
+export const SESSION_MIGRATIONS: Migration[] = [
+  {
+    version: 601,
+    name: 'chat sessions and their messages',
+    sql: `CREATE TABLE sessions (
+            key TEXT PRIMARY KEY,
+            agent_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            model TEXT,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_tokens INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE INDEX sessions_agent ON sessions(agent_id, updated_at);
+          CREATE TABLE session_messages (
+            session_key TEXT NOT NULL REFERENCES sessions(key) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            parts TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (session_key, seq)
+          );`,
+  },
+];
+
+export interface SessionRecord {
+  key: string;
+  agentId: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  model?: string;
+  messageCount: number;
+  usage: TokenUsage;
+}
+
+export interface StoredMessage extends ModelMessage {
+  seq: number;
+  createdAt: number;
+}
+
+/** A refusal the model can act on (unknown session, another agent's session). */
+export class SessionError extends Error {
+  constructor(message: string, readonly code: 'not-found' | 'not-owner' | 'invalid') {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+interface Row {
+  key: string; agent_id: string; title: string; created_at: number; updated_at: number; model: string | null;
+  input_tokens: number; output_tokens: number; cached_tokens: number; messages: number;
+}
+
+const SELECT = `SELECT s.key, s.agent_id, s.title, s.created_at, s.updated_at, s.model, s.input_tokens, s.output_tokens, s.cached_tokens,
+  (SELECT COUNT(*) FROM session_messages m WHERE m.session_key = s.key) AS messages FROM sessions s`;
+
+/** The key prefix an agent owns. */
+export const sessionPrefix = (agentId: string) => `agent:${agentId}:`;
+
+export class SessionStore {
+  constructor(private readonly db: Database, private readonly clock: Clock = systemClock, private readonly scrub: (text: string) => string = (t) => t) {}
+
+  async create(agentId: string, opts: { title?: string; model?: string; name?: string } = {}): Promise<SessionRecord> {
+    if (!agentId) throw new SessionError('A session needs an agent.', 'invalid');
+    const key = `${sessionPrefix(agentId)}${opts.name ?? randomUUID()}`;
+    const now = this.clock.now();
+    await this.db.run('INSERT INTO sessions(key, agent_id, title, created_at, updated_at, model) VALUES (?, ?, ?, ?, ?, ?)',
+      [key, agentId, opts.title ?? 'New chat', now, now, opts.model ?? null]);
+    return (await this.find(key))!;
+  }
+
+  /** The session, or undefined; never creates one. */
+  async find(key: string): Promise<SessionRecord | undefined> {
+    const [row] = await this.db.query<Row>(`${SELECT} WHERE s.key = ?`, [key]);
+    return row && record(row);
+  }
+
+  /** The session if `agentId` owns it; a SessionError saying what to do otherwise. */
+  async owned(key: string, agentId: string): Promise<SessionRecord> {
+    if (!agentId || !key.startsWith(sessionPrefix(agentId))) {
+      throw new SessionError(`Session ${key} does not belong to agent "${agentId}"; sessions_list shows yours.`, 'not-owner');
+    }
+    const s = await this.find(key);
+    if (!s) throw new SessionError(`There is no session ${key}; sessions_list shows yours.`, 'not-found');
+    return s;
+  }
+
+  /** An agent's sessions, most recently used first. */
+  async list(agentId: string, opts: { limit?: number; offset?: number } = {}): Promise<SessionRecord[]> {
+    const rows = await this.db.query<Row>(`${SELECT} WHERE s.agent_id = ? ORDER BY s.updated_at DESC, s.key LIMIT ? OFFSET ?`,
+      [agentId, opts.limit ?? 50, opts.offset ?? 0]);
+    return rows.map(record);
+  }
+
+  /** Appends messages in order (text scrubbed once more on the way in) and adds the usage, in one transaction. */
+  async append(key: string, messages: readonly ModelMessage[], usage?: TokenUsage): Promise<void> {
+    const now = this.clock.now();
+    const statements = messages.map((m) => ({
+      sql: 'INSERT INTO session_messages(session_key, seq, role, parts, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM session_messages WHERE session_key = ?), ?, ?, ?)',
+      params: [key, key, m.role, JSON.stringify(m.parts.map((part) => scrubPart(part, this.scrub))), now],
+    }));
+    statements.push({
+      sql: 'UPDATE sessions SET updated_at = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, cached_tokens = cached_tokens + ? WHERE key = ?',
+      params: [now, usage?.inputTokens ?? 0, usage?.outputTokens ?? 0, usage?.cachedInputTokens ?? 0, key],
+    });
+    await this.db.transaction(statements);
+  }
+
+  /** Messages in order; `fromSeq` and `limit` page through a long history. */
+  async messages(key: string, opts: { fromSeq?: number; limit?: number } = {}): Promise<StoredMessage[]> {
+    const rows = await this.db.query<{ seq: number; role: ModelMessage['role']; parts: string; created_at: number }>(
+      'SELECT seq, role, parts, created_at FROM session_messages WHERE session_key = ? AND seq >= ? ORDER BY seq LIMIT ?',
+      [key, opts.fromSeq ?? 1, opts.limit ?? -1]);
+    return rows.map((r) => ({ seq: r.seq, role: r.role, parts: JSON.parse(r.parts) as ModelMessage['parts'], createdAt: r.created_at }));
+  }
+
+  async rename(key: string, title: string): Promise<void> {
+    await this.db.run('UPDATE sessions SET title = ? WHERE key = ?', [title.slice(0, 200), key]);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.transaction([
+      { sql: 'DELETE FROM session_messages WHERE session_key = ?', params: [key] },
+      { sql: 'DELETE FROM sessions WHERE key = ?', params: [key] },
+    ]);
+  }
+}
+
+/** Text, results and arguments pass the scrubber one by one (scrubbing the JSON could break its quoting). */
+function scrubPart(part: MessagePart, scrub: (t: string) => string): MessagePart {
+  if (part.type === 'text') return { ...part, text: scrub(part.text) };
+  if (part.type === 'tool-result') return { ...part, content: scrub(part.content) };
+  const json = JSON.stringify(part.args ?? null);
+  const clean = scrub(json);
+  if (clean === json) return part;
+  try {
+    return { ...part, args: JSON.parse(clean) as unknown };
+  } catch {
+    return { ...part, args: clean };
+  }
+}
+
+function record(r: Row): SessionRecord {
+  return {
+    key: r.key, agentId: r.agent_id, title: r.title, createdAt: r.created_at, updatedAt: r.updated_at,
+    ...(r.model ? { model: r.model } : {}), messageCount: r.messages,
+    usage: { inputTokens: r.input_tokens, outputTokens: r.output_tokens, cachedInputTokens: r.cached_tokens },
+  };
+}
