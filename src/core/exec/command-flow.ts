@@ -35,13 +35,30 @@ export function readsScriptFromStdin(v: SegmentView): boolean {
 
 const STDIN_FEEDS = new Set(['<', '<<', '<<-', '<<<']);
 
+/** What every segment's flow check needs about the whole command, worked out once per command. */
+export interface CommandFlow {
+  parsed: ParsedCommand;
+  views: SegmentView[];
+  /** isSource of each view. */
+  sources: boolean[];
+  /** Some substitution (`$(…)`, `<(…)`) downloads or decodes. */
+  substitutedSource: boolean;
+}
+
+export function commandFlow(parsed: ParsedCommand, views: SegmentView[]): CommandFlow {
+  const sources = views.map(isSource);
+  const substitutedSource = views.some((w, i) => sources[i] && (w.seg.context === 'process-substitution' || w.seg.context === 'command-substitution'));
+  return { parsed, views, sources, substitutedSource };
+}
+
 /** Findings that need the whole command: they are attached to the segment `index`. */
-export function flowFindings(parsed: ParsedCommand, views: SegmentView[], index: number): Finding[] {
+export function flowFindings(flow: CommandFlow, index: number): Finding[] {
+  const { parsed, views, sources, substitutedSource } = flow;
   const v = views[index];
   const seg = v.seg;
   const f: Finding[] = [];
-  const earlierSource = views.slice(0, index).some(isSource);
-  const substitutedSource = views.some((w) => isSource(w) && (w.seg.context === 'process-substitution' || w.seg.context === 'command-substitution'));
+  const earlier = views.slice(0, index).filter((_, i) => sources[i]);
+  const earlierSource = earlier.length > 0;
   const piped = seg.joinedBy === '|' || seg.joinedBy === '|&';
   if (readsScriptFromStdin(v)) {
     if (piped && earlierSource) f.push(deny('code_injection', `${v.name} runs what a download or a decoder produced`));
@@ -52,7 +69,8 @@ export function flowFindings(parsed: ParsedCommand, views: SegmentView[], index:
   if (interp && substitutedSource && v.words.some(fromSubstitution)) f.push(deny('code_injection', `${v.name} runs code fetched or decoded by a substitution`));
   if (index === 0 && substitutedSource && parsed.problems.some((p) => p.kind === 'eval' || p.kind === 'dynamic-command')) f.push(deny('code_injection', 'a command built from downloaded or decoded text'));
   // curl -o x.sh … && sh x.sh, or chmod +x x && ./x
-  const downloaded = new Set(views.slice(0, index).filter(isSource).flatMap(downloadTargets));
+  if (!earlierSource) return f;
+  const downloaded = new Set(earlier.flatMap(downloadTargets));
   if (downloaded.size && (downloaded.has(v.exe) || (interp && v.args.some((a) => downloaded.has(a)))))
     f.push(deny('code_injection', `${v.name} runs a file that was just downloaded`));
   return f;
@@ -73,6 +91,8 @@ function downloadTargets(v: SegmentView): string[] {
 
 /** `:(){ :|:& };:` and `f(){ f|f& }; f`: a function that pipes itself into itself in the background. */
 export function isForkBomb(normalized: string): boolean {
+  // The pattern needs a `{` and a `|`; without them its backtracking scan is pure cost (most commands).
+  if (!normalized.includes('{') || !normalized.includes('|')) return false;
   return /(?:function\s+)?([^\s(){};|&]+)\s*(?:\(\s*\))?\s*\{[^}]*?\1\s*\|\s*&?\s*\1/.test(normalized);
 }
 

@@ -23,8 +23,29 @@ export const GROUP_PATTERNS: Readonly<Record<GroupName, readonly RegExp[]>> = {
 };
 
 /** The first enabled group whose patterns match `line`, or undefined. */
+const GROUP_ENTRIES = Object.entries(GROUP_PATTERNS) as [GroupName, readonly RegExp[]][];
+
+/**
+ * Every pattern as one alternation per flag set: a line none of them matches (nearly every line)
+ * is settled by one scan instead of forty, about ten times faster. A line that matches one goes
+ * through the per-group loop, so which group wins is decided exactly as before.
+ */
+const ANY_PATTERN: readonly RegExp[] | undefined = (() => {
+  const byFlags = new Map<string, string[]>();
+  for (const re of Object.values(GROUP_PATTERNS).flat()) {
+    const flags = re.flags.replace(/[gy]/g, ''); // test() must not carry lastIndex between lines
+    byFlags.set(flags, [...(byFlags.get(flags) ?? []), `(?:${re.source})`]);
+  }
+  try {
+    return [...byFlags].map(([flags, sources]) => new RegExp(sources.join('|'), flags));
+  } catch {
+    return undefined; // patterns that cannot share one expression (duplicate group names): no shortcut
+  }
+})();
+
 export function matchGroupPatterns(line: string, enabled: (g: GroupName) => boolean): GroupName | undefined {
-  for (const [g, res] of Object.entries(GROUP_PATTERNS) as [GroupName, readonly RegExp[]][]) {
+  if (ANY_PATTERN && !ANY_PATTERN.some((re) => re.test(line))) return undefined;
+  for (const [g, res] of GROUP_ENTRIES) {
     if (enabled(g) && res.some((re) => re.test(line))) return g;
   }
   return undefined;

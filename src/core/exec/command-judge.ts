@@ -12,7 +12,7 @@ import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
 import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
 import { envRules, injectedNames } from './command-env';
-import { flowFindings, isForkBomb, unwrapInner } from './command-flow';
+import { commandFlow, flowFindings, isForkBomb, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
 import { GROUP_NAMES, GROUP_TITLES, type CommandPolicy, type GroupName } from './command-policy';
 import { networkRules } from './command-rules-network';
@@ -86,16 +86,18 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     return { decision: 'deny', group: 'security', reason, problems: parsed.problems, segments: segments.map((segment) => ({ segment, decision: 'deny', group: 'security', reason })) };
   }
   const views = segments.map((s) => viewOf(s));
+  const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
-    const f: Finding[] = [...rulesFor(v, policy), ...flowFindings(parsed, views, i)];
+    const f: Finding[] = [...rulesFor(v, policy), ...flowFindings(flow, i)];
     const inner = unwrapInner(v.seg);
-    for (const argv of inner) f.push(...rulesFor(viewOf(v.seg, argv), policy));
-    for (const t of [v, ...inner.map((a) => viewOf(v.seg, a))].flatMap(writeTargets)) {
+    const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
+    for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy));
+    for (const t of all.flatMap(writeTargets)) {
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }
@@ -104,8 +106,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       f.push(ask('allowlist', `${v.exe || 'the command'} is not in the exec allowlist (pincer.exec.allowlist) or the workspace's approvals with these arguments`));
     cwd = nextCwd(v, cwd, home);
     const on = f.filter((x) => enabled(x, policy));
-    const pinned = writesPinned([v, ...inner.map((a) => viewOf(v.seg, a))]);
-    const settles = (x: Finding, exact: boolean) => x.decision === 'ask' && approvalSettles(x.group, { pinned, exact });
+    // Only an ask is ever settled, so most segments never need to know (writesPinned re-reads the targets).
+    let pinned: boolean | undefined;
+    const settles = (x: Finding, exact: boolean) => x.decision === 'ask' && approvalSettles(x.group, { pinned: (pinned ??= writesPinned(all)), exact });
     const settled = approved && on.every((x) => settles(x, isExactArgs(approved.args))) && (on.length > 0 || policy.security === 'allowlist');
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }

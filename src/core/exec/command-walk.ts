@@ -38,7 +38,8 @@ export class SegmentWalker {
   readonly segments: Segment[] = [];
   readonly problems: ParseProblem[] = [];
   private readonly seen = new Set<string>();
-  private readonly heredocInfo = new WeakMap<Segment, Heredoc[]>();
+  /** A Map, not a WeakMap: it lives only as long as this walker (one parse), and weak maps cost GC work. */
+  private readonly heredocInfo = new Map<Segment, Heredoc[]>();
 
   constructor(private readonly parser: Parser, private readonly maxDepth: number) {}
 

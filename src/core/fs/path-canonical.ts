@@ -3,6 +3,7 @@
 // through their target), plus the separator-aware containment test the whole guard rests on.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lstatOf, readlinkOf, realpathOf, type FsSteps } from './path-steps';
 import { PathError } from './types';
 
 /** Links followed by hand (dangling ones) before we call it a loop; the kernel's own limit is 40. */
@@ -27,30 +28,49 @@ function loopError(input: string): PathError {
  * Follows every link in `p` (absolute, cleaned). realpath does the work for existing paths; for a
  * missing one we look at the last component ourselves: a dangling link is followed to its target,
  * anything else resolves through its parent, so `ws/link-to-outside/new.txt` lands outside.
+ *
+ * With `probe`, an lstat comes first: when nothing has the name (ENOENT/ENOTDIR) realpath would fail
+ * and the link check find nothing, so both are skipped and the walk goes straight to the parent.
+ * Worth it where a failed call throws (the sync driver: an exception costs more than the syscall);
+ * not where every call is a thread-pool round trip (async), so there the order is realpath first.
+ * Anything else the probe sees (a name, or another error) takes the unprobed path unchanged.
  */
-export async function canonicalize(p: string, input: string, hops = 0): Promise<Canonical> {
+export function* canonicalSteps(p: string, input: string, probe: boolean, hops = 0): FsSteps<Canonical> {
   if (hops > MAX_LINK_HOPS) throw loopError(input);
-  try {
-    return { abs: await fs.promises.realpath(p), exists: true };
-  } catch (err) {
-    if (errno(err) === 'ELOOP') throw loopError(input);
-    if (!MISSING.has(errno(err) ?? '')) throw unreadable(input, err);
-  }
   const parent = path.dirname(p);
   let link: string | undefined;
-  try {
-    if ((await fs.promises.lstat(p)).isSymbolicLink()) link = await fs.promises.readlink(p);
-  } catch (err) {
-    if (!MISSING.has(errno(err) ?? '')) throw unreadable(input, err);
+  if (!probe || (yield* named(p))) {
+    try {
+      return { abs: yield* realpathOf(p), exists: true };
+    } catch (err) {
+      if (errno(err) === 'ELOOP') throw loopError(input);
+      if (!MISSING.has(errno(err) ?? '')) throw unreadable(input, err);
+    }
+    try {
+      if ((yield* lstatOf(p))?.isSymbolicLink()) link = yield* readlinkOf(p);
+    } catch (err) {
+      if (!MISSING.has(errno(err) ?? '')) throw unreadable(input, err);
+    }
   }
   if (link !== undefined) {
     // A dangling link: where it points is where a write would land.
-    const base = parent === p ? p : (await canonicalize(parent, input, hops + 1)).abs;
-    return canonicalize(path.resolve(base, link), input, hops + 1);
+    const base = parent === p ? p : (yield* canonicalSteps(parent, input, probe, hops + 1)).abs;
+    return yield* canonicalSteps(path.resolve(base, link), input, probe, hops + 1);
   }
   if (parent === p) return { abs: p, exists: false };
-  const up = await canonicalize(parent, input, hops);
-  return { abs: path.join(up.abs, path.basename(p)), exists: false };
+  const up = yield* canonicalSteps(parent, input, probe, hops);
+  // path.join(up.abs, name) without its normalising pass: up.abs is clean and name a plain name.
+  const name = path.basename(p);
+  return { abs: up.abs.endsWith(path.sep) ? up.abs + name : up.abs + path.sep + name, exists: false };
+}
+
+/** Whether something has the name `p`: false only for ENOENT/ENOTDIR; other errors say true (realpath reports them). */
+function* named(p: string): FsSteps<boolean> {
+  try {
+    return (yield* lstatOf(p)) !== undefined;
+  } catch (err) {
+    return !MISSING.has(errno(err) ?? '');
+  }
 }
 
 /** For roots and configured paths, once at start-up: canonical if it exists, else cleaned. */

@@ -13,6 +13,9 @@
 //   who could already read the file, so reading it gives the agent nothing the user lacked.
 // - Swap races: resolve records the identity (dev/ino) of what it checked; openVerified (in
 //   path-open.ts) opens with O_NOFOLLOW and proves the descriptor is still that file.
+// - resolve (async) and resolveSync run one piece of logic (path-steps.ts) and give the same answers;
+//   neither caches anything. File tools use resolve; the exec judge's pre-run write checks use
+//   resolveSync, which is only faster (syscalls made in place, not via the thread pool).
 // - Deny rules (path-deny.ts) are checked on the canonical path and on the path as typed, so a
 //   link to `.git/config` is denied and so is `.git/config` when `.git` itself is a link.
 //   DEFAULT_DENY_PATHS hides `.git` internals only: `.gitignore`, `.github/` and `.gitattributes`
@@ -24,11 +27,12 @@
 //   compare in NFC so a decomposed spelling of a denied name is denied too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { canonicalize, canonicalizeSync, isWithin, probeCaseInsensitive, relativeSlash } from './path-canonical';
+import { canonicalizeSync, canonicalSteps, isWithin, probeCaseInsensitive, relativeSlash } from './path-canonical';
 import { DenyRules, type DenyHit } from './path-deny';
 import { expandInput, validateInput, type InputContext } from './path-input';
 import { deniedError, outsideError, symlinkEscapeError } from './path-messages';
 import { hardLinkError, recordIdentity } from './path-open';
+import { lstatOf, runAsync, runSync, type FsSteps } from './path-steps';
 import type { Access, PathError, PathGuardConfig, PathResolver, ResolvedPath } from './types';
 
 export { DEFAULT_DENY_PATHS } from './path-deny';
@@ -76,9 +80,24 @@ export class PathGuard implements PathResolver {
   }
 
   async resolve(input: string, access: Access): Promise<ResolvedPath> {
+    return runAsync(this.steps(input, access, false));
+  }
+
+  /**
+   * resolve with synchronous file-system calls: the same checks in the same order, the same result
+   * and errors, and nothing cached (every call looks at the disk as it is now). For the exec judge,
+   * which checks each write target of a command before it runs (advisory: the run itself is
+   * sandboxed, and the file tools re-check with resolve + openVerified at write time). A few
+   * syscalls of 1–3 µs each instead of as many thread-pool round trips.
+   */
+  resolveSync(input: string, access: Access): ResolvedPath {
+    return runSync(this.steps(input, access, true));
+  }
+
+  private *steps(input: string, access: Access, probe: boolean): FsSteps<ResolvedPath> {
     const raw = validateInput(input);
     const lexical = expandInput(raw, this.inputs);
-    const canon = await canonicalize(lexical, raw);
+    const canon = yield* canonicalSteps(lexical, raw, probe);
     const hit: DenyHit | undefined = this.deny.match(canon.abs) ?? this.deny.match(lexical);
     if (hit) throw deniedError(raw, canon.abs, hit);
     const root = this.rootOf(canon.abs, false);
@@ -86,7 +105,14 @@ export class PathGuard implements PathResolver {
     const base = root ?? path.parse(canon.abs).root;
     const resolved: ResolvedPath = { abs: canon.abs, root: base, rel: relativeSlash(base, canon.abs), input: raw, exists: canon.exists };
     // Deleted since realpath saw it: report it as missing rather than fail.
-    const st = canon.exists ? await fs.promises.lstat(canon.abs).catch(() => undefined) : undefined;
+    let st: fs.Stats | undefined;
+    if (canon.exists) {
+      try {
+        st = yield* lstatOf(canon.abs);
+      } catch {
+        st = undefined;
+      }
+    }
     if (!st) resolved.exists = false;
     else {
       if (access === 'write' && st.isFile() && st.nlink > 1) throw hardLinkError(canon.abs, st.nlink);

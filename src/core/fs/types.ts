@@ -97,6 +97,12 @@ export interface EditReviewer {
 export interface PathResolver {
   /** Resolves and checks `input` for `access`; throws PathError with an actionable message. */
   resolve(input: string, access: Access): Promise<ResolvedPath>;
+  /**
+   * The same checks with synchronous calls, nothing cached: for advisory checks before an action
+   * (the exec judge's write targets), never for the file tools' own writes, which stay async and
+   * re-verify the opened file.
+   */
+  resolveSync?(input: string, access: Access): ResolvedPath;
   /** For walkers (list_files, grep, glob): whether an absolute, canonical path is hidden by deny rules. */
   isDenied(abs: string): boolean;
   /** The workspace roots and allowed extra roots, absolute and canonical. */
