@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { readConfig, settingsLookup, type PincerConfig } from '../core/config';
-import { USER_ONLY_SETTINGS } from '../core/exec/exec-config';
+import { readConfig, settingsLookup, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
 
 export class UsageError extends Error {}
 

@@ -11,6 +11,19 @@ import { readExecConfig, type ExecConfig } from './exec/exec-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
+/**
+ * Settings a repository must not set for the person: each could loosen what runs, run a program of
+ * the repository's choosing, or send a key of the person's to a server of the repository's choosing.
+ * Hosts read them from user settings only (package.json scopes them `application` / `machine`; the
+ * readers enforce it too, in the editor and the CLI).
+ */
+export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
+  'exec.host', 'exec.security', 'exec.ask', 'exec.denyGroups', 'exec.allowlist', 'exec.sandbox.network',
+  'exec.sandbox.hidePaths', 'exec.devcontainer.cliPath', 'exec.credentialed',
+  'memory.embeddings.baseUrl',
+  'providers.openai.baseUrl', 'providers.anthropic.baseUrl',
+]);
+
 export interface PincerConfig {
   policy: PolicyConfig;
   rateLimit: { enabled: boolean; perMinute: number; burst: number };

@@ -1,8 +1,7 @@
 // VS Code settings → core configuration. Changes apply to the running runtime at once (no reload);
 // problems are shown once each, as a warning with a button that opens the setting.
 import * as vscode from 'vscode';
-import { readConfig, type PincerConfig } from '../core/config';
-import { USER_ONLY_SETTINGS } from '../core/exec/exec-config';
+import { readConfig, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
 
 export function readSettings(warn: (m: string) => void): PincerConfig {
   const cfg = vscode.workspace.getConfiguration('pincer');

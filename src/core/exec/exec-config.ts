@@ -7,16 +7,6 @@ import { allGroups, GROUP_NAMES, type AllowlistEntry, type CommandPolicy, type G
 import type { ExecHostKind } from './exec-types';
 import { readCredentialedConfig, type CredentialedBinary } from './credentialed-config';
 
-/**
- * Settings a repository must not set for the person: each could loosen what runs (or run a program of
- * the repository's choosing). Hosts read them from user settings only (package.json scopes them
- * `application` / `machine`; the readers enforce it too).
- */
-export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
-  'exec.host', 'exec.security', 'exec.ask', 'exec.denyGroups', 'exec.allowlist', 'exec.sandbox.network',
-  'exec.sandbox.hidePaths', 'exec.devcontainer.cliPath', 'exec.credentialed',
-]);
-
 export interface ExecConfig {
   host: ExecHostKind;
   policy: CommandPolicy;

@@ -133,7 +133,7 @@ suite('memory and context files', () => {
     const cfg = vscode.workspace.getConfiguration('pincer.memory.embeddings');
     try {
       await vscode.commands.executeCommand('pincer.memory.setEmbeddingsKey', 'sk-host-test-key');
-      await cfg.update('baseUrl', server.url, vscode.ConfigurationTarget.Workspace);
+      await cfg.update('baseUrl', server.url, vscode.ConfigurationTarget.Global);
       await cfg.update('model', 'test-embed', vscode.ConfigurationTarget.Workspace);
       await run('write_file', { path: 'memory/garage.md', content: '# Garage\n\nThe automobile needs new tyres before winter.\n' });
       await vscode.commands.executeCommand('pincer.memory.reindex');
@@ -144,7 +144,7 @@ suite('memory and context files', () => {
       assert.ok(hits.length > 0);
       assert.ok(server.stats.requests > 0, 'the real SDK client reached the loopback server');
     } finally {
-      await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg.update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
       await cfg.update('model', undefined, vscode.ConfigurationTarget.Workspace);
       await vscode.commands.executeCommand('pincer.memory.setEmbeddingsKey', '');
       await server.stop();
