@@ -8,6 +8,7 @@ import { DEFAULT_DENY_PATHS } from './fs/path-deny';
 import type { ReviewMode } from './fs/review-policy';
 import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
 import { readExecConfig, type ExecConfig } from './exec/exec-config';
+import { readChatConfig, type ChatConfig } from './agent/provider-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -35,6 +36,7 @@ export interface PincerConfig {
   edits: { review: ReviewMode; autoApprove: string[] };
   memory: MemoryConfig;
   exec: ExecConfig;
+  chat: ChatConfig;
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -71,6 +73,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     },
     memory: readMemoryConfig(get, warn),
     exec: readExecConfig(get, warn),
+    chat: readChatConfig(get, warn),
   };
 }
 

@@ -1,0 +1,115 @@
+// One chat turn end to end, for any front end (the sidebar chat, sessions_send, the CLI later): load
+// the session's history, assemble the system prompt from the agent's context files and the tools its
+// policy allows, run the agent loop, and store every message as it is added and the usage at the end.
+// A session is one conversation at a time: a second turn on a busy session waits for the first.
+import type { AgentDefinition } from '../agents/types';
+import type { PincerRuntime } from '../runtime';
+import type { SessionStore } from '../sessions/session-store';
+import type { SessionRunner } from '../sessions/tools/sessions-send';
+import type { ToolContext } from '../tools/types';
+import { runAgentTurn, turnTools } from './agent-loop';
+import type { TurnEvent, TurnResult, TurnToolContext } from './agent-types';
+import type { ModelMessage, ModelProvider } from './model-types';
+import { buildSystemPrompt, loadContextFiles, type ContextFileReader } from './system-prompt';
+
+export interface ChatModel {
+  provider: ModelProvider;
+  model: string;
+  contextTokens?: number;
+}
+
+export interface ChatServiceDeps {
+  rt: PincerRuntime;
+  sessions: () => Promise<SessionStore | undefined>;
+  /** The model for this agent (its definition's `model`, else the person's choice), or undefined. */
+  model: (agent: AgentDefinition) => Promise<ChatModel | undefined>;
+  agent: (agentId: string) => AgentDefinition;
+  contextFiles: ContextFileReader;
+  user: () => string;
+  workspace: () => { root: string; name: string } | undefined;
+  /** Trust, ownership and the like for the tool calls of a turn. */
+  toolContext: () => TurnToolContext;
+}
+
+export interface ChatTurnRequest {
+  sessionKey: string;
+  agentId: string;
+  text: string;
+  /** Context the person attached (current file, selection, @file mentions), as text for the model. */
+  attachments?: string;
+  signal: AbortSignal;
+  onEvent?: (e: TurnEvent) => void;
+  /** Host-specific instructions appended to the system prompt. */
+  extra?: string;
+}
+
+export class ChatService {
+  private readonly busy = new Map<string, Promise<unknown>>();
+  private turnSeq = 0;
+
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  async turn(req: ChatTurnRequest): Promise<TurnResult> {
+    // One turn per session at a time: the history of the next one includes this one.
+    const before = this.busy.get(req.sessionKey) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(() => this.run(req));
+    this.busy.set(req.sessionKey, run);
+    try {
+      return await run;
+    } finally {
+      if (this.busy.get(req.sessionKey) === run) this.busy.delete(req.sessionKey);
+    }
+  }
+
+  private async run(req: ChatTurnRequest): Promise<TurnResult> {
+    const store = await this.deps.sessions();
+    if (!store) throw new Error('The workspace database could not be opened, so the chat cannot keep its history.');
+    const session = await store.owned(req.sessionKey, req.agentId);
+    const agent = this.deps.agent(req.agentId);
+    const model = await this.deps.model(agent);
+    if (!model) throw new Error('No model is available. Pick one with "Pincer: Select Model…" (VS Code\'s language models, an OpenAI-compatible endpoint or Anthropic).');
+    const history: ModelMessage[] = (await store.messages(session.key)).map(({ role, parts }) => ({ role, parts }));
+    const toolContext = this.deps.toolContext();
+    const policyCtx = this.deps.rt.context({
+      channel: 'chat', sessionKey: session.key, agentId: req.agentId, provider: model.provider.id, ...toolContext,
+    } as Partial<ToolContext> & Pick<ToolContext, 'channel'>);
+    const { tools, aliases } = turnTools(this.deps.rt.registry, this.deps.rt.registry.policyRequest(policyCtx));
+    const system = buildSystemPrompt({
+      agent, tools, aliases, workspace: this.deps.workspace(), extra: req.extra,
+      contextFiles: await loadContextFiles(this.deps.contextFiles, req.agentId, this.deps.user()),
+    });
+    const user = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;
+    // Stored as they are added: a window closed mid-turn keeps what was said.
+    const pending: Promise<void>[] = [];
+    pending.push(store.append(session.key, [{ role: 'user', parts: [{ type: 'text', text: user }] }]));
+    if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text)));
+    const result = await runAgentTurn({ provider: model.provider, runtime: this.deps.rt, model: model.model, contextTokens: model.contextTokens }, {
+      sessionKey: session.key, agentId: req.agentId, turnId: `${session.key}#${Date.now()}-${++this.turnSeq}`,
+      history, user, system, tools, signal: req.signal, toolContext,
+      limits: { maxIterations: this.deps.rt.currentConfig.chat.maxIterations, ...(this.deps.rt.currentConfig.chat.maxTurnTokens ? { maxTurnTokens: this.deps.rt.currentConfig.chat.maxTurnTokens } : {}) },
+      onEvent: (e) => {
+        if (e.type === 'message') pending.push(store.append(session.key, [e.message]));
+        req.onEvent?.(e);
+      },
+    });
+    await Promise.all(pending);
+    await store.append(session.key, [], { inputTokens: result.usage.input, outputTokens: result.usage.output, cachedInputTokens: result.usage.cached });
+    return result;
+  }
+
+  /** sessions_send: a turn in another of the agent's sessions, without a front end watching. */
+  runner(): SessionRunner {
+    return {
+      send: async (key, text, from) => {
+        const r = await this.turn({ sessionKey: key, agentId: from.agentId, text, signal: from.signal });
+        return { reply: r.text || `(no answer: ${r.stopReason}${r.message ? `, ${r.message}` : ''})` };
+      },
+    };
+  }
+}
+
+/** A session's title from its first message: the first line, shortened. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0].replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New chat';
+}

@@ -1,0 +1,98 @@
+// A chat turn end to end: the real OpenAI provider against the loopback server, sessions in a real
+// database, the agent's SOUL.md from the real routing service in the system prompt, the file tools on
+// a temp workspace. The next turn sees the stored history; sessions_send runs a turn elsewhere.
+import assert from 'node:assert/strict';
+import { ChatService, titleFrom } from '../../../src/core/agent/chat-service';
+import { createOpenAiProvider } from '../../../src/core/agent/providers/openai-provider';
+import { AutoApplyReviewer } from '../../../src/core/fs/auto-apply-reviewer';
+import { createFsTools } from '../../../src/core/fs/fs-tools';
+import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
+import { SESSION_MIGRATIONS, SessionStore } from '../../../src/core/sessions/session-store';
+import { Database } from '../../../src/core/storage/database';
+import { makeGuard, makeWorkspace, removeTempDirs } from '../../support/fs-fixtures';
+import { reply, text, toolCall, type ScriptRequest, type ScriptStep } from '../../support/model-script';
+import type { ModelServer } from '../../support/model-server-base';
+import { startOpenAiChatServer } from '../../support/openai-chat-server';
+import { STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
+import { runtimeWith } from '../../support/test-tools';
+import { openRouted, shared, type Routed } from '../memory/routed-fixture';
+
+type Msg = { role: string; content?: unknown };
+
+describe('chat service', () => {
+  let server: ModelServer | undefined;
+  let db: Database | undefined;
+  let routed: Routed | undefined;
+  afterEach(async () => {
+    await server?.close();
+    await db?.close();
+    await routed?.db.close();
+    server = undefined;
+  });
+  after(removeTempDirs);
+
+  async function setup(script: (req: ScriptRequest) => ScriptStep) {
+    const ws = makeWorkspace({ 'notes.txt': 'The launch code is banana7\n' });
+    const fs = new NodeWorkspaceFs();
+    const rt = runtimeWith({ 'rateLimit.enabled': false }, createFsTools({ guard: makeGuard([ws.root]), fs, reviewer: new AutoApplyReviewer(fs) }));
+    server = await startOpenAiChatServer(script);
+    db = await Database.open({ dir: tempDir('chat'), workerPath: STORAGE_WORKER, migrations: SESSION_MIGRATIONS });
+    const store = new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t));
+    routed = await openRouted();
+    await routed.routed.write(shared('coder'), 'SOUL.md', 'You are Coder. Answer in one sentence.', { actor: 'person', level: 'agent' });
+    const provider = createOpenAiProvider({ baseUrl: server.url, apiKey: 'sk-test-0123456789abcdef' });
+    const chat = new ChatService({
+      rt, sessions: async () => store, model: async () => ({ provider, model: 'test-model' }),
+      agent: (id) => routed!.agents.resolve(id), contextFiles: routed.routed, user: () => 'alice',
+      workspace: () => ({ root: ws.root, name: 'ws' }), toolContext: () => ({ workspaceRoot: ws.root, workspaceTrusted: true, isOwner: true }),
+    });
+    return { chat, store, server: server! };
+  }
+
+  it('runs a turn with the agent\'s context in the prompt, stores it, and the next turn sees it', async () => {
+    const { chat, store, server } = await setup((req) => {
+      const msgs = req.body.messages as Msg[];
+      if (!msgs.some((m) => m.role === 'tool')) return reply(text('Reading.'), toolCall('read_file', { path: 'notes.txt' }));
+      return reply(text(`It is banana7. (turn ${msgs.filter((m) => m.role === 'user').length})`));
+    });
+    const s = await store.create('coder');
+    const events: string[] = [];
+    const r = await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'What is the launch code?\nBe quick.', signal: new AbortController().signal, onEvent: (e) => events.push(e.type) });
+    assert.equal(r.stopReason, 'end');
+    assert.match(r.text, /banana7/);
+    assert.ok(events.includes('tool-start') && events.includes('text'));
+    const first = server.requests[0] as { messages: Msg[] };
+    assert.equal(first.messages[0].role, 'system');
+    assert.match(String(first.messages[0].content), /You are Coder/);
+    const stored = await store.messages(s.key);
+    assert.deepEqual(stored.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    const rec = await store.owned(s.key, 'coder');
+    assert.equal(rec.title, 'What is the launch code?');
+    assert.ok(rec.usage.inputTokens > 0, 'usage stored');
+
+    const again = await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'And again?', signal: new AbortController().signal });
+    assert.match(again.text, /turn 2/, 'the second turn carried the first in its history');
+    const lastReq = server.requests.at(-1) as { messages: Msg[] };
+    assert.equal(lastReq.messages[0].content, first.messages[0].content, 'the same system prompt, byte for byte (prompt caches hit)');
+  });
+
+  it("refuses another agent's session and says what to do without a model", async () => {
+    const { chat, store } = await setup(() => reply(text('hi')));
+    const theirs = await store.create('support');
+    await assert.rejects(chat.turn({ sessionKey: theirs.key, agentId: 'coder', text: 'x', signal: new AbortController().signal }), /does not belong/);
+  });
+
+  it('sessions_send runs a turn in the other session and returns its answer', async () => {
+    const { chat, store } = await setup(() => reply(text('Handled over there.')));
+    const other = await store.create('coder', { title: 'Other' });
+    const r = await chat.runner().send(other.key, 'please handle', { agentId: 'coder', signal: new AbortController().signal } as never);
+    assert.equal(r.reply, 'Handled over there.');
+    assert.equal((await store.messages(other.key)).length, 2);
+  });
+
+  it('titles come from the first line, shortened', () => {
+    assert.equal(titleFrom('  Fix the build\nplease'), 'Fix the build');
+    assert.equal(titleFrom('x'.repeat(100)).length, 58);
+    assert.equal(titleFrom('   '), 'New chat');
+  });
+});
