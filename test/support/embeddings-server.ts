@@ -32,6 +32,8 @@ export interface EmbeddingsServerStats {
   batches: string[][];
   /** The Authorization header of the last request (undefined when absent). */
   lastAuthorization: string | undefined;
+  /** All headers of the last request. */
+  lastHeaders?: Record<string, string | string[] | undefined>;
   lastBody: Record<string, unknown> | undefined;
 }
 
@@ -99,6 +101,7 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
     for await (const c of req) chunks.push(c as Buffer);
     stats.requests++;
     stats.lastAuthorization = req.headers.authorization;
+    stats.lastHeaders = req.headers;
     if (req.method !== 'POST' || !['/v1/embeddings', '/embeddings'].includes((req.url ?? '').split('?')[0])) {
       return sendJson(res, 404, errorBody(`No route ${req.method} ${req.url}`, 'invalid_request_error'));
     }

@@ -2,7 +2,9 @@
 // Azure-style gateways, Ollama, LM Studio, vLLM, llama.cpp. Uses the official `openai` SDK for the
 // HTTP, retries (429/5xx with backoff, Retry-After honoured) and timeouts; this file adds batching,
 // input order, response checks and error messages a person can act on, with the key never in them.
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { IsolatedOpenAI } from '../agent/providers/isolated-openai';
+import { clip, redactKey, rootCause } from '../guard/error-text';
 import { MemoryError } from './types';
 import { decodeEmbeddings, EmbeddingResponseError } from './embeddings-response';
 
@@ -39,7 +41,7 @@ const NO_KEY = 'pincer-no-api-key';
 export function createOpenAiCompatibleEmbeddings(opts: OpenAiCompatibleEmbeddingsOptions): EmbeddingProvider {
   const o = checkOptions(opts);
   const where = `${o.baseUrl} (model ${o.model})`;
-  const client = new OpenAI({
+  const client = new IsolatedOpenAI({
     baseURL: o.baseUrl,
     apiKey: o.apiKey ?? NO_KEY,
     // Explicit nulls: otherwise the SDK reads OPENAI_ADMIN_KEY / OPENAI_ORG_ID / OPENAI_PROJECT_ID from
@@ -176,31 +178,9 @@ function describeFailure(
   return fail(`failed: ${clip(err instanceof Error ? err.message : String(err))}.`);
 }
 
-/** The innermost error code or message: undici wraps ECONNREFUSED in "fetch failed". */
-function rootCause(err: Error): string {
-  let detail = err.message;
-  let at: unknown = err;
-  for (let depth = 0; depth < 5 && at instanceof Error; depth++, at = at.cause) {
-    const code = (at as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    if (at.message) detail = at.message;
-  }
-  return detail;
-}
 
 function abortError(where: string, signal: AbortSignal | undefined): Error {
   const e = new Error(`Embedding request to ${where} was aborted.`, { cause: signal?.reason });
   e.name = 'AbortError';
   return e;
-}
-
-function clip(text: string, max = 300): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** Servers echo the presented key in 401 messages ("Incorrect API key provided: sk-…"). */
-export function redactKey(text: string, apiKey: string | undefined): string {
-  // Very short "keys" (placeholders like "x") would mangle ordinary words and reveal nothing.
-  if (!apiKey || apiKey.length < 4) return text;
-  return text.split(apiKey).join('[redacted]');
 }

@@ -41,6 +41,20 @@ describe('memory embeddings: OpenAI-compatible provider against a loopback serve
     assert.equal(server.stats.requests, 1, 'no request for no texts');
   });
 
+  it('never adds headers from OPENAI_CUSTOM_HEADERS (they would go to whatever server is configured)', async () => {
+    server = await startEmbeddingsServer({ dims: 8, token: KEY });
+    const saved = process.env.OPENAI_CUSTOM_HEADERS;
+    process.env.OPENAI_CUSTOM_HEADERS = 'X-Leak: from-env';
+    try {
+      await make({ apiKey: KEY }).embed(['a']);
+      assert.equal(server.stats.lastHeaders?.['x-leak'], undefined);
+      assert.equal(server.stats.lastAuthorization, `Bearer ${KEY}`);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_CUSTOM_HEADERS;
+      else process.env.OPENAI_CUSTOM_HEADERS = saved;
+    }
+  });
+
   it('takes float answers from servers that ignore encoding_format, and the /embeddings route', async () => {
     server = await startEmbeddingsServer({ dims: 16, forceEncoding: 'float' });
     const [v] = await make().embed(['automobile']);

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { runAgentTurn } from '../../../src/core/agent/agent-loop';
+import { malformedGuidance } from '../../../src/core/agent/agent-tools';
+import type { TurnEvent } from '../../../src/core/agent/agent-types';
+import { answer, toolCalls, type ScriptedProvider } from '../../support/scripted-provider';
+import { everyCallAnswered, harness, resultsOf } from './agent-loop-harness';
+
+const endOrder = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'tool-end' ? [e.id] : []));
+const eventOrder = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'tool-start' || e.type === 'tool-end' ? [`${e.type === 'tool-start' ? '>' : '<'}${e.id}`] : []));
+
+describe('agent loop: running tool calls', () => {
+  it('read-only calls of one reply run in parallel: two 300 ms sleeps take well under 600 ms', async () => {
+    const h = harness([toolCalls([{ name: 'sleep', args: { ms: 300, tag: 'a' } }, { name: 'sleep', args: { ms: 300, tag: 'b' } }]), answer('rested')]);
+    const t0 = performance.now();
+    const r = await h.run();
+    const elapsed = performance.now() - t0;
+    assert.ok(elapsed < 550, `took ${Math.round(elapsed)} ms`);
+    assert.deepEqual(resultsOf(r.messages).map((p) => p.content), ['slept 300 a', 'slept 300 b']);
+    const ends = h.events.filter((e) => e.type === 'tool-end');
+    assert.ok(ends.every((e) => e.type === 'tool-end' && e.durationMs >= 250), 'each call reports its own duration');
+  });
+
+  it('mutating calls run one at a time, in the order the model wrote them', async () => {
+    const h = harness([toolCalls([
+      { name: 'journal', args: { entry: 'first', ms: 120 } },
+      { name: 'journal', args: { entry: 'second', ms: 10 } },
+      { name: 'journal', args: { entry: 'third', ms: 40 } },
+    ]), answer('written')]);
+    const r = await h.run();
+    assert.deepEqual(h.journal, ['start first', 'end first', 'start second', 'end second', 'start third', 'end third']);
+    assert.deepEqual(resultsOf(r.messages).map((p) => p.content), ['wrote first', 'wrote second', 'wrote third']);
+  });
+
+  it('results come back in call order even when a later call finishes first', async () => {
+    const h = harness([toolCalls([
+      { name: 'sleep', args: { ms: 200, tag: 'slow' }, id: 'slow' },
+      { name: 'sleep', args: { ms: 5, tag: 'fast' }, id: 'fast' },
+    ]), answer('ok')]);
+    const r = await h.run();
+    assert.deepEqual(endOrder(h.events), ['fast', 'slow'], 'the fast one finished first');
+    assert.deepEqual(r.messages.slice(1, 3).map((m) => (m.parts[0] as { id: string }).id), ['slow', 'fast']);
+  });
+
+  it('a read after a write waits for it, and a write waits for the reads before it', async () => {
+    const h = harness([toolCalls([
+      { name: 'sleep', args: { ms: 80, tag: 'r1' }, id: 'r1' },
+      { name: 'echo', args: { text: 'r2' }, id: 'r2' },
+      { name: 'journal', args: { entry: 'w', ms: 50 }, id: 'w' },
+      { name: 'sleep', args: { ms: 5, tag: 'r3' }, id: 'r3' },
+    ]), answer('ok')]);
+    const r = await h.run();
+    const order = eventOrder(h.events);
+    // r1 and r2 overlap (r2 ends while r1 runs); w starts after both ended; r3 starts after w ended.
+    assert.deepEqual(order, ['>r1', '>r2', '<r2', '<r1', '>w', '<w', '>r3', '<r3']);
+    assert.deepEqual(resultsOf(r.messages).map((p) => p.id), ['r1', 'r2', 'w', 'r3']);
+  });
+
+  it('a call with cut-off arguments is not run; its result asks for complete JSON arguments', async () => {
+    const h = harness([
+      toolCalls([
+        { name: 'journal', args: '{"entry": "a very long ent', malformed: 'unexpected end of JSON input' },
+        { name: 'echo', args: { text: 'fine' } },
+      ]),
+      answer('I will retry'),
+    ]);
+    const r = await h.run();
+    assert.deepEqual(h.journal, [], 'the malformed write did not run');
+    const [bad, good] = resultsOf(r.messages);
+    assert.equal(bad.isError, true);
+    assert.equal(bad.content, 'journal did not run: its arguments were cut off or were not valid JSON (unexpected end of JSON input). Call journal again with complete JSON arguments; if they are long, split the work into smaller calls.');
+    assert.equal(good.content, 'fine');
+    assert.equal(r.stopReason, 'end');
+    // The malformed call is kept in history as the model sent it, answered by the guidance.
+    assert.deepEqual(r.messages[0].parts[0], { type: 'tool-call', id: 'call-1', name: 'journal', args: '{"entry": "a very long ent', malformed: 'unexpected end of JSON input' });
+  });
+
+  it('the guidance stays short whatever the provider says went wrong', () => {
+    const g = malformedGuidance({ type: 'tool-call', id: 'x', name: 'write_file', args: 'x'.repeat(10_000), malformed: 'bad\n'.repeat(1000) });
+    assert.ok(g.length < 450, `${g.length} characters`);
+    assert.ok(!g.includes('\n'));
+    assert.match(malformedGuidance({ type: 'tool-call', id: 'x', name: 'edit', args: '', malformed: '' }), /^edit did not run: its arguments were cut off or were not valid JSON\. Call edit again/);
+  });
+
+  it('the loop detector halts the turn: the same failing call five times stops it with reason "loop"', async () => {
+    const h = harness(Array.from({ length: 8 }, () => toolCalls([{ name: 'echo', args: {} }])));
+    const r = await h.run();
+    assert.equal(r.stopReason, 'loop');
+    assert.equal(r.iterations, 5);
+    assert.equal(h.provider.requests.length, 5);
+    assert.match(r.message ?? '', /^Run stopped by loop detection: echo was called with the same arguments 5 times/);
+    const results = resultsOf(r.messages);
+    assert.match(results[0].content, /^echo received no arguments, but it needs "text"/);
+    assert.match(results[2].content, /\[Pincer loop warning\]/);
+    assert.match(results[4].content, /\[Pincer stopped this run\]/);
+    // A new user turn resets the detector: the same session may call tools again.
+    const again = harness([toolCalls([{ name: 'echo', args: { text: 'back' } }]), answer('ok')]);
+    const r2 = await runAgainOn(h, again.provider);
+    assert.equal(r2.stopReason, 'end');
+    assert.equal(resultsOf(r2.messages)[0].content, 'back');
+  });
+
+  it('a halt in the middle of one reply: the calls after it are answered, not run', async () => {
+    const calls = [...Array.from({ length: 6 }, () => ({ name: 'journal', args: { entry: 'same' } })), { name: 'echo', args: { text: 'after' } }];
+    const h = harness([toolCalls(calls.map((c, i) => ({ ...c, id: `c${i}` }))), answer('never')]);
+    const r = await h.run();
+    assert.equal(r.stopReason, 'loop');
+    assert.equal(h.journal.filter((l) => l.startsWith('end')).length, 5, 'the fifth identical write tripped the detector');
+    const results = resultsOf(r.messages);
+    assert.equal(results.length, 7);
+    assert.match(results[4].content, /\[Pincer stopped this run\]/);
+    assert.equal(results[5].content, 'journal did not run: the run was stopped by loop detection before this call.');
+    assert.equal(results[6].content, 'echo did not run: the run was stopped by loop detection before this call.');
+    assert.ok(everyCallAnswered(r.messages));
+    assert.equal(h.provider.requests.length, 1);
+  });
+
+  it('loop thresholds from the settings apply (sameCall critical 3)', async () => {
+    const h = harness(Array.from({ length: 5 }, () => toolCalls([{ name: 'echo', args: { text: 'same' } }])), {
+      settings: { 'loopDetection.thresholds': { sameCall: { warn: 2, critical: 3 } } },
+    });
+    const r = await h.run();
+    assert.equal(r.stopReason, 'loop');
+    assert.equal(r.iterations, 3);
+  });
+
+  it('cancel while a tool runs: the tool stops, the turn ends at once, later calls are answered', async () => {
+    const h = harness([toolCalls([
+      { name: 'sleep', args: { ms: 5000 }, id: 'long' },
+      { name: 'journal', args: { entry: 'later' }, id: 'later' },
+    ]), answer('never')]);
+    const ac = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => ac.abort(), 100);
+    const r = await h.run({ signal: ac.signal });
+    const elapsed = performance.now() - t0;
+    assert.ok(elapsed < 1000, `took ${Math.round(elapsed)} ms`);
+    assert.equal(r.stopReason, 'cancelled');
+    assert.equal(r.message, 'Stopped: you cancelled the turn.');
+    const [long, later] = resultsOf(r.messages);
+    assert.equal(long.isError, true);
+    assert.match(long.content, /cancelled/);
+    assert.equal(later.content, 'journal did not run: the user cancelled the turn before this call.');
+    assert.deepEqual(h.journal, []);
+    assert.equal(h.provider.requests.length, 1);
+    assert.ok(everyCallAnswered(r.messages));
+  });
+
+  it('cancel while a tool ignores the signal: the turn still ends promptly', async () => {
+    const h = harness([toolCalls([{ name: 'sleep', args: { ms: 1500, ignoreAbort: true } }]), answer('never')]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 50);
+    const t0 = performance.now();
+    const r = await h.run({ signal: ac.signal });
+    assert.ok(performance.now() - t0 < 1000);
+    assert.equal(r.stopReason, 'cancelled');
+    assert.equal(resultsOf(r.messages).length, 1);
+    assert.ok(everyCallAnswered(r.messages));
+  });
+
+  it('tool-call events carry scrubbed arguments', async () => {
+    const key = `sk-${'a1B2c3D4e5'.repeat(3)}`;
+    const h = harness([toolCalls([{ name: 'echo', args: { text: `key ${key}` } }]), answer('ok')]);
+    const r = await h.run();
+    const start = h.events.find((e) => e.type === 'tool-start');
+    assert.ok(start && start.type === 'tool-start');
+    assert.ok(!start.args.includes(key), start.args);
+    assert.ok(!resultsOf(r.messages)[0].content.includes(key), 'the pipeline scrubbed the result');
+  });
+});
+
+/** A second turn on the same runtime and session as `h`, answered by another script. */
+function runAgainOn(h: ReturnType<typeof harness>, provider: ScriptedProvider) {
+  return runAgentTurn({ ...h.deps, provider }, {
+    sessionKey: 'chat:s1', agentId: 'default', turnId: 't2', history: [], user: 'again', system: 'You are a test.',
+    tools: h.offered.tools, signal: new AbortController().signal,
+  });
+}
