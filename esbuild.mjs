@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { chatBuildOptions, copyChatAssets } from './webview-ui/chat/build.mjs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const watch = process.argv.includes('--watch');
@@ -23,6 +24,8 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: 'dist/storage-worker.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: 'dist/webview/sidebar.js' },
+  // The chat view (webview-ui/chat/build.mjs: chat.js, chat.css, the codicon font).
+  chatBuildOptions('dist/webview'),
 ];
 
 fs.mkdirSync('dist/webview', { recursive: true });
@@ -30,6 +33,7 @@ fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), 'd
 // The shell parser: VS Code's own tree-sitter build and its bash grammar, loaded on the first command judged.
 for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join('dist', f));
 fs.copyFileSync('webview-ui/sidebar/style.css', 'dist/webview/sidebar.css');
+copyChatAssets('dist/webview');
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

@@ -1,0 +1,82 @@
+// Stored session messages (the agent loop's ModelMessages, as SessionStore keeps them) as the chat
+// view shows them: the person's and the assistant's text, and one tool card per call with its result
+// joined in from the tool message that answered it. Texts are cut to the protocol's caps, so a page
+// built here always passes parseToWebview. Ids carry the stored `seq` (`m12`, `m12:t0`), which is
+// what the host needs back from `load-older`.
+import type { ModelMessage } from '../agent/model-types';
+import { CHAT_LIMITS, type ChatMessage, type ToolCallView } from './chat-protocol-parts';
+
+export interface HistoryOptions {
+  /** Characters of a tool call's arguments on its card (2,000). */
+  argsChars?: number;
+  /** Characters of a tool result on its card (4,000). */
+  resultChars?: number;
+}
+
+/** `s` cut to `max` characters, with the cut said. */
+export function preview(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const note = `… (${(s.length - max).toLocaleString('en')} more characters)`;
+  return s.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+function argsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  try {
+    return JSON.stringify(args) ?? '';
+  } catch {
+    return String(args);
+  }
+}
+
+const textOf = (m: ModelMessage) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+
+/** The stored `seq` inside an id made here, or undefined for another id. */
+export function chatIdSeq(id: string): number | undefined {
+  const m = /^m(\d{1,15})(?::t\d+)?$/.exec(id);
+  return m ? Number(m[1]) : undefined;
+}
+
+export function toChatMessages(messages: readonly (ModelMessage & { seq: number })[], o: HistoryOptions = {}): ChatMessage[] {
+  const argsChars = Math.min(o.argsChars ?? 2000, CHAT_LIMITS.preview);
+  const resultChars = Math.min(o.resultChars ?? 4000, CHAT_LIMITS.preview);
+  const out: ChatMessage[] = [];
+  const cards = new Map<string, ToolCallView>();
+  for (const m of messages) {
+    const id = `m${m.seq}`;
+    if (m.role === 'user') {
+      const text = textOf(m);
+      if (text) out.push({ role: 'user', id, text: preview(text, CHAT_LIMITS.text) });
+    } else if (m.role === 'assistant') {
+      const text = textOf(m);
+      if (text) out.push({ role: 'assistant', id, text: preview(text, CHAT_LIMITS.text) });
+      let i = 0;
+      for (const p of m.parts) {
+        if (p.type !== 'tool-call') continue;
+        const call: ToolCallView = {
+          callId: p.id.slice(0, CHAT_LIMITS.id) || `call-${m.seq}-${i}`,
+          name: p.name.slice(0, CHAT_LIMITS.label) || 'tool',
+          args: preview(argsText(p.args), argsChars),
+          status: 'running',
+        };
+        cards.set(p.id, call);
+        out.push({ role: 'tool', id: `${id}:t${i++}`, call });
+      }
+    } else if (m.role === 'tool') {
+      for (const p of m.parts) {
+        if (p.type !== 'tool-result') continue;
+        const card = cards.get(p.id);
+        if (!card) continue;
+        card.status = p.isError ? 'error' : 'ok';
+        card.result = preview(p.content, resultChars);
+      }
+    }
+  }
+  // A call whose result never arrived (the turn was cut off) must not spin forever on its card.
+  for (const card of cards.values()) {
+    if (card.status !== 'running') continue;
+    card.status = 'error';
+    card.result = 'No result was recorded for this call.';
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+// The pieces the chat protocol's messages are made of: messages of a session, tool-call cards,
+// approval and review prompts, pickers, context chips. Written with zod/mini so the webview bundle
+// stays small (zod/mini ~14 KB minified against ~450 KB for the full `zod` import) and free of node
+// imports: the host and the webview import this same file.
+//
+// Every object is strict (an unknown key, `__proto__` or `constructor` included, is an error) and
+// every string and array has a cap: a message either fits the protocol or is refused whole.
+import * as z from 'zod/mini';
+
+/** The caps. A host that has more (a longer text, more sessions) pages or shortens before sending. */
+export const CHAT_LIMITS = Object.freeze({
+  id: 200,
+  /** Session titles, model and agent names, labels. */
+  label: 500,
+  path: 4096,
+  /** Reasons, summaries, error messages, descriptions. */
+  sentence: 4000,
+  /** A whole message's text (user or assistant) and the text of a code block. */
+  text: 1_000_000,
+  /** What the person may send in one message. */
+  sendText: 200_000,
+  /** A chip's attached text (a selection). */
+  chipText: 200_000,
+  /** One streamed piece: a host with more splits it into several deltas. */
+  delta: 65_536,
+  /** Tool arguments and results as shown on a card (already shortened and scrubbed by the host). */
+  preview: 20_000,
+  command: 20_000,
+  messagesPerPage: 5000,
+  sessions: 10_000,
+  choices: 1000,
+  chips: 50,
+  parts: 200,
+  mentionResults: 200,
+  mentionPrefix: 500,
+  /** Events replayed for a turn that is still running (init / session). */
+  liveEvents: 5000,
+  count: Number.MAX_SAFE_INTEGER,
+  durationMs: 1e9,
+});
+
+const L = CHAT_LIMITS;
+
+export const capped = (max: number) => z.string().check(z.maxLength(max));
+export const idString = z.string().check(z.minLength(1), z.maxLength(L.id));
+export const count = z.number().check(z.int(), z.gte(0), z.lte(L.count));
+export const list = <T extends z.core.SomeType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
+
+/** A file or a selection the person attaches to a message. */
+export const contextChip = z.strictObject({
+  kind: z.enum(['file', 'selection']),
+  path: z.string().check(z.minLength(1), z.maxLength(L.path)),
+  /** 1-based, inclusive line numbers of a selection. */
+  range: z.optional(z.strictObject({ startLine: count, endLine: count })),
+  /** The selected text, when the host attaches it. */
+  text: z.optional(capped(L.chipText)),
+  /** 'editor': follows the active editor (the host replaces it with `context`); 'user': picked by the person. */
+  origin: z.optional(z.enum(['editor', 'user'])),
+});
+
+export const toolStatus = z.enum(['running', 'ok', 'error', 'denied']);
+
+/** One tool call as its card shows it. Arguments and result are previews the host already scrubbed. */
+export const toolCallView = z.strictObject({
+  callId: idString,
+  name: z.string().check(z.minLength(1), z.maxLength(L.label)),
+  args: capped(L.preview),
+  status: toolStatus,
+  durationMs: z.optional(z.number().check(z.gte(0), z.lte(L.durationMs))),
+  result: z.optional(capped(L.preview)),
+});
+
+/** A message of a session as the transcript shows it. */
+export const chatMessage = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)) }),
+  z.strictObject({ role: z.literal('assistant'), id: idString, text: capped(L.text) }),
+  z.strictObject({ role: z.literal('tool'), id: idString, call: toolCallView }),
+]);
+
+export const sessionSummary = z.strictObject({
+  key: idString,
+  title: capped(L.label),
+  /** Epoch milliseconds. */
+  updatedAt: count,
+  messageCount: count,
+  agentId: z.optional(idString),
+});
+
+/** A page of a session: its newest messages (oldest first) and whether earlier ones exist. */
+export const sessionPage = z.strictObject({
+  key: idString,
+  title: capped(L.label),
+  messages: list(chatMessage, L.messagesPerPage),
+  hasOlder: z.boolean(),
+});
+
+export const modelChoice = z.strictObject({
+  id: idString,
+  name: capped(L.label),
+  /** Where it comes from: 'Copilot', 'OpenAI-compatible (http://localhost:11434/v1)', 'Anthropic'. */
+  source: capped(L.label),
+});
+
+export const agentChoice = z.strictObject({
+  id: idString,
+  name: capped(L.label),
+  description: z.optional(capped(L.sentence)),
+});
+
+export const usage = z.strictObject({
+  input: count,
+  output: count,
+  cached: count,
+  costUsd: z.optional(z.number().check(z.gte(0), z.lte(1e9))),
+});
+
+export const approvalPart = z.strictObject({
+  /** The segment as a person reads it (`rm -rf build`). */
+  text: capped(L.command),
+  decision: z.enum(['allow', 'ask', 'deny']),
+  reason: capped(L.sentence),
+  group: z.optional(capped(L.label)),
+});
+
+export const approvalAnswer = z.enum(['once', 'always', 'deny']);
+export const reviewAction = z.enum(['accept', 'reject', 'open']);
+export const reviewOutcome = z.enum(['accepted', 'accepted-with-changes', 'rejected', 'cancelled']);
+
+export const turnStopReason = z.enum(['end', 'max-iterations', 'loop', 'cancelled', 'budget', 'error', 'length', 'content-filter']);
+
+export const mentionItem = z.strictObject({
+  path: z.string().check(z.minLength(1), z.maxLength(L.path)),
+  /** Shown instead of the path when given (a file name with its folder as detail). */
+  label: z.optional(capped(L.label)),
+  detail: z.optional(capped(L.label)),
+});
+
+/** An http(s) URL and nothing else: links a model wrote open through the host, never in the webview. */
+export const webUrl = z.string().check(z.maxLength(8192), z.regex(/^https?:\/\/[^\s]+$/i));
+
+export type ContextChip = z.infer<typeof contextChip>;
+export type ToolStatus = z.infer<typeof toolStatus>;
+export type ToolCallView = z.infer<typeof toolCallView>;
+export type ChatMessage = z.infer<typeof chatMessage>;
+export type SessionSummary = z.infer<typeof sessionSummary>;
+export type SessionPage = z.infer<typeof sessionPage>;
+export type ModelChoice = z.infer<typeof modelChoice>;
+export type AgentChoice = z.infer<typeof agentChoice>;
+export type ChatUsage = z.infer<typeof usage>;
+export type ApprovalPart = z.infer<typeof approvalPart>;
+export type ApprovalAnswerChoice = z.infer<typeof approvalAnswer>;
+export type ReviewAction = z.infer<typeof reviewAction>;
+export type ReviewOutcome = z.infer<typeof reviewOutcome>;
+export type ChatStopReason = z.infer<typeof turnStopReason>;
+export type MentionItem = z.infer<typeof mentionItem>;

@@ -1,0 +1,144 @@
+// The input: attached chips (the editor's current file and selection, @file mentions), the text box
+// (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop.
+import { CHAT_LIMITS, type ContextChip, type MentionItem } from '../../src/core/chat/chat-protocol';
+import { el, icon, textButton, toolButton } from './dom';
+import { chipLabel } from './message-view';
+import { Mentions } from './mentions';
+
+export interface ComposerHooks {
+  /** False: not sent (the draft stays as it is). */
+  send(text: string, chips: ContextChip[]): boolean;
+  stop(): void;
+  /** The draft or the chips changed (saved with the view's state). */
+  changed(): void;
+}
+
+const chipKey = (c: ContextChip) => `${c.kind}:${c.path}:${c.range?.startLine ?? ''}-${c.range?.endLine ?? ''}`;
+
+export class Composer {
+  readonly el: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly chipsEl: HTMLElement;
+  private readonly sendButton: HTMLElement;
+  private readonly stopButton: HTMLElement;
+  private readonly mentions: Mentions;
+  private editorChips: ContextChip[] = [];
+  private userChips: ContextChip[] = [];
+  /** Editor chips the person removed; they stay away until the editor shows something else. */
+  private readonly dismissed = new Set<string>();
+  private running = false;
+
+  constructor(private readonly hooks: ComposerHooks) {
+    this.input = el('textarea', { class: 'input', rows: '1', 'aria-label': 'Message to Pincer', placeholder: 'Ask Pincer… (@ attaches a file)' });
+    this.mentions = new Mentions(this.input, (item) => this.addMention(item));
+    this.chipsEl = el('div', { class: 'chips', role: 'list', 'aria-label': 'Attached context' });
+    this.sendButton = textButton('Send', () => this.submit(), { icon: 'send', label: 'Send (Enter)', action: 'send' });
+    this.stopButton = textButton('Stop', () => this.hooks.stop(), { icon: 'debug-stop', label: 'Stop (Escape)', secondary: true, action: 'stop' });
+    this.stopButton.hidden = true;
+    this.el = el('div', { class: 'composer' },
+      this.chipsEl, this.mentions.el, this.input,
+      el('div', { class: 'composer-actions' },
+        el('span', { class: 'hint', 'aria-hidden': 'true' }, 'Enter to send · Shift+Enter new line'), this.stopButton, this.sendButton));
+    this.input.addEventListener('keydown', (e) => this.onKey(e));
+    this.input.addEventListener('input', () => {
+      this.mentions.update();
+      this.hooks.changed();
+    });
+    this.input.addEventListener('click', () => this.mentions.update());
+    this.input.addEventListener('blur', () => setTimeout(() => {
+      if (document.activeElement !== this.input) this.mentions.close();
+    }, 150));
+  }
+
+  get draft(): string {
+    return this.input.value;
+  }
+
+  set draft(v: string) {
+    this.input.value = v;
+  }
+
+  get chips(): ContextChip[] {
+    return [...this.editorChips.filter((c) => !this.dismissed.has(chipKey(c))), ...this.userChips];
+  }
+
+  get savedChips(): ContextChip[] {
+    return this.userChips;
+  }
+
+  setUserChips(chips: readonly ContextChip[]): void {
+    this.userChips = chips.map((c) => ({ ...c, origin: 'user' as const }));
+    this.renderChips();
+  }
+
+  /** The host's chips for the active editor replace the previous ones. */
+  setEditorChips(chips: readonly ContextChip[]): void {
+    this.editorChips = chips.map((c) => ({ ...c, origin: 'editor' as const }));
+    const keys = new Set(this.editorChips.map(chipKey));
+    for (const k of this.dismissed) if (!keys.has(k)) this.dismissed.delete(k);
+    this.renderChips();
+  }
+
+  mentionResults(prefix: string, items: readonly MentionItem[]): void {
+    this.mentions.results(prefix, items);
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.stopButton.hidden = !running;
+    this.sendButton.hidden = running;
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    if (this.mentions.key(e)) {
+      e.preventDefault();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
+      e.preventDefault();
+      this.submit();
+    } else if (e.key === 'Escape' && this.running) {
+      e.preventDefault();
+      this.hooks.stop();
+    }
+  }
+
+  private submit(): void {
+    const text = this.input.value;
+    if (this.running || !text.trim() || !this.hooks.send(text, this.chips)) return;
+    this.input.value = '';
+    this.userChips = [];
+    this.mentions.close();
+    this.renderChips();
+    this.hooks.changed();
+  }
+
+  private addMention(item: MentionItem): void {
+    const chip: ContextChip = { kind: 'file', path: item.path, origin: 'user' };
+    const chips = this.chips;
+    if (chips.length < CHAT_LIMITS.chips && !chips.some((c) => chipKey(c) === chipKey(chip))) this.userChips.push(chip);
+    this.renderChips();
+    this.hooks.changed();
+  }
+
+  private remove(chip: ContextChip): void {
+    if (chip.origin === 'editor') this.dismissed.add(chipKey(chip));
+    else this.userChips = this.userChips.filter((c) => c !== chip);
+    this.renderChips();
+    this.hooks.changed();
+    this.input.focus();
+  }
+
+  private renderChips(): void {
+    const chips = this.chips;
+    this.chipsEl.replaceChildren(...chips.map((c) => el('span', { class: `chip chip-${c.origin ?? 'user'}`, role: 'listitem', title: c.path },
+      icon(c.kind === 'selection' ? 'selection' : 'file'), ' ', chipLabel(c), c.origin === 'editor' ? el('span', { class: 'chip-note' }, c.kind === 'selection' ? ' selection' : ' current file') : null,
+      toolButton('close', `Remove ${chipLabel(c)}`, 'remove-chip', () => this.remove(c)))));
+    this.chipsEl.hidden = chips.length === 0;
+  }
+}

@@ -1,0 +1,33 @@
+// One stored message of a session as an element: the person's text as plain text (what they typed,
+// with the chips they attached), the assistant's as markdown, a tool call as its card.
+import type { ChatMessage, ContextChip } from '../../src/core/chat/chat-protocol';
+import { baseName, el, icon } from './dom';
+import { renderMarkdown } from './markdown';
+import { toolCard } from './tool-card';
+
+export function chipLabel(c: ContextChip): string {
+  const name = baseName(c.path);
+  return c.kind === 'selection' && c.range ? `${name}:${c.range.startLine}-${c.range.endLine}` : name;
+}
+
+export function userMessage(id: string, text: string, chips: readonly ContextChip[] = []): HTMLElement {
+  return el('div', { class: 'msg user', 'data-id': id },
+    el('div', { class: 'msg-role' }, 'You'),
+    chips.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
+      el('span', { class: 'chip', title: c.path }, icon(c.kind === 'selection' ? 'selection' : 'file'), ' ', chipLabel(c)))) : null,
+    el('div', { class: 'user-text' }, text));
+}
+
+export function messageElement(m: ChatMessage): HTMLElement {
+  switch (m.role) {
+    case 'user':
+      return userMessage(m.id, m.text, m.chips);
+    case 'assistant': {
+      const md = el('div', { class: 'md' });
+      renderMarkdown(m.text, md);
+      return el('div', { class: 'msg assistant', 'data-id': m.id }, el('span', { class: 'sr-only' }, 'Pincer: '), md);
+    }
+    case 'tool':
+      return el('div', { class: 'msg tool', 'data-id': m.id }, toolCard(m.call));
+  }
+}
