@@ -53,6 +53,9 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW_ID, {
       resolveWebviewView: (view) => api.core().sidebar.resolveWebviewView(view),
     }),
+    vscode.window.registerWebviewViewProvider('pincer.chat', {
+      resolveWebviewView: (view) => api.core().chat.view.resolveWebviewView(view),
+    }),
     // The tree asks for children only when visible: that is the first use that loads the core.
     vscode.window.registerTreeDataProvider(PENDING_VIEW_ID, {
       onDidChangeTreeData: pendingChanged.event,

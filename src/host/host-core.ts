@@ -22,6 +22,7 @@ import { MemoryHost } from './memory/memory-host';
 import { registerMemory } from './memory/memory-register';
 import type { MemoryView } from './memory/memory-view';
 import { registerExec, type ExecHost } from './exec/exec-host';
+import { registerChat, type ChatHost } from './chat/chat-register';
 
 export interface HostCore {
   services: HostServices;
@@ -31,6 +32,7 @@ export interface HostCore {
   memory: MemoryHost;
   memoryView: MemoryView;
   exec: ExecHost;
+  chat: ChatHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -65,20 +67,22 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const memoryParts = registerMemory(memory);
   const fsTools = registerFsTools(context, rt, reviewer, memoryParts.intercept);
   const exec = registerExec(context, rt, storage, () => fsTools.guard(), warn);
+  const chat = registerChat(context, rt, storage, memory, exec, review);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     fsTools.rebuild();
     exec.rebuild();
+    chat.rebuild();
     sidebar.refresh();
   };
   context.subscriptions.push(
-    fsTools, exec, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    fsTools, exec, chat, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -86,6 +90,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),
       ...review.commands,
       ...exec.commands,
+      ...chat.commands,
     },
     checkpoints: () => checkpoints,
   };

@@ -9,6 +9,7 @@ import { MEMORY_MIGRATIONS } from '../core/memory/memory-schema';
 import { CONTEXT_MIGRATIONS } from '../core/memory/context-schema';
 import { REVISION_MIGRATIONS } from '../core/memory/revision-store';
 import { EXEC_APPROVAL_MIGRATIONS } from '../core/exec/approval-store';
+import { SESSION_MIGRATIONS } from '../core/sessions/session-store';
 
 export class StorageHost implements vscode.Disposable {
   private opening?: Promise<Database | undefined>;
@@ -23,7 +24,7 @@ export class StorageHost implements vscode.Disposable {
     this.opening ??= Database.open({
       dir: this.dir,
       workerPath: this.context.asAbsolutePath('dist/storage-worker.js'),
-      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS, ...EXEC_APPROVAL_MIGRATIONS],
+      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS, ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS],
       onWarning: (m) => this.warn(`storage: ${m}`),
     }).catch((e: unknown) => {
       this.warn(`the workspace database in ${this.dir} could not be opened (${(e as Error).message}); tool history is not saved in this window.`);

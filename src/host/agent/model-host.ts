@@ -77,7 +77,10 @@ export class ModelHost implements vscode.Disposable {
     return out as never;
   }
 
-  /** The chosen model, or the first VS Code model as the zero-setup default. */
+  /**
+   * The chosen model; without a choice, the first model of the first usable provider in the order
+   * VS Code, OpenAI-compatible (a local server needs no setup but its URL), Anthropic.
+   */
   async current(): Promise<{ provider: ModelProvider; model: string; info?: ModelInfo } | undefined> {
     await this.loadKeys();
     const c = this.choice();
@@ -85,9 +88,12 @@ export class ModelHost implements vscode.Disposable {
       const p = this.provider(c.provider);
       if (p) return { provider: p, model: c.model };
     }
-    const lm = this.provider('vscode-lm');
-    const first = lm && (await lm.listModels().catch(() => []))[0];
-    return lm && first ? { provider: lm, model: first.id, info: first } : undefined;
+    for (const id of ['vscode-lm', 'openai', 'anthropic'] as const) {
+      const p = this.provider(id);
+      const first = p && (await p.listModels().catch(() => []))[0];
+      if (p && first) return { provider: p, model: first.id, info: first };
+    }
+    return undefined;
   }
 
   dispose(): void {

@@ -21,7 +21,9 @@ interface Pending {
 export class ApprovalPrompt implements Approver {
   private readonly pending = new Map<string, Pending>();
   /** Fires when a request starts waiting or settles (for views and tests). */
-  readonly onDidChange = new Emitter<{ id: string; state: 'waiting' | 'settled'; answer?: ApprovalAnswer }>();
+  readonly onDidChange = new Emitter<{ id: string; state: 'waiting' | 'settled'; request?: ApprovalRequest; answer?: ApprovalAnswer; note?: string }>();
+  /** True for a request the chat shows inline (its own turn, on screen): no dialog over it then. */
+  inline?: (req: ApprovalRequest) => boolean;
 
   constructor(private readonly mode: () => 'modal' | 'notification' = () => 'modal') {}
 
@@ -33,14 +35,15 @@ export class ApprovalPrompt implements Approver {
         settled = true;
         this.pending.delete(req.id);
         signal.removeEventListener('abort', onAbort);
-        this.onDidChange.fire({ id: req.id, state: 'settled', answer });
+        this.onDidChange.fire({ id: req.id, state: 'settled', answer, ...(note ? { note } : {}) });
         resolve({ answer, ...(note ? { note } : {}) });
       };
       const onAbort = () => settle('deny', 'no answer in time');
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.pending.set(req.id, { req, settle });
-      this.onDidChange.fire({ id: req.id, state: 'waiting' });
+      this.onDidChange.fire({ id: req.id, state: 'waiting', request: req });
+      if (this.inline?.(req)) return;
       const buttons = req.always ? [DENY, ALLOW_ONCE, ALWAYS] : [DENY, ALLOW_ONCE];
       // A notification has no room for details: it carries the command and the reason on one line.
       const shown = this.mode() === 'modal'

@@ -20,6 +20,8 @@ let seq = 0;
 export class DiffReviewer implements EditReviewer {
   readonly pending = new Map<string, PendingReview>();
   readonly onDidChange = new Emitter<void>();
+  /** Each decided (or cancelled) review, for the chat's inline review cards. */
+  readonly onDidDecide = new Emitter<{ id: string; decision: ReviewDecision }>();
 
   constructor(private readonly proposed: ProposedFs) {}
 
@@ -49,6 +51,7 @@ export class DiffReviewer implements EditReviewer {
         if (!this.pending.delete(id)) return;
         signal.removeEventListener('abort', onAbort);
         this.onDidChange.fire();
+        this.onDidDecide.fire({ id, decision: d });
         await this.refreshContext();
         // A proposal edited but not saved would make closing ask "Save changes?": saving it only
         // writes to the in-memory proposal, never to the workspace.

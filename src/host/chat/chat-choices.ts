@@ -1,0 +1,22 @@
+// The chat's pickers: the models every usable provider offers (with where each comes from) and the
+// agents, with the current choice. Model ids are `<provider>/<model>`.
+import type { AgentChoice, ModelChoice } from '../../core/chat/chat-protocol';
+import type { AgentRegistry } from '../../core/agents/agent-registry';
+import type { ModelHost, ProviderId } from '../agent/model-host';
+
+export async function chatChoices(models: ModelHost, agents: AgentRegistry, opts: { quick?: boolean } = {}): Promise<{ models: ModelChoice[]; agents: AgentChoice[]; model?: string }> {
+  const choice = models.choice();
+  const model = choice ? `${choice.provider}/${choice.model}` : undefined;
+  let list: ModelChoice[] = [];
+  if (opts.quick) {
+    if (choice) list = [{ id: model!, name: choice.model, source: choice.provider }];
+  } else {
+    const listed = (await models.models()) as { provider: ProviderId; info?: { id: string; source: string } }[];
+    list = listed.filter((m) => m.info).map((m) => ({ id: `${m.provider}/${m.info!.id}`, name: m.info!.id, source: m.info!.source }));
+  }
+  return {
+    models: list.slice(0, 200),
+    agents: agents.all().map((a) => ({ id: a.id, name: a.name, ...(a.description ? { description: a.description.slice(0, 400) } : {}) })),
+    ...(model ? { model } : {}),
+  };
+}

@@ -1,0 +1,232 @@
+// The chat view's host side: every message the page sends (already validated), answered through the
+// chat service, the session store, the model host, the approval prompt and the diff review. Keeps the
+// one turn that runs (its live events are replayed when the view comes back) and the session on screen.
+import { randomUUID } from 'crypto';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { AgentRegistry } from '../../core/agents/agent-registry';
+import { DEFAULT_AGENT_ID } from '../../core/agents/types';
+import type { ChatService } from '../../core/agent/chat-service';
+import type { TurnEvent } from '../../core/agent/agent-types';
+import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history';
+import type { ContextChip, LiveEvent, MessageOf, SessionPage, ToHost, ToWebview } from '../../core/chat/chat-protocol';
+import type { SessionStore } from '../../core/sessions/session-store';
+import type { ModelHost } from '../agent/model-host';
+import { chipsToText, editorChips } from './chat-context';
+import { chatChoices } from './chat-choices';
+
+/** Messages a session page carries at first; older ones come with `load-older`. */
+const PAGE = 200;
+
+export interface ChatControllerDeps {
+  post(m: ToWebview): void;
+  chat: ChatService;
+  sessions: () => Promise<SessionStore | undefined>;
+  models: ModelHost;
+  agents: AgentRegistry;
+  /** Runs the review command behind a review card. */
+  review(id: string, action: 'accept' | 'reject' | 'open'): Promise<void>;
+  answerApproval(id: string, answer: 'once' | 'always' | 'deny'): boolean;
+}
+
+interface Running {
+  turnId: string;
+  sessionKey: string;
+  abort: AbortController;
+  live: LiveEvent[];
+}
+
+export class ChatController {
+  private current?: string;
+  private agentId = DEFAULT_AGENT_ID;
+  private running?: Running;
+
+  constructor(private readonly d: ChatControllerDeps) {}
+
+  /** The session key of the turn running now (approvals and reviews of it show inline). */
+  get runningSession(): string | undefined {
+    return this.running?.sessionKey;
+  }
+
+  get currentSession(): string | undefined {
+    return this.current;
+  }
+
+  /** A live event of the running turn: posted, and kept for a view that comes back. */
+  live(e: LiveEvent): void {
+    this.running?.live.push(e);
+    this.d.post(e);
+  }
+
+  async handle(m: ToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready': return this.init();
+      case 'send': return this.send(m);
+      case 'stop': return void this.running?.abort.abort(new Error('stopped by the person'));
+      case 'new-session': return this.newSession();
+      case 'switch-session': return this.switchTo(m.key);
+      case 'rename-session': return this.rename(m.key, m.title);
+      case 'delete-session': return this.remove(m.key);
+      case 'load-older': return this.older(m.key, m.before);
+      case 'pick-model': return this.pickModel(m.id);
+      case 'pick-agent': return this.pickAgent(m.id);
+      case 'approve': return void this.d.answerApproval(m.id, m.answer);
+      case 'review': return this.d.review(m.id, m.action);
+      case 'copy-code': return vscode.env.clipboard.writeText(m.text);
+      case 'insert-code': return insertAtCursor(m.text);
+      case 'open-code': return void vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: m.text, language: m.language || 'plaintext' }));
+      case 'open-link': return void vscode.env.openExternal(vscode.Uri.parse(m.url, true));
+      case 'mention-query': return this.mentions(m.prefix);
+    }
+  }
+
+  async init(): Promise<void> {
+    const store = await this.d.sessions();
+    const sessions = store ? await store.list(this.agentId) : [];
+    if (!this.current && sessions.length) this.current = sessions[0].key;
+    const { models, agents, model } = await chatChoices(this.d.models, this.d.agents, { quick: true });
+    this.d.post({
+      type: 'init', sessions: sessions.map(summary), session: await this.page(this.current), models, agents, model, agent: this.agentId,
+      chips: editorChips(), ...(this.running ? { live: this.running.live } : {}),
+    });
+    // The full model list can take a network round trip per provider: it follows when ready.
+    void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }));
+  }
+
+  /** Sends one message: the session is created on the first one; the turn streams live events. */
+  async send(m: MessageOf<ToHost, 'send'>): Promise<void> {
+    if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });
+    const store = await this.d.sessions();
+    if (!store) return this.d.post({ type: 'error', message: 'The workspace database could not be opened, so the chat cannot keep its history.' });
+    if (!this.current) {
+      const s = await store.create(this.agentId);
+      this.current = s.key;
+      await this.postSessions(store);
+      this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [{ role: 'user', id: 'pending', text: m.text, chips: m.chips }] } });
+    }
+    const sessionKey = this.current;
+    const running: Running = { turnId: randomUUID(), sessionKey, abort: new AbortController(), live: [] };
+    this.running = running;
+    this.live({ type: 'assistant-start', turnId: running.turnId, sessionKey });
+    try {
+      const r = await this.d.chat.turn({
+        sessionKey, agentId: this.agentId, text: m.text, attachments: await chipsToText(m.chips as ContextChip[]),
+        signal: running.abort.signal, onEvent: (e) => this.onEvent(running.turnId, e),
+      });
+      this.d.post({
+        type: 'turn-end', turnId: running.turnId, stopReason: r.stopReason, ...(r.message ? { message: preview(r.message, 1000) } : {}),
+        usage: { input: r.usage.input, output: r.usage.output, cached: r.usage.cached, ...(r.usage.costUsd !== undefined ? { costUsd: r.usage.costUsd } : {}) },
+      });
+    } catch (e) {
+      this.d.post({ type: 'turn-end', turnId: running.turnId, stopReason: 'error', message: preview((e as Error).message, 1000), usage: { input: 0, output: 0, cached: 0 } });
+    } finally {
+      this.running = undefined;
+      await this.postSessions(store);
+    }
+  }
+
+  private onEvent(turnId: string, e: TurnEvent): void {
+    if (e.type === 'text') this.live({ type: 'text-delta', turnId, text: e.text });
+    else if (e.type === 'tool-start') this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: 'running' } });
+    else if (e.type === 'tool-end') {
+      const denied = e.isError && /denied/i.test(e.preview.slice(0, 200));
+      this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: denied ? 'denied' : e.isError ? 'error' : 'ok', durationMs: Math.round(e.durationMs), result: preview(e.preview, 4000) } });
+    }
+  }
+
+  private async page(key: string | undefined): Promise<SessionPage | null> {
+    const store = await this.d.sessions();
+    const s = key && store ? await store.find(key) : undefined;
+    if (!s || !store) return null;
+    const from = Math.max(1, s.messageCount - PAGE + 1);
+    const msgs = await store.messages(s.key, { fromSeq: from });
+    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs) };
+  }
+
+  private async postSessions(store: SessionStore): Promise<void> {
+    this.d.post({ type: 'sessions', sessions: (await store.list(this.agentId)).map(summary), ...(this.current ? { current: this.current } : {}) });
+  }
+
+  private async newSession(): Promise<void> {
+    const store = await this.d.sessions();
+    if (!store) return;
+    const s = await store.create(this.agentId);
+    this.current = s.key;
+    await this.postSessions(store);
+    this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [] } });
+  }
+
+  async switchTo(key: string): Promise<void> {
+    const page = await this.page(key);
+    if (!page) return this.d.post({ type: 'error', message: 'That session no longer exists.' });
+    this.current = key;
+    this.d.post({ type: 'session', session: page, ...(this.running?.sessionKey === key ? { live: this.running.live } : {}) });
+  }
+
+  private async rename(key: string, title: string): Promise<void> {
+    const store = await this.d.sessions();
+    if (!store) return;
+    await store.owned(key, this.agentId);
+    await store.rename(key, title);
+    await this.postSessions(store);
+  }
+
+  private async remove(key: string): Promise<void> {
+    const store = await this.d.sessions();
+    const s = store && await store.find(key);
+    if (!store || !s) return;
+    const ok = await vscode.window.showWarningMessage(`Delete the chat "${s.title}" and its ${s.messageCount} messages?`, { modal: true }, 'Delete');
+    if (ok !== 'Delete') return;
+    if (this.running?.sessionKey === key) this.running.abort.abort(new Error('the session was deleted'));
+    await store.delete(key);
+    if (this.current === key) this.current = (await store.list(this.agentId, { limit: 1 }))[0]?.key;
+    await this.postSessions(store);
+    const page = await this.page(this.current);
+    if (page) this.d.post({ type: 'session', session: page });
+    else await this.newSession();
+  }
+
+  private async older(key: string, before: string): Promise<void> {
+    const store = await this.d.sessions();
+    const seq = chatIdSeq(before);
+    if (!store || seq === undefined) return;
+    const from = Math.max(1, seq - PAGE);
+    const msgs = await store.messages(key, { fromSeq: from, limit: seq - from });
+    this.d.post({ type: 'older', key, messages: toChatMessages(msgs), hasOlder: from > 1 });
+  }
+
+  private async pickModel(id: string): Promise<void> {
+    const slash = id.indexOf('/');
+    const provider = id.slice(0, slash) as 'vscode-lm' | 'openai' | 'anthropic';
+    await this.d.models.choose({ provider, model: id.slice(slash + 1) });
+    this.d.post({ type: 'pickers', ...(await chatChoices(this.d.models, this.d.agents, { quick: true })), agent: this.agentId });
+  }
+
+  async pickAgent(id: string): Promise<void> {
+    this.agentId = this.d.agents.resolve(id).id;
+    this.current = undefined;
+    await this.init();
+  }
+
+  private async mentions(prefix: string): Promise<void> {
+    const safe = prefix.replace(/[[\]{}*?!]/g, '');
+    const files = await vscode.workspace.findFiles(`**/*${safe}*`, '**/{node_modules,.git}/**', 20);
+    this.d.post({
+      type: 'mention-results', prefix,
+      items: files.map((f) => {
+        const rel = vscode.workspace.asRelativePath(f, false);
+        return { path: rel, label: path.basename(rel), detail: path.dirname(rel) === '.' ? undefined : path.dirname(rel) };
+      }),
+    });
+  }
+}
+
+function summary(s: { key: string; title: string; updatedAt: number; messageCount: number; agentId: string }) {
+  return { key: s.key, title: s.title, updatedAt: s.updatedAt, messageCount: s.messageCount, agentId: s.agentId };
+}
+
+async function insertAtCursor(text: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return void vscode.window.showInformationMessage('Pincer: open an editor to insert the code at its cursor.');
+  await editor.edit((b) => editor.selections.forEach((s) => b.replace(s, text)));
+}

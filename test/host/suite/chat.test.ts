@@ -1,0 +1,77 @@
+// The chat in a real window: a loopback server speaking OpenAI's Chat Completions drives a scripted
+// model through the real SDK; it reads a file, writes one through the diff review (accepted from the
+// chat's inline card), runs a command, and answers. The answer is rendered in the real webview, and
+// the session is stored.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { reply, text, toolCall, type ScriptRequest, type ScriptStep } from '../../support/model-script';
+import { startOpenAiChatServer } from '../../support/openai-chat-server';
+import type { ModelServer } from '../../support/model-server-base';
+import { core, harness, waitFor } from './host-util';
+
+type Msg = { role: string; content?: unknown };
+
+/** read_file → write_file (reviewed) → exec → the answer. */
+function model(req: ScriptRequest): ScriptStep {
+  const results = (req.body.messages as Msg[]).filter((m) => m.role === 'tool').length;
+  if (results === 0) return reply(text('Reading the notes.'), toolCall('read_file', { path: 'chat-notes.txt' }));
+  if (results === 1) return reply(toolCall('write_file', { path: 'chat-out.txt', content: 'written from the chat\n' }));
+  if (results === 2) return reply(toolCall('exec', { command: 'cat chat-out.txt && echo exec-from-chat' }));
+  return { ...reply(text('All done: the **notes** say *pelican*, and `chat-out.txt` is written.')), usage: { input: 500, output: 40 } };
+}
+
+suite('chat', () => {
+  let server: ModelServer | undefined;
+  suiteSetup(async () => {
+    server = await startOpenAiChatServer(model, { models: ['test-model'] });
+    await vscode.workspace.getConfiguration('pincer').update('providers.openai.baseUrl', server.url, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('pincer').update('exec.host', 'process', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('pincer').update('rateLimit.enabled', false, vscode.ConfigurationTarget.Global);
+  });
+  suiteTeardown(async () => {
+    for (const k of ['providers.openai.baseUrl', 'exec.host', 'rateLimit.enabled']) await vscode.workspace.getConfiguration('pincer').update(k, undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+
+  test('a scripted model reads, edits through the review, runs a command and answers in the webview', async function () {
+    this.timeout(120_000);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    fs.writeFileSync(path.join(root, 'chat-notes.txt'), 'The bird of the day is pelican.\n');
+    const { chat } = await core();
+    await chat.models.choose({ provider: 'openai', model: 'test-model' });
+    await vscode.commands.executeCommand('pincer.chat.new');
+    await chat.view.resolved;
+    const key = chat.view.controller.currentSession;
+    assert.ok(key, 'New Chat made a session');
+    const turn = chat.view.controller.send({ type: 'send', text: 'What bird do the notes name? Write chat-out.txt and check it.', chips: [] });
+    // The edit waits for review; its card is in the chat, and its button answers it.
+    const card = await waitFor('the inline review card', () => chat.view.posted.find((m) => m.type === 'review'), 30_000);
+    assert.ok(card.type === 'review' && card.path === 'chat-out.txt');
+    assert.ok(!fs.existsSync(path.join(root, 'chat-out.txt')), 'nothing written before the review');
+    await chat.view.controller.handle({ type: 'review', id: card.id, action: 'accept' });
+    await turn;
+    assert.strictEqual(fs.readFileSync(path.join(root, 'chat-out.txt'), 'utf8'), 'written from the chat\n');
+    const end = chat.view.posted.find((m) => m.type === 'turn-end');
+    assert.ok(end && end.type === 'turn-end' && end.stopReason === 'end', JSON.stringify(end));
+    const tools = chat.view.posted.filter((m) => m.type === 'tool-call' && m.call.status !== 'running').map((m) => m.type === 'tool-call' ? `${m.call.name}:${m.call.status}` : '');
+    assert.deepStrictEqual(tools, ['read_file:ok', 'write_file:ok', 'exec:ok']);
+    const execCard = chat.view.posted.find((m) => m.type === 'tool-call' && m.call.name === 'exec' && m.call.status === 'ok');
+    assert.ok(execCard?.type === 'tool-call' && /exec-from-chat/.test(execCard.call.result ?? ''), 'the command ran');
+    assert.ok(chat.view.posted.some((m) => m.type === 'review-settled' && m.outcome === 'accepted'));
+    if (harness) {
+      // The page may still be loading (then its `ready` brings the stored session): wait for the text.
+      let shown = '';
+      await waitFor('the answer in the webview', async () => /All done: the notes say pelican/.test(shown = (await harness!.webviewText('.transcript', 30_000)) ?? ''), 30_000)
+        .catch((e: Error) => { throw new Error(`${e.message}; the transcript shows: ${shown.slice(0, 500)}`); });
+      await harness.screenshot('chat-answer');
+    }
+    const store = await chat.sessions();
+    const msgs = await store!.messages(key!);
+    assert.deepStrictEqual(msgs.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    const rec = await store!.find(key!);
+    assert.match(rec!.title, /What bird/);
+    assert.ok(rec!.usage.inputTokens >= 500);
+  });
+});
