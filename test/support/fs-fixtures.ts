@@ -72,7 +72,16 @@ export function makeGuard(roots: string[], over: Partial<PathGuardConfig> = {}):
   return new PathGuard(guardConfig(roots, over));
 }
 
-/** For an after() hook: removes every folder tempDir made in this process. */
+/**
+ * For an after() hook: removes the folders tempDir made — when the test process ends. Removing them
+ * at once would take other suites' folders too (the list is one per process, and a suite may make
+ * its workspace while mocha loads the files, long before its tests run).
+ */
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  if (cleanupRegistered) return;
+  cleanupRegistered = true;
+  process.once('exit', () => {
+    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
 }
+let cleanupRegistered = false;

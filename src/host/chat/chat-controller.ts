@@ -93,6 +93,11 @@ export class ChatController {
     void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }));
   }
 
+  /** The model list again (a provider's settings or key changed). */
+  refreshPickers(): void {
+    void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }), () => undefined);
+  }
+
   /** Sends one message: the session is created on the first one; the turn streams live events. */
   async send(m: MessageOf<ToHost, 'send'>): Promise<void> {
     if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });

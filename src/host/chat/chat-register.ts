@@ -64,6 +64,10 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
     createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => service.runner()),
   ] as Tool[]);
   rebuild();
+  const pickerWatch = [
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('pincer.providers') && view.controller.refreshPickers()),
+    models.onDidChange.event(() => view.controller.refreshPickers()),
+  ];
 
   /** Sends a message as if typed, with the editor's chips (the palette commands). */
   const ask = async (text: string) => {
@@ -92,6 +96,7 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
       'pincer.setModelApiKey': (pre?: { provider: 'openai' | 'anthropic'; key: string }) => setModelKeyCommand(context, pre),
     },
     dispose: () => {
+      pickerWatch.forEach((d) => d.dispose());
       view.dispose();
       models.dispose();
     },

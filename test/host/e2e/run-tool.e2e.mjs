@@ -23,8 +23,8 @@ export default async function ({ page, helpers, log }) {
   await helpers.screenshot('e2e-run-tool-result');
 
   await helpers.openActivity('Pincer');
-  const wv = helpers.webview(0);
-  await wv.locator('#title').waitFor({ timeout: 30000 });
+  // The Tools view's page (the Chat view above it is another webview).
+  const wv = await helpers.webviewFrame('#title', 30000);
   assert.equal(await wv.locator('#title').innerText(), 'Pincer tools');
   await wv.locator('#calls li[data-tool="datetime"]').first().waitFor({ timeout: 20000 });
   const calls = await wv.locator('#calls').innerText();

@@ -55,7 +55,7 @@ export async function runE2eScript(ctx, script) {
     const ts = Date.now();
     await mod.default({
       page, helpers: makeHelpers(page, { outDir: out, log: ctx.log }), log: ctx.log, outDir: out,
-      workspace: ctx.workspace, extensionId: ctx.extId, env: ctx.hostEnv,
+      workspace: ctx.workspace, extensionId: ctx.extId, env: ctx.hostEnv, userDataDir: ctx.userDataDir,
     });
     result.durationMs = Date.now() - ts;
     result.state = 'passed';
