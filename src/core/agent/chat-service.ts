@@ -83,7 +83,8 @@ export class ChatService {
     const pending: Promise<void>[] = [];
     pending.push(store.append(session.key, [{ role: 'user', parts: [{ type: 'text', text: user }] }]));
     if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text)));
-    const result = await runAgentTurn({ provider: model.provider, runtime: this.deps.rt, model: model.model, contextTokens: model.contextTokens }, {
+    const pricing = this.deps.rt.currentConfig.chat.pricing[model.model];
+    const result = await runAgentTurn({ provider: model.provider, runtime: this.deps.rt, model: model.model, contextTokens: model.contextTokens, ...(pricing ? { pricing } : {}) }, {
       sessionKey: session.key, agentId: req.agentId, turnId: `${session.key}#${Date.now()}-${++this.turnSeq}`,
       history, user, system, tools, signal: req.signal, toolContext,
       limits: { maxIterations: this.deps.rt.currentConfig.chat.maxIterations, ...(this.deps.rt.currentConfig.chat.maxTurnTokens ? { maxTurnTokens: this.deps.rt.currentConfig.chat.maxTurnTokens } : {}) },

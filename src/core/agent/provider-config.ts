@@ -3,6 +3,7 @@
 // base URLs are user-only (a repository must not send the person's key to its own server).
 import { z } from 'zod';
 import { readSetting } from '../policy/policy-config';
+import type { Pricing } from './agent-usage';
 
 export interface ChatConfig {
   providers: {
@@ -13,6 +14,8 @@ export interface ChatConfig {
   maxIterations: number;
   /** Input + output tokens one turn may spend; 0 = no budget. */
   maxTurnTokens: number;
+  /** USD per million tokens by model id, for the cost shown per turn; a model without one shows none. */
+  pricing: Record<string, Pricing>;
 }
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -28,5 +31,8 @@ export function readChatConfig(get: (key: string) => unknown, warn: (message: st
     },
     maxIterations: readSetting(get, 'chat.maxIterations', z.number().int().min(1).max(500), 20, warn),
     maxTurnTokens: readSetting(get, 'chat.maxTurnTokens', z.number().int().min(0).max(100_000_000), 0, warn),
+    pricing: readSetting(get, 'chat.pricing', z.record(z.string().min(1), z.object({
+      inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0), cachedPerMTok: z.number().min(0).optional(),
+    }).strict()), {}, warn),
   };
 }

@@ -31,10 +31,10 @@ describe('chat service', () => {
   });
   after(removeTempDirs);
 
-  async function setup(script: (req: ScriptRequest) => ScriptStep) {
+  async function setup(script: (req: ScriptRequest) => ScriptStep, settings: Record<string, unknown> = {}) {
     const ws = makeWorkspace({ 'notes.txt': 'The launch code is banana7\n' });
     const fs = new NodeWorkspaceFs();
-    const rt = runtimeWith({ 'rateLimit.enabled': false }, createFsTools({ guard: makeGuard([ws.root]), fs, reviewer: new AutoApplyReviewer(fs) }));
+    const rt = runtimeWith({ 'rateLimit.enabled': false, ...settings }, createFsTools({ guard: makeGuard([ws.root]), fs, reviewer: new AutoApplyReviewer(fs) }));
     server = await startOpenAiChatServer(script);
     db = await Database.open({ dir: tempDir('chat'), workerPath: STORAGE_WORKER, migrations: SESSION_MIGRATIONS });
     const store = new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t));
@@ -88,6 +88,15 @@ describe('chat service', () => {
     const r = await chat.runner().send(other.key, 'please handle', { agentId: 'coder', signal: new AbortController().signal } as never);
     assert.equal(r.reply, 'Handled over there.');
     assert.equal((await store.messages(other.key)).length, 2);
+  });
+
+  it('prices from pincer.chat.pricing give the turn a cost; a model without one has none', async () => {
+    const { chat, store } = await setup(() => ({ ...reply(text('ok')), usage: { input: 1_000_000, output: 500_000 } }), {
+      'chat.pricing': { 'test-model': { inputPerMTok: 2, outputPerMTok: 8 } },
+    });
+    const s = await store.create('coder');
+    const r = await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'hi', signal: new AbortController().signal });
+    assert.equal(r.usage.costUsd, 2 + 4);
   });
 
   it('titles come from the first line, shortened', () => {

@@ -13,6 +13,7 @@ import { ModelError, type ModelEvent, type ModelInfo, type ModelProvider, type M
 import { normalizeToolsFor, toolNameMapper } from '../schema-normalize';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
 import { MessageStreamAssembler } from './anthropic-stream';
+import { relayStream } from './provider-stream';
 import { toModelError, type FailureContext } from './provider-errors';
 import { checkBaseUrl } from './provider-options';
 
@@ -82,24 +83,7 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
       ...(tools.length > 0 ? { tools: toAnthropicTools(tools) } : {}),
     };
     const assembler = new MessageStreamAssembler(names.fromWire, ctx.where);
-    try {
-      const events = await client.messages.create(params, { signal: req.signal });
-      for await (const event of events) {
-        for (const out of assembler.push(event)) yield out;
-      }
-    } catch (err) {
-      if (req.signal.aborted || err instanceof APIUserAbortError) {
-        yield { type: 'stop', reason: 'cancelled' };
-        return;
-      }
-      throw toModelError(err, ctx, SDK_ERRORS);
-    }
-    // The SDK ends an aborted stream quietly rather than throwing.
-    if (req.signal.aborted) {
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
-    yield* assembler.finish();
+    yield* relayStream(() => client.messages.create(params, { signal: req.signal }), assembler, req.signal, (err) => toModelError(err, ctx, SDK_ERRORS), (err) => err instanceof APIUserAbortError);
   }
 
   async function listModels(signal?: AbortSignal): Promise<ModelInfo[]> {

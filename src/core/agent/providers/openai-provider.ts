@@ -10,6 +10,7 @@ import { ModelError, type ModelEvent, type ModelInfo, type ModelProvider, type M
 import { normalizeToolsFor, toolNameMapper } from '../schema-normalize';
 import { ChatStreamAssembler } from './openai-stream';
 import { toChatMessages, toChatTools } from './openai-request';
+import { relayStream } from './provider-stream';
 import { toModelError, type FailureContext } from './provider-errors';
 import { checkBaseUrl } from './provider-options';
 
@@ -73,24 +74,7 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     };
     const assembler = new ChatStreamAssembler(names.fromWire, ctx.where);
-    try {
-      const chunks = await client.chat.completions.create(params, { signal: req.signal });
-      for await (const chunk of chunks) {
-        for (const event of assembler.push(chunk)) yield event;
-      }
-    } catch (err) {
-      if (req.signal.aborted || err instanceof APIUserAbortError) {
-        yield { type: 'stop', reason: 'cancelled' };
-        return;
-      }
-      throw toModelError(err, ctx, SDK_ERRORS);
-    }
-    // The SDK ends an aborted stream quietly rather than throwing.
-    if (req.signal.aborted) {
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
-    yield* assembler.finish();
+    yield* relayStream(() => client.chat.completions.create(params, { signal: req.signal }), assembler, req.signal, (err) => toModelError(err, ctx, SDK_ERRORS), (err) => err instanceof APIUserAbortError);
   }
 
   async function listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
