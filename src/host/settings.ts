@@ -9,8 +9,14 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
     const inspected = cfg.inspect(key);
     // Only values someone set count; package.json defaults are the core's defaults too.
     if (!inspected) return undefined;
-    // A repository's settings must not loosen what commands may run: user settings only.
-    if (USER_ONLY_SETTINGS.has(key)) return inspected.globalValue ?? undefined;
+    // A repository's settings must not loosen what commands run or choose where keys are sent: user
+    // settings only. A value in the workspace is ignored, and the person is told where it belongs.
+    if (USER_ONLY_SETTINGS.has(key)) {
+      if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
+        warn(`pincer.${key} is set in this workspace's settings, where it is ignored: only your user settings can set it (a repository must not choose it for you). Move it to your user settings if you want it.`);
+      }
+      return inspected.globalValue ?? undefined;
+    }
     return inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue ?? undefined;
   }, warn);
 }
