@@ -4,6 +4,9 @@ import type { AgentChoice, ModelChoice } from '../../core/chat/chat-protocol';
 import type { AgentRegistry } from '../../core/agents/agent-registry';
 import type { ModelHost, ProviderId } from '../agent/model-host';
 
+/** The order ModelHost.current() tries providers in when nothing is chosen. */
+const ORDER: readonly ProviderId[] = ['vscode-lm', 'openai', 'anthropic'];
+
 export async function chatChoices(models: ModelHost, agents: AgentRegistry, opts: { quick?: boolean } = {}): Promise<{ models: ModelChoice[]; agents: AgentChoice[]; model?: string }> {
   const choice = models.choice();
   const model = choice ? `${choice.provider}/${choice.model}` : undefined;
@@ -12,11 +15,15 @@ export async function chatChoices(models: ModelHost, agents: AgentRegistry, opts
     if (choice) list = [{ id: model!, name: choice.model, source: choice.provider }];
   } else {
     const listed = (await models.models()) as { provider: ProviderId; info?: { id: string; source: string } }[];
-    list = listed.filter((m) => m.info).map((m) => ({ id: `${m.provider}/${m.info!.id}`, name: m.info!.id, source: m.info!.source }));
+    list = listed.filter((m) => m.info)
+      .sort((a, b) => ORDER.indexOf(a.provider) - ORDER.indexOf(b.provider) || (a.info!.id < b.info!.id ? -1 : a.info!.id > b.info!.id ? 1 : 0))
+      .map((m) => ({ id: `${m.provider}/${m.info!.id}`, name: m.info!.id, source: m.info!.source }));
   }
+  // Without a choice the picker shows what a message would use: the first model in provider order.
+  const shown = model ?? list[0]?.id;
   return {
     models: list.slice(0, 200),
     agents: agents.all().map((a) => ({ id: a.id, name: a.name, ...(a.description ? { description: a.description.slice(0, 400) } : {}) })),
-    ...(model ? { model } : {}),
+    ...(shown ? { model: shown } : {}),
   };
 }

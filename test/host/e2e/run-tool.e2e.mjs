@@ -23,6 +23,8 @@ export default async function ({ page, helpers, log }) {
   await helpers.screenshot('e2e-run-tool-result');
 
   await helpers.openActivity('Pincer');
+  // Tools starts collapsed under the Chat view: expand it.
+  await page.locator('.pane-header', { hasText: 'Tools' }).first().click();
   // The Tools view's page (the Chat view above it is another webview).
   const wv = await helpers.webviewFrame('#title', 30000);
   assert.equal(await wv.locator('#title').innerText(), 'Pincer tools');

@@ -8,7 +8,8 @@ suite('sidebar view', () => {
   test('shows the effective tools and each new call, live', async function () {
     this.timeout(90_000);
     const pincer = await core();
-    await vscode.commands.executeCommand('workbench.view.extension.pincer');
+    // Tools starts collapsed under the Chat: focusing it expands it.
+    await vscode.commands.executeCommand('pincer.sidebar.focus');
     await pincer.sidebar.resolved;
     await waitFor('the webview script to say ready', () => pincer.sidebar.received.includes('ready'), 30_000);
     const state = pincer.sidebar.state();
