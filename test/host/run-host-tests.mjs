@@ -77,6 +77,12 @@ const RUN = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-host-'));
 const RUN_ID = path.basename(RUN);
 process.env[MARKER] = RUN_ID; // inherited by code-server, its children and Chromium
 const dirs = prepareStateDir(RUN);
+// Test-only extensions (test/host/fixtures/*: a scripted language model …) are installed into the
+// profile's extensions folder: code-server loads only the last extensionDevelopmentPath.
+for (const dir of fixtureDirs()) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  fs.cpSync(dir, path.join(dirs.extensions, `${pkg.publisher}.${pkg.name}-${pkg.version}`), { recursive: true });
+}
 // Playwright's Chromium profile and artifacts go here too, and vanish with the run dir.
 process.env.TMPDIR = dirs.tmp;
 const WS = path.join(RUN, 'workspace');
@@ -242,3 +248,9 @@ try {
   if (!stopping) harnessProblem(`ERROR ${e?.stack || e}`, 2);
 }
 await finish();
+
+function fixtureDirs() {
+  const root = path.join(HOST_DIR, 'fixtures');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).map((f) => path.join(root, f)).filter((d) => fs.existsSync(path.join(d, 'package.json'))).sort();
+}

@@ -74,4 +74,25 @@ suite('chat', () => {
     assert.match(rec!.title, /What bird/);
     assert.ok(rec!.usage.inputTokens >= 500);
   });
+
+  test("VS Code's Language Model API: a model another extension provides reads a file through Pincer's tools and answers", async function () {
+    this.timeout(90_000);
+    const models = await waitFor('the test model (test/host/fixtures/lm-provider)', async () => {
+      const m = await vscode.lm.selectChatModels({ vendor: 'pincer-test' });
+      return m.length ? m : undefined;
+    }, 30_000);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    fs.writeFileSync(path.join(root, 'notes-lm.txt'), 'The secret word is albatross.\n');
+    const { chat } = await core();
+    const listed = (await chat.models.models()) as { provider: string; info?: { id: string; source: string } }[];
+    const lm = listed.find((m) => m.provider === 'vscode-lm' && m.info?.id === models[0].id);
+    assert.ok(lm, `Select Model lists it: ${JSON.stringify(listed.map((m) => m.info?.id))}`);
+    await chat.models.choose({ provider: 'vscode-lm', model: models[0].id });
+    const store = (await chat.sessions())!;
+    const s = await store.create('default');
+    const r = await chat.service.turn({ sessionKey: s.key, agentId: 'default', text: 'What is the secret word?', signal: new AbortController().signal });
+    assert.strictEqual(r.stopReason, 'end', r.message);
+    assert.match(r.text, /Through VS Code's LM API: the word is albatross/);
+    assert.deepStrictEqual((await store.messages(s.key)).map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+  });
 });
