@@ -33,6 +33,10 @@ export default async function ({ page, helpers, log, workspace, userDataDir }) {
     const chat = await helpers.webviewFrame('textarea.input', 30000);
     // The settings file is read by VS Code a moment later: the picker lists the model once it is.
     await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached', timeout: 30000 });
+    // The person picks the model (the test profile also has a VS Code LM model, which would come first).
+    await chat.locator('vscode-single-select[label=Model]').click();
+    await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
+    await chat.locator('vscode-single-select[label=Model]', { hasText: 'e2e-model' }).first().waitFor({ timeout: 10000 }).catch(() => undefined);
     const input = chat.locator('textarea.input');
     await input.click();
     await input.fill('Which bird do the notes mention? Then write e2e-chat-out.txt.');

@@ -1,8 +1,9 @@
 // sessions_history: the messages of one of the calling agent's sessions, paged. A look-up never
 // creates a session, and another agent's key is refused.
 import { z } from 'zod';
-import { defineTool, fail, ok } from '../../tools/types';
-import { SessionError, type SessionStore, type StoredMessage } from '../session-store';
+import { defineTool, ok } from '../../tools/types';
+import type { SessionStore, StoredMessage } from '../session-store';
+import { withSessions } from './session-tool-base';
 
 const parameters = z.object({
   key: z.string().min(1).describe('The session key (from sessions_list).'),
@@ -20,22 +21,15 @@ export function createSessionsHistoryTool(store: () => Promise<SessionStore | un
     parameters,
     group: 'sessions',
     capability: 'read-only',
-    async execute(args, ctx) {
-      const s = await store();
-      if (!s) return fail('Sessions are not available: the workspace database could not be opened.');
-      try {
-        const session = await s.owned(args.key, ctx.agentId);
-        const limit = args.limit ?? 50;
-        const msgs = await s.messages(session.key, { fromSeq: args.fromSeq ?? 1, limit });
-        const body = msgs.map(render).join('\n');
-        const last = msgs.at(-1)?.seq ?? 0;
-        const more = last < session.messageCount ? `\nMore: sessions_history key=${session.key} fromSeq=${last + 1}` : '';
-        return ok(`"${session.title}" (${session.messageCount} messages)\n${body || '(no messages)'}${more}`, { details: { count: msgs.length } });
-      } catch (e) {
-        if (e instanceof SessionError) return fail(e.message);
-        throw e;
-      }
-    },
+    execute: (args, ctx) => withSessions(store, async (s) => {
+      const session = await s.owned(args.key, ctx.agentId);
+      const limit = args.limit ?? 50;
+      const msgs = await s.messages(session.key, { fromSeq: args.fromSeq ?? 1, limit });
+      const body = msgs.map(render).join('\n');
+      const last = msgs.at(-1)?.seq ?? 0;
+      const more = last < session.messageCount ? `\nMore: sessions_history key=${session.key} fromSeq=${last + 1}` : '';
+      return ok(`"${session.title}" (${session.messageCount} messages)\n${body || '(no messages)'}${more}`, { details: { count: msgs.length } });
+    }),
   });
 }
 

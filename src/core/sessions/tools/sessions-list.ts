@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineTool, ok } from '../../tools/types';
 import type { SessionStore } from '../session-store';
+import { withSessions } from './session-tool-base';
 
 const parameters = z.object({
   limit: z.number().int().min(1).max(200).optional().describe('How many (default 20).'),
@@ -15,9 +16,7 @@ export function createSessionsListTool(store: () => Promise<SessionStore | undef
     parameters,
     group: 'sessions',
     capability: 'read-only',
-    async execute(args, ctx) {
-      const s = await store();
-      if (!s) return ok('Sessions are not available: the workspace database could not be opened.');
+    execute: (args, ctx) => withSessions(store, async (s) => {
       const limit = args.limit ?? 20;
       const rows = await s.list(ctx.agentId, { limit: limit + 1, offset: args.offset ?? 0 });
       const page = rows.slice(0, limit);
@@ -25,6 +24,6 @@ export function createSessionsListTool(store: () => Promise<SessionStore | undef
       const lines = page.map((r) => `${r.key} — "${r.title}", ${r.messageCount} messages, last used ${new Date(r.updatedAt).toISOString()}${r.key === ctx.sessionKey ? ' (this one)' : ''}`);
       if (rows.length > limit) lines.push(`More: sessions_list offset=${(args.offset ?? 0) + limit}`);
       return ok(lines.join('\n'), { details: { count: page.length } });
-    },
+    }),
   });
 }

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { defineTool, fail, ok } from '../../tools/types';
 import type { ToolContext } from '../../tools/types';
-import { SessionError, type SessionStore } from '../session-store';
+import type { SessionStore } from '../session-store';
+import { withSessions } from './session-tool-base';
 
 /** Runs one turn in a session; the host provides it once a model is configured. */
 export interface SessionRunner {
@@ -23,20 +24,13 @@ export function createSessionsSendTool(store: () => Promise<SessionStore | undef
     parameters,
     group: 'sessions',
     capability: 'external',
-    async execute(args, ctx) {
-      const s = await store();
-      if (!s) return fail('Sessions are not available: the workspace database could not be opened.');
+    execute: (args, ctx) => withSessions(store, async (s) => {
       const r = runner();
       if (!r) return fail('No model is configured, so no session can answer; pick one with "Pincer: Select Model…".');
       if (args.key === ctx.sessionKey) return fail('That is this session: answer the message yourself instead of sending it to yourself.');
-      try {
-        const session = await s.owned(args.key, ctx.agentId);
-        const { reply } = await r.send(session.key, args.message, ctx);
-        return ok(`Reply from "${session.title}":\n${reply}`);
-      } catch (e) {
-        if (e instanceof SessionError) return fail(e.message);
-        throw e;
-      }
-    },
+      const session = await s.owned(args.key, ctx.agentId);
+      const { reply } = await r.send(session.key, args.message, ctx);
+      return ok(`Reply from "${session.title}":\n${reply}`);
+    }),
   });
 }
