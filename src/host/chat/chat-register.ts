@@ -22,7 +22,7 @@ export interface ChatHost extends vscode.Disposable {
   service: ChatService;
   models: ModelHost;
   sessions(): Promise<SessionStore | undefined>;
-  /** Registers the session tools again (the host rebuilds toolsets when settings change). */
+  /** Registers the session tools again and refreshes the model list (after settings changed). */
   rebuild(): void;
   commands: Record<string, (...args: never[]) => unknown>;
 }
@@ -60,14 +60,16 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
       await vscode.commands.executeCommand(cmd, p.proposedUri);
     },
   }, exec.approvals, review.diff);
-  const rebuild = () => rt.replaceTools([
-    createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => service.runner()),
-  ] as Tool[]);
+  // Called after the runtime took new settings (host-core's settings watcher): a provider's base URL
+  // may have changed, so the model list is posted again from the new configuration.
+  const rebuild = () => {
+    rt.replaceTools([
+      createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => service.runner()),
+    ] as Tool[]);
+    if (view.visible) view.controller.refreshPickers();
+  };
   rebuild();
-  const pickerWatch = [
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('pincer.providers') && view.controller.refreshPickers()),
-    models.onDidChange.event(() => view.controller.refreshPickers()),
-  ];
+  const pickerWatch = [models.onDidChange.event(() => view.controller.refreshPickers())];
 
   /** Sends a message as if typed, with the editor's chips (the palette commands). */
   const ask = async (text: string) => {
