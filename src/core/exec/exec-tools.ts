@@ -17,8 +17,6 @@ export interface ExecToolsDeps extends ExecToolDeps {
   workspaceRoot: () => string | undefined;
 }
 
-export const EXEC_TOOL_NAMES = ['exec', 'process', 'credentialed_exec'] as const;
-
 export function createExecTools(deps: ExecToolsDeps): Tool[] {
   const c = () => deps.config();
   return [

@@ -11,6 +11,8 @@ import type { PincerRuntime } from '../../core/runtime';
 import { VscodeLmProvider } from './vscode-lm-provider';
 
 export type ProviderId = 'vscode-lm' | 'openai' | 'anthropic';
+/** One listed model, or a provider that could not list its models (shown, not fatal). */
+export type ListedModel = { provider: ProviderId; info: ModelInfo; error?: undefined } | { provider: ProviderId; info?: undefined; error: string };
 export interface ModelChoice { provider: ProviderId; model: string }
 
 const CHOICE_KEY = 'pincer.chat.model';
@@ -19,17 +21,30 @@ const LABEL: Record<ProviderId, string> = { 'vscode-lm': 'VS Code', openai: 'Ope
 
 export class ModelHost implements vscode.Disposable {
   private readonly keys = new Map<string, string>();
+  private keysRead?: Promise<void>;
+  /** The model used without a choice: found once (it may take a request per provider), forgotten on change. */
+  private fallback?: Promise<{ provider: ModelProvider; model: string; info?: ModelInfo } | undefined>;
   private readonly subs: vscode.Disposable[] = [];
   readonly onDidChange = new vscode.EventEmitter<void>();
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly rt: PincerRuntime) {
     this.subs.push(context.secrets.onDidChange((e) => {
-      if (e.key.startsWith('pincer.providers.')) void this.loadKeys().then(() => this.onDidChange.fire());
+      if (e.key.startsWith('pincer.providers.')) void (this.keysRead = this.loadKeys()).then(() => this.changed());
     }), this.onDidChange);
   }
 
-  /** Reads the keys (and registers them with the scrubber) before the first request. */
-  async loadKeys(): Promise<void> {
+  /** Keys and provider settings changed: the default model is looked for again. */
+  changed(): void {
+    this.fallback = undefined;
+    this.onDidChange.fire();
+  }
+
+  /** The keys, read once (and registered with the scrubber); a change in SecretStorage reads them again. */
+  private ensureKeys(): Promise<void> {
+    return (this.keysRead ??= this.loadKeys());
+  }
+
+  private async loadKeys(): Promise<void> {
     for (const p of ['openai', 'anthropic'] as const) {
       const v = (await this.context.secrets.get(keySecret(p))) || '';
       const old = this.keys.get(p);
@@ -58,13 +73,13 @@ export class ModelHost implements vscode.Disposable {
 
   async choose(choice: ModelChoice | undefined): Promise<void> {
     await this.context.globalState.update(CHOICE_KEY, choice);
-    this.onDidChange.fire();
+    this.changed();
   }
 
   /** Every model of every usable provider; a provider that fails is reported, not fatal. */
-  async models(signal?: AbortSignal): Promise<{ provider: ProviderId; info: ModelInfo }[] | { provider: ProviderId; error: string }[]> {
-    await this.loadKeys();
-    const out: ({ provider: ProviderId; info: ModelInfo } | { provider: ProviderId; error: string })[] = [];
+  async models(signal?: AbortSignal): Promise<ListedModel[]> {
+    await this.ensureKeys();
+    const out: ListedModel[] = [];
     await Promise.all((['vscode-lm', 'openai', 'anthropic'] as const).map(async (id) => {
       const p = this.provider(id);
       if (!p) return;
@@ -74,7 +89,7 @@ export class ModelHost implements vscode.Disposable {
         out.push({ provider: id, error: (e as Error).message });
       }
     }));
-    return out as never;
+    return out;
   }
 
   /**
@@ -82,12 +97,18 @@ export class ModelHost implements vscode.Disposable {
    * VS Code, OpenAI-compatible (a local server needs no setup but its URL), Anthropic.
    */
   async current(): Promise<{ provider: ModelProvider; model: string; info?: ModelInfo } | undefined> {
-    await this.loadKeys();
+    await this.ensureKeys();
     const c = this.choice();
     if (c) {
       const p = this.provider(c.provider);
       if (p) return { provider: p, model: c.model };
     }
+    const found = await (this.fallback ??= this.firstAvailable());
+    if (!found) this.fallback = undefined; // nothing yet: look again next time (a model may have been installed)
+    return found;
+  }
+
+  private async firstAvailable(): Promise<{ provider: ModelProvider; model: string; info?: ModelInfo } | undefined> {
     for (const id of ['vscode-lm', 'openai', 'anthropic'] as const) {
       const p = this.provider(id);
       const first = p && (await p.listModels().catch(() => []))[0];
@@ -108,7 +129,7 @@ export async function selectModelCommand(host: ModelHost): Promise<ModelChoice |
   qp.title = 'Select the chat model';
   qp.busy = true;
   qp.show();
-  const listed = (await host.models()) as ({ provider: ProviderId; info?: ModelInfo; error?: string })[];
+  const listed = await host.models();
   const current = host.choice();
   const items: Item[] = listed.map((m) => m.info
     ? { label: m.info.id, description: m.info.source, detail: m.info.contextTokens ? `${m.info.contextTokens.toLocaleString('en-US')} tokens of context` : undefined, choice: { provider: m.provider, model: m.info.id }, picked: current?.provider === m.provider && current.model === m.info.id }

@@ -14,10 +14,10 @@ export async function chatChoices(models: ModelHost, agents: AgentRegistry, opts
   if (opts.quick) {
     if (choice) list = [{ id: model!, name: choice.model, source: choice.provider }];
   } else {
-    const listed = (await models.models()) as { provider: ProviderId; info?: { id: string; source: string } }[];
-    list = listed.filter((m) => m.info)
-      .sort((a, b) => ORDER.indexOf(a.provider) - ORDER.indexOf(b.provider) || (a.info!.id < b.info!.id ? -1 : a.info!.id > b.info!.id ? 1 : 0))
-      .map((m) => ({ id: `${m.provider}/${m.info!.id}`, name: m.info!.id, source: m.info!.source }));
+    list = (await models.models())
+      .flatMap((m) => (m.info ? [{ provider: m.provider, info: m.info }] : []))
+      .sort((a, b) => ORDER.indexOf(a.provider) - ORDER.indexOf(b.provider) || (a.info.id < b.info.id ? -1 : a.info.id > b.info.id ? 1 : 0))
+      .map((m) => ({ id: `${m.provider}/${m.info.id}`, name: m.info.id, source: m.info.source }));
   }
   // Without a choice the picker shows what a message would use: the first model in provider order.
   const shown = model ?? list[0]?.id;

@@ -66,10 +66,10 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
     rt.replaceTools([
       createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => service.runner()),
     ] as Tool[]);
-    if (view.visible) view.controller.refreshPickers();
+    models.changed();
   };
   rebuild();
-  const pickerWatch = [models.onDidChange.event(() => view.controller.refreshPickers())];
+  const pickerWatch = [models.onDidChange.event(() => view.visible && view.controller.refreshPickers())];
 
   /** Sends a message as if typed, with the editor's chips (the palette commands). */
   const ask = async (text: string) => {

@@ -4,7 +4,7 @@
 // exec, process and credentialed_exec. Rebuilt when settings or folders change; jobs outlive rebuilds.
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { EXEC_APPROVAL_MIGRATIONS, DbApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
+import { DbApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
 import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
 import { createExecTools } from '../../core/exec/exec-tools';
 import { expandHome } from '../../core/fs/path-deny';
@@ -20,8 +20,6 @@ import { manageApprovalsCommand } from './approvals-manage';
 import { showJobsCommand } from './jobs-command';
 import { CredentialSecrets, setCredentialCommand } from './credentials';
 import { TerminalExecutor } from './terminal-executor';
-
-export { EXEC_APPROVAL_MIGRATIONS };
 
 export interface ExecHost extends vscode.Disposable {
   readonly jobs: JobManager;

@@ -84,7 +84,7 @@ suite('chat', () => {
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     fs.writeFileSync(path.join(root, 'notes-lm.txt'), 'The secret word is albatross.\n');
     const { chat } = await core();
-    const listed = (await chat.models.models()) as { provider: string; info?: { id: string; source: string } }[];
+    const listed = await chat.models.models();
     const lm = listed.find((m) => m.provider === 'vscode-lm' && m.info?.id === models[0].id);
     assert.ok(lm, `Select Model lists it: ${JSON.stringify(listed.map((m) => m.info?.id))}`);
     await chat.models.choose({ provider: 'vscode-lm', model: models[0].id });

@@ -66,10 +66,6 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
   });
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
-    if (req.signal.aborted) {
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
     const { tools, nameMap } = normalizeToolsFor(id, req.model, req.tools);
     const names = toolNameMapper(id, req.model, nameMap);
     const { system, messages } = toAnthropicConversation(req.messages, names);

@@ -54,10 +54,6 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
   const completionTokensParam = host === 'api.openai.com' || host.endsWith('.openai.azure.com');
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
-    if (req.signal.aborted) {
-      yield { type: 'stop', reason: 'cancelled' };
-      return;
-    }
     const { tools, nameMap } = normalizeToolsFor(id, req.model, req.tools);
     const names = toolNameMapper(id, req.model, nameMap);
     const params: ChatCompletionCreateParamsStreaming = {

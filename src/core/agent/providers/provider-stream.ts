@@ -1,4 +1,4 @@
-// The part every streaming provider shares: open the SDK's stream, pass each chunk through the
+// The part every streaming provider shares: nothing sent for a request cancelled already; open the SDK's stream, pass each chunk through the
 // protocol's assembler, end with its final events, and turn a cancel — thrown or, as the SDKs do,
 // a stream that just stops — into stop 'cancelled' rather than an error.
 import type { ModelEvent } from '../model-types';
@@ -12,6 +12,10 @@ export async function* relayStream<C>(
   open: () => Promise<AsyncIterable<C>>, assembler: StreamAssembler<C>, signal: AbortSignal,
   fail: (err: unknown) => Error, isAbort: (err: unknown) => boolean,
 ): AsyncGenerator<ModelEvent> {
+  if (signal.aborted) {
+    yield { type: 'stop', reason: 'cancelled' };
+    return;
+  }
   try {
     for await (const chunk of await open()) {
       for (const event of assembler.push(chunk)) yield event;
