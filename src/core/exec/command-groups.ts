@@ -20,6 +20,7 @@ export const GROUP_PATTERNS: Readonly<Record<GroupName, readonly RegExp[]>> = {
   persistence: [/^crontab (?!-l$)/, /^(at|launchctl|schtasks) /],
   process_control: [/^kill .*-(9|KILL|SIGKILL)\b/, /^(killall|pkill)( |$)/],
   env_dump: [/^(env|printenv)$/, /(^| )\/proc\/(\d+|self)\/environ/],
+  remote_destruction: [/^(terraform|tofu|pulumi|cdk|cdktf) destroy/, /^(dropdb|dropuser)( |$)/, /^kubectl (delete|drain)( |$)/, /^helm (uninstall|delete)( |$)/, /^npm unpublish/],
 };
 
 /** The first enabled group whose patterns match `line`, or undefined. */

@@ -14,8 +14,11 @@ import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './comma
 import { envRules, injectedNames } from './command-env';
 import { commandFlow, flowFindings, isForkBomb, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
-import { GROUP_NAMES, GROUP_TITLES, type CommandPolicy, type GroupName } from './command-policy';
+import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupName } from './command-policy';
 import { networkRules } from './command-rules-network';
+import { remoteRules } from './command-rules-remote';
+import { secretsRules } from './command-rules-secrets';
+import { isInfoForm, stateRules } from './command-rules-state';
 import { systemRules } from './command-rules-system';
 import { toolRules } from './command-rules-tools';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
@@ -56,13 +59,15 @@ function worst(fs: Finding[]): Finding | undefined {
 }
 
 function describe(f: Finding): string {
-  const title = (GROUP_NAMES as readonly string[]).includes(f.group) ? ` (${GROUP_TITLES[f.group as GroupName]})` : '';
+  const title = isGroup(f.group) ? ` (${GROUP_TITLES[f.group]})` : '';
   return `${f.group}${title}: ${f.reason}`;
 }
 
 /** All rules on one argv (the segment's own, or the command inside a wrapper). */
-function rulesFor(v: SegmentView, policy: CommandPolicy): Finding[] {
-  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v)];
+function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
+  // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
+  if (isInfoForm(v)) return envRules(v);
+  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut)];
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);
@@ -93,10 +98,11 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   let cwd: string | undefined = ctx.cwd;
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
-    const f: Finding[] = [...rulesFor(v, policy), ...flowFindings(flow, i)];
+    const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
+    const f: Finding[] = [...rulesFor(v, policy, pipedOut), ...flowFindings(flow, i)];
     const inner = unwrapInner(v.seg);
     const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
-    for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy));
+    for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const t of all.flatMap(writeTargets)) {
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
       if (w) f.push(w);
@@ -105,18 +111,29 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     if (policy.security === 'allowlist' && !approved)
       f.push(ask('allowlist', `${v.exe || 'the command'} is not in the exec allowlist (pincer.exec.allowlist) or the workspace's approvals with these arguments`));
     cwd = nextCwd(v, cwd, home);
-    const on = f.filter((x) => enabled(x, policy));
+    const on = withActions(f, policy);
     // Only an ask is ever settled, so most segments never need to know (writesPinned re-reads the targets).
     let pinned: boolean | undefined;
     const settles = (x: Finding, exact: boolean) => x.decision === 'ask' && approvalSettles(x.group, { pinned: (pinned ??= writesPinned(all)), exact });
     const settled = approved && on.every((x) => settles(x, isExactArgs(approved.args))) && (on.length > 0 || policy.security === 'allowlist');
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
-  return combine(parsed, verdicts, commandLevel.filter((x) => enabled(x, policy)), policy);
+  return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
 }
 
-function enabled(f: Finding, policy: CommandPolicy): boolean {
-  return !(GROUP_NAMES as readonly string[]).includes(f.group) || policy.denyGroups[f.group as GroupName] !== false;
+function isGroup(g: string): g is GroupName {
+  return (GROUP_NAMES as readonly string[]).includes(g);
+}
+
+/** Findings of groups that are off are dropped; a group whose action is 'ask' asks instead of denying. */
+function withActions(fs: Finding[], policy: CommandPolicy): Finding[] {
+  const out: Finding[] = [];
+  for (const f of fs) {
+    if (!isGroup(f.group)) { out.push(f); continue; }
+    if (policy.denyGroups[f.group] === false) continue;
+    out.push(f.decision === 'deny' && !f.fixed && groupAction(policy, f.group) === 'ask' ? { ...f, decision: 'ask' } : f);
+  }
+  return out;
 }
 
 /** ask 'off': nobody is there to answer, so what would ask is denied; 'always': every allow asks. */

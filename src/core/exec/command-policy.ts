@@ -2,11 +2,11 @@
 // allowlist of approved commands. A requested policy (from a tool call or an agent) can only make
 // the configured one stricter, never looser — the caller is the model, the configuration is the user.
 
-/** The 15 deny groups (GoClaw's names, all on by default). */
+/** The 16 groups (GoClaw's 15 names plus remote_destruction), all on by default. */
 export const GROUP_NAMES = [
   'destructive_ops', 'data_exfiltration', 'reverse_shell', 'code_injection', 'privilege_escalation',
   'dangerous_paths', 'env_injection', 'container_escape', 'crypto_mining', 'filter_bypass',
-  'network_recon', 'package_install', 'persistence', 'process_control', 'env_dump',
+  'network_recon', 'package_install', 'persistence', 'process_control', 'env_dump', 'remote_destruction',
 ] as const;
 export type GroupName = (typeof GROUP_NAMES)[number];
 
@@ -27,7 +27,22 @@ export const GROUP_TITLES: Record<GroupName, string> = {
   persistence: 'makes something run again later',
   process_control: 'kills processes',
   env_dump: 'prints environment secrets',
+  remote_destruction: 'deletes remote resources (cloud, infrastructure, clusters, databases, published packages)',
 };
+
+/**
+ * What a group's rules do when they object: refuse, or ask the person. Rules state the strict
+ * verdict; a group whose action is 'ask' turns its denials into questions. Installing a named package
+ * and deleting remote resources are ordinary work a person decides on, so they ask by default.
+ */
+export type GroupAction = 'deny' | 'ask';
+
+export const DEFAULT_GROUP_ACTIONS: Readonly<Record<GroupName, GroupAction>> = Object.freeze(
+  Object.fromEntries(GROUP_NAMES.map((g) => [g, g === 'package_install' || g === 'remote_destruction' ? 'ask' : 'deny'])) as Record<GroupName, GroupAction>,
+);
+
+/** Never legitimate for an agent: their action cannot be 'ask' (a setting asking for it is refused). */
+export const ALWAYS_DENY_GROUPS: ReadonlySet<GroupName> = new Set(['reverse_shell', 'crypto_mining']);
 
 /**
  * Security, strictest first: 'deny' runs nothing; 'allowlist' runs only approved executables
@@ -52,8 +67,17 @@ export interface AllowlistEntry {
 export interface CommandPolicy {
   security: Security;
   ask: AskMode;
+  /** Which groups are on (false: the group's rules are not applied at all). */
   denyGroups: Record<GroupName, boolean>;
+  /** The action of each group that is on; a group not listed has its DEFAULT_GROUP_ACTIONS entry. */
+  groupActions?: Partial<Record<GroupName, GroupAction>>;
   allowlist: AllowlistEntry[];
+}
+
+/** The action of group `g` under `policy` (never 'ask' for ALWAYS_DENY_GROUPS). */
+export function groupAction(policy: CommandPolicy, g: GroupName): GroupAction {
+  if (ALWAYS_DENY_GROUPS.has(g)) return 'deny';
+  return policy.groupActions?.[g] ?? DEFAULT_GROUP_ACTIONS[g];
 }
 
 const SECURITY_ORDER: readonly Security[] = ['deny', 'allowlist', 'full'];
@@ -82,5 +106,5 @@ export function effectivePolicy(configured: CommandPolicy, requested?: Partial<P
   const ask = r.ask && ASK_ORDER.indexOf(r.ask) > ASK_ORDER.indexOf(configured.ask) ? r.ask : configured.ask;
   const denyGroups = { ...configured.denyGroups };
   for (const g of GROUP_NAMES) if (r.denyGroups?.[g]) denyGroups[g] = true;
-  return { security, ask, denyGroups, allowlist: configured.allowlist };
+  return { security, ask, denyGroups, ...(configured.groupActions ? { groupActions: configured.groupActions } : {}), allowlist: configured.allowlist };
 }

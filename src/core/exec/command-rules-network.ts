@@ -4,7 +4,7 @@
 import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, baseName, deny, isLoopbackUrl, isMetadataUrl, looksLikeUrl, type Finding, type SegmentView } from './command-view';
 
-const SOCKET_TOOLS = /^(nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|cryptcat|pwncat|rlwrap|sbd|dnscat2?|iodine|ptunnel)$/;
+const SOCKET_TOOLS = /^(nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|cryptcat|pwncat|sbd|dnscat2?|iodine|ptunnel)$/;
 const RECON = /^(nmap|masscan|zmap|rustscan|unicornscan|hping3?|arp-scan|netdiscover|nikto|gobuster|ffuf|dirb|sqlmap|amass|subfinder|wpscan|responder|bettercap|tcpdump|tshark|wireshark|ettercap)$/;
 const TUNNELS = /^(ngrok|chisel|cloudflared|frpc|frps|bore|lt|localtunnel|sshuttle|autossh|ligolo|ligolo-ng|inlets|serveo|pagekite|tailscale|zrok|gost|iodine)$/;
 const REMOTE_COPY = /^(scp|sftp|ftp|tftp|lftp|rsync|rcp|rclone|smbclient|s3cmd)$/;

@@ -1,11 +1,11 @@
 // Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
 // container or persist. Each looks at one segment's argv with real option parsing.
 import { hasFlag, hasLong, parseOptions } from './command-options';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, denyAlways, type Finding, type SegmentView } from './command-view';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|zpool|format)$/;
 const POWER = /^(shutdown|reboot|halt|poweroff|telinit)$/;
-const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sg|sudoedit|machinectl|ksu|calife|setuidgid)$/;
+const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sudoedit|machinectl|ksu|calife|setuidgid)$/;
 const MINERS = /^(xmrig|xmr-stak|cpuminer|cpuminer-multi|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|xmrig-proxy)$/;
 /** Top-level system directories: recursive permission changes here break the machine. */
 const SYSTEM_DIR = /^(\/+|\/(etc|usr|bin|sbin|lib|lib32|lib64|boot|var|sys|proc|dev|root|home|opt|srv|run|snap|System|Library|Applications|Users)(\/.*)?|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*)$/;
@@ -18,13 +18,25 @@ export function isCatastrophicTarget(t: string): boolean {
     || /^(\$HOME|\$\{HOME\})(\/\*)?$/.test(s) || SYSTEM_DIR.test(s) || /^\/[^/]+\/?\*?$/.test(s);
 }
 
+/** `/` or the home folder itself (or everything in it): no setting makes deleting these a question. */
+export function isRootOrHome(t: string): boolean {
+  const s = t.replace(/\/+$/, '') || '/';
+  return /^(\/\*?|~(\/\*)?|(\$HOME|\$\{HOME\})(\/\*)?)$/.test(s);
+}
+
+/** `sg GROUP -c CMD` runs as another group; `sg run -p …`, `sg scan`, `sg -p …` is ast-grep. */
+function isNewgrpSg(args: readonly string[]): boolean {
+  const first = args[0] ?? '';
+  return first !== '' && !first.startsWith('-') && !/^(run|scan|test|new|lsp|completions|help|r|s|t|n)$/.test(first);
+}
+
 export function systemRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
   if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
   if (POWER.test(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(args.find((a) => !a.startsWith('-')) ?? '')))
     f.push(deny('destructive_ops', `${name} stops or restarts the machine`));
-  if (PRIV.test(name)) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
+  if (PRIV.test(name) || (name === 'sg' && isNewgrpSg(args))) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
   if (v.seg.via.some((w) => /^(sudo|doas|su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through sudo/su'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
@@ -51,7 +63,8 @@ function rmRule(args: string[]): Finding[] {
   const o = parseOptions(args);
   const recursive = hasFlag(o, 'rR', ['recursive']);
   const targets = o.operands;
-  if (hasLong(o, 'no-preserve-root', 4)) return [deny('destructive_ops', 'rm --no-preserve-root removes the whole filesystem')];
+  if (hasLong(o, 'no-preserve-root', 4)) return [denyAlways('destructive_ops', 'rm --no-preserve-root removes the whole filesystem')];
+  if (targets.some(isRootOrHome)) return [denyAlways('destructive_ops', `rm${recursive ? ' -r' : ''} on the root or the home folder`)];
   if (targets.some(isCatastrophicTarget)) return [deny('destructive_ops', `rm${recursive ? ' -r' : ''} on a top-level, home or parent folder`)];
   if (recursive) return [ask('destructive_ops', `rm -r removes whole folders (${targets.join(' ') || 'no target'})`)];
   return [];
@@ -109,6 +122,7 @@ function findRule(args: string[]): Finding[] {
     roots.push(a);
   }
   if (args.includes('-delete')) {
+    if (roots.some(isRootOrHome)) return [denyAlways('destructive_ops', 'find -delete over the root or the home folder')];
     if (roots.length === 0 || roots.some(isCatastrophicTarget)) return [deny('destructive_ops', 'find -delete over a top-level, home or parent folder')];
     return [ask('destructive_ops', 'find -delete removes every file it matches')];
   }

@@ -21,9 +21,13 @@ export interface Finding {
   /** A deny group, or another named rule ('write', 'parse', 'allowlist', 'unicode', 'security'). */
   group: GroupName | 'write' | 'parse' | 'allowlist' | 'unicode' | 'security';
   reason: string;
+  /** Never softened by a group whose action is 'ask': destruction of `/` or the home folder. */
+  fixed?: boolean;
 }
 
 export const deny = (group: Finding['group'], reason: string): Finding => ({ decision: 'deny', group, reason });
+/** A denial no setting turns into a question (see Finding.fixed). */
+export const denyAlways = (group: Finding['group'], reason: string): Finding => ({ decision: 'deny', group, reason, fixed: true });
 export const ask = (group: Finding['group'], reason: string): Finding => ({ decision: 'ask', group, reason });
 
 export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {

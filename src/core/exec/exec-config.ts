@@ -3,7 +3,7 @@
 // none of these can be loosened by the model (requests only tighten: see effectivePolicy).
 import { z } from 'zod';
 import { readSetting } from '../policy/policy-config';
-import { allGroups, GROUP_NAMES, type AllowlistEntry, type CommandPolicy, type GroupName } from './command-policy';
+import { allGroups, ALWAYS_DENY_GROUPS, GROUP_NAMES, type AllowlistEntry, type CommandPolicy, type GroupAction, type GroupName } from './command-policy';
 import type { ExecHostKind } from './exec-types';
 import { readCredentialedConfig, type CredentialedBinary } from './credentialed-config';
 
@@ -37,11 +37,28 @@ const allowlistEntry = z.object({
 /** Sandbox hide list default: credentials in the home folder (only existing ones are hidden). */
 export const DEFAULT_SANDBOX_HIDE_SETTING = ['~/.ssh', '~/.aws', '~/.config/gcloud', '~/.kube', '~/.gnupg', '~/.docker', '~/.netrc', '~/.npmrc', '~/.git-credentials', '~/.config/gh'];
 
+/**
+ * pincer.exec.denyGroups: per group `true` (on, its default action), `false` (off), `"deny"` or
+ * `"ask"`. A group that is never legitimate (reverse shells, mining) cannot ask: it stays `deny`.
+ */
+function readGroups(get: (key: string) => unknown, warn: (message: string) => void): { on: Partial<Record<GroupName, boolean>>; actions: Partial<Record<GroupName, GroupAction>> } {
+  const raw = readSetting<Partial<Record<GroupName, boolean | GroupAction>>>(get, 'exec.denyGroups',
+    z.partialRecord(z.enum(GROUP_NAMES), z.union([z.boolean(), z.enum(['deny', 'ask'])])), {}, warn);
+  const on: Partial<Record<GroupName, boolean>> = {};
+  const actions: Partial<Record<GroupName, GroupAction>> = {};
+  for (const [g, value] of Object.entries(raw) as [GroupName, boolean | GroupAction][]) {
+    on[g] = value !== false;
+    if (value !== 'deny' && value !== 'ask') continue;
+    if (value === 'ask' && ALWAYS_DENY_GROUPS.has(g)) warn(`Setting pincer.exec.denyGroups.${g} cannot be "ask": it is never legitimate, so it stays "deny".`);
+    else actions[g] = value;
+  }
+  return { on, actions };
+}
+
 export function readExecConfig(get: (key: string) => unknown, warn: (message: string) => void): ExecConfig {
   const seconds = (key: string, min: number, max: number, fallback: number) =>
     readSetting(get, key, z.number().min(min).max(max), fallback, warn) * 1000;
-  const groups = readSetting<Partial<Record<GroupName, boolean>>>(get, 'exec.denyGroups',
-    z.partialRecord(z.enum(GROUP_NAMES), z.boolean()), {}, warn);
+  const groups = readGroups(get, warn);
   const timeoutMs = seconds('exec.timeoutSeconds', 1, 86_400, 60);
   let maxTimeoutMs = seconds('exec.maxTimeoutSeconds', 1, 86_400, 1800);
   if (maxTimeoutMs < timeoutMs) {
@@ -53,7 +70,8 @@ export function readExecConfig(get: (key: string) => unknown, warn: (message: st
     policy: {
       security: readSetting(get, 'exec.security', z.enum(['deny', 'allowlist', 'full']), 'full', warn),
       ask: readSetting(get, 'exec.ask', z.enum(['off', 'on-miss', 'always']), 'on-miss', warn),
-      denyGroups: { ...allGroups(true), ...groups },
+      denyGroups: { ...allGroups(true), ...groups.on },
+      groupActions: groups.actions,
       allowlist: readSetting<AllowlistEntry[]>(get, 'exec.allowlist', z.array(allowlistEntry), [], warn),
     },
     timeoutMs,

@@ -1,0 +1,117 @@
+// Remote resources destroyed: cloud resources, infrastructure stacks, cluster objects, databases and
+// published packages. None of it is undone by a revert in the workspace, so the group
+// remote_destruction states a deny and its default action turns that into a question (a person may
+// well mean it). Reading, listing and planning stay allowed.
+import { parseOptions, valuesOf } from './command-options';
+import { deny, type Finding, type SegmentView } from './command-view';
+
+const gone = (what: string): Finding[] => [deny('remote_destruction', what)];
+
+/** Operands (words that are not options), in order. Good enough for CLIs of the `tool noun verb` kind. */
+function words(args: readonly string[]): string[] {
+  return args.filter((a) => !a.startsWith('-'));
+}
+
+/** A verb that deletes, in the spellings cloud CLIs use (`delete-bucket`, `terminate-instances`, `rb`). */
+const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate)([-:_].*)?$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge)$/i;
+const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli)$/;
+
+export function remoteRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  if (CLOUD.test(name)) return cloudRule(name, args);
+  switch (name) {
+    case 'terraform': case 'tofu': case 'terragrunt': case 'terraform-cdk': case 'cdktf': return terraformRule(name, args);
+    case 'pulumi': {
+      const w = words(args);
+      if (w[0] === 'destroy' || w[0] === 'down' || (w[0] === 'stack' && w[1] === 'rm') || (w[0] === 'state' && w[1] === 'delete')) return gone(`pulumi ${w.slice(0, 2).join(' ')} deletes the stack's resources`);
+      return [];
+    }
+    case 'cdk': return words(args)[0] === 'destroy' ? gone('cdk destroy deletes the stack') : [];
+    case 'kubectl': case 'oc': case 'kubecolor': case 'k': return kubeRule(name, args);
+    case 'helm': {
+      const w = words(args);
+      if (/^(uninstall|delete|del|un)$/.test(w[0] ?? '')) return gone('helm uninstall removes a release from the cluster');
+      return [];
+    }
+    case 'dropdb': case 'dropuser': return gone(`${name} deletes a database or role`);
+    case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
+    case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) ? gone(`${name} flushes the whole data store`) : [];
+    case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'trino': case 'presto':
+      return sqlRule(name, args);
+    case 'npm': case 'pnpm': case 'yarn': case 'bun': {
+      const w = words(args);
+      if (w[0] === 'unpublish' || (name === 'yarn' && w[0] === 'npm' && w[1] === 'unpublish')) return gone(`${name} unpublish removes a published package`);
+      if (w[0] === 'owner' && /^(rm|remove)$/.test(w[1] ?? '') || w[0] === 'dist-tag' && /^(rm|remove)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} changes who owns or what is published`);
+      return [];
+    }
+    case 'cargo': return words(args)[0] === 'yank' && !args.includes('--undo') ? gone('cargo yank withdraws a published crate version') : [];
+    case 'gem': return words(args)[0] === 'yank' ? gone('gem yank withdraws a published gem') : [];
+    case 'crane': case 'skopeo': case 'regctl': case 'oras': return args.some((a) => /^(delete|rm)$/.test(a)) ? gone(`${name} deletes an image from a registry`) : [];
+    case 'docker': case 'podman': {
+      const w = words(args);
+      if (w[0] === 'context' && /^(rm|remove)$/.test(w[1] ?? '')) return [];
+      if ((w[0] === 'stack' || w[0] === 'service' || w[0] === 'swarm' || w[0] === 'secret' || w[0] === 'node') && /^(rm|remove|leave)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} removes a shared cluster's resources`);
+      return [];
+    }
+  }
+  return [];
+}
+
+function cloudRule(name: string, args: string[]): Finding[] {
+  const w = words(args);
+  if (name === 'aws' || name === 'awslocal') {
+    const o = parseOptions(args, { longValue: ['region', 'profile', 'output', 'query', 'endpoint-url', 'bucket', 'key', 'cli-input-json'] });
+    const [svc, verb] = o.operands;
+    if (svc === 's3' && verb === 'rm') return gone(`aws s3 rm${args.includes('--recursive') ? ' --recursive' : ''} deletes objects from a bucket`);
+    if (svc === 's3' && verb === 'rb') return gone('aws s3 rb deletes a bucket');
+    if (svc === 's3' && verb === 'sync' && args.includes('--delete')) return gone('aws s3 sync --delete deletes objects that are not in the source');
+    if (verb && DELETE_VERB.test(verb)) return gone(`aws ${svc} ${verb} deletes a cloud resource`);
+    return [];
+  }
+  if (name === 'gsutil') return /^(rm|rb)$/.test(w[0] ?? '') || (w[0] === 'rsync' && args.includes('-d')) ? gone(`gsutil ${w[0]} deletes storage objects or buckets`) : [];
+  if (name === 'gh' || name === 'glab' || name === 'tea') {
+    if (/^(repo|release|gist|secret|variable|label|project|cache|run|ssh-key|gpg-key|environment|ruleset|deploy-key)$/.test(w[0] ?? '') && /^(delete|rm|remove)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} deletes it on the server`);
+    if (w[0] === 'api' && valuesOf(parseOptions(args, { shortValue: 'XfFH', longValue: ['method', 'field', 'raw-field', 'header'] }), ['method'], 'X').some((m) => /^DELETE$/i.test(m))) return gone(`${name} api -X DELETE deletes a remote resource`);
+    return [];
+  }
+  if (name === 'heroku') return w.some((x) => /^(apps:destroy|destroy|pg:reset|addons:destroy|pg:killall)$/.test(x)) ? gone('heroku deletes an app, an add-on or a database') : [];
+  if (name === 'bq') return /^(rm|remove)$/.test(w[0] ?? '') || args.some((a) => /\b(DROP|TRUNCATE)\s+(TABLE|SCHEMA|DATABASE|VIEW)\b/i.test(a)) ? gone('bq deletes a dataset or table') : [];
+  if (name === 'vault' || name === 'consul' || name === 'nomad') return w.some((x) => /^(delete|destroy|purge|stop)$/.test(x)) && !/^(status|version)$/.test(w[0] ?? '') ? gone(`${name} deletes secrets, keys or jobs`) : [];
+  // az group delete, gcloud compute instances delete, doctl compute droplet delete, fly apps destroy …
+  const verb = w.find((x, i) => i > 0 && DELETE_VERB.test(x)) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined);
+  if (verb) return gone(`${name} ${verb} deletes a cloud resource`);
+  return [];
+}
+
+function terraformRule(name: string, args: string[]): Finding[] {
+  const o = parseOptions(args.map((a) => a.replace(/^-(?=[a-z])(?!-)/, '--')), { longValue: ['chdir', 'var', 'var-file', 'target', 'state', 'out'] });
+  const [cmd, sub] = o.operands;
+  const auto = o.long.some((l) => /^(auto-approve|destroy)/.test(l));
+  if (cmd === 'destroy' || (name === 'terragrunt' && /^(destroy|run-all)$/.test(cmd ?? '') && args.includes('destroy'))) return gone(`${name} destroy deletes every resource of the configuration`);
+  if (cmd === 'apply' && auto) return gone(`${name} apply ${o.long.some((l) => l.startsWith('destroy')) ? '-destroy' : '-auto-approve'} changes or deletes real infrastructure without a plan being reviewed`);
+  if (cmd === 'state' && /^(rm|push|replace-provider)$/.test(sub ?? '')) return gone(`${name} state ${sub} rewrites what the state tracks`);
+  if (cmd === 'workspace' && sub === 'delete') return gone(`${name} workspace delete drops a workspace's state`);
+  if (cmd === 'force-unlock') return gone(`${name} force-unlock breaks another run's lock`);
+  return [];
+}
+
+function kubeRule(name: string, args: string[]): Finding[] {
+  const o = parseOptions(args, { shortValue: 'nlfocp', longValue: ['namespace', 'context', 'cluster', 'kubeconfig', 'selector', 'filename', 'output', 'replicas', 'container', 'user', 'server', 'token'] });
+  const [verb, kind] = o.operands;
+  if (verb === 'delete' || verb === 'drain' || verb === 'cordon') return gone(`${name} ${verb} removes or evicts cluster resources`);
+  if (verb === 'replace' && args.includes('--force')) return gone(`${name} replace --force deletes and recreates resources`);
+  if (verb === 'scale' && valuesOf(o, ['replicas']).includes('0')) return gone(`${name} scale --replicas=0 stops a workload`);
+  if (verb === 'apply' && o.long.some((l) => l.startsWith('prune'))) return gone(`${name} apply --prune deletes resources missing from the files`);
+  if (verb === 'config' && /^(delete-context|delete-cluster|delete-user|unset)$/.test(kind ?? '')) return [];
+  return [];
+}
+
+/** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
+const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$)|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
+
+function sqlRule(name: string, args: string[]): Finding[] {
+  const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });
+  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], name === 'psql' ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' ? o.operands.slice(1) : [])];
+  if (sql.some((q) => DESTRUCTIVE_SQL.test(q))) return gone(`${name} runs SQL that drops, truncates or empties data`);
+  return [];
+}

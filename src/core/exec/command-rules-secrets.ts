@@ -1,0 +1,115 @@
+// Secrets reached without opening a credential file: through the CLIs that hold them (`gh auth
+// token`, `git credential fill`, keychains), through other programs' view of the environment (`ps e`,
+// `docker inspect`), and sent out inside what a network tool is given (a secret-named variable or a
+// substitution in a URL, a header or a host name), by mail or to a paste service.
+import { parseOptions, valuesOf } from './command-options';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials. */
+export const SECRET_VAR = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|CREDENTIAL|ACCESS_KEY|SESSION_KEY|AUTH|COOKIE|^AWS_|^GITHUB_|^GH_|^NPM_|^PINCER_|^GOCLAW_|^OPENAI|^ANTHROPIC|DATABASE_URL|_DSN$|_PAT$|^PAT$|SIGNING_KEY|CLIENT_SECRET|WEBHOOK|^SSH_AUTH_SOCK$|^VAULT_|^KUBECONFIG$)/i;
+
+/** Variable names referenced in a word as written (`$X`, `${X}`, `${X:-d}`, `${!X}`). */
+export function varsIn(raw: string): string[] {
+  return [...raw.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
+}
+
+const NETWORK = /^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|nc|ncat|netcat|socat|telnet|dig|nslookup|host|drill|ping|ping6|traceroute|tracepath|mtr|whois|ssh|lynx|w3m|links|elinks|fetch)$/;
+const DNS_TOOLS = /^(dig|nslookup|host|drill|ping|ping6|traceroute|tracepath|mtr|whois|nc|ncat|netcat|telnet)$/;
+const MAILERS = /^(mail|mailx|sendmail|mutt|neomutt|swaks|msmtp|ssmtp|s-nail|nail|mpack|sendemail|exim|postfix|esmtp|bsd-mailx|heirloom-mailx)$/;
+const DROPS = /^(pastebinit|wgetpaste|termbin|sprunge|ix|croc|wormhole|magic-wormhole|ffsend|transfer|tb|gist|gist-paste|0x0|bashupload|pastebin|imgur|dpaste|haste|hastebin)$/;
+
+export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
+  const w = args.filter((a) => !a.startsWith('-'));
+  const shown = (what: string): Finding => (pipedOut || v.seg.context === 'command-substitution'
+    ? ask('data_exfiltration', `${what}; here it is handed to another command`)
+    : deny('data_exfiltration', `${what} into the output`));
+  switch (name) {
+    case 'gh': case 'glab':
+      if (w[0] === 'auth' && (w[1] === 'token' || (w[1] === 'status' && args.some((a) => /^(-t|--show-token)$/.test(a))))) f.push(shown(`${name} auth ${w[1]} prints the stored token`));
+      if (w[0] === 'gist' && /^(create|new|edit)$/.test(w[1] ?? '')) f.push(ask('data_exfiltration', `${name} gist ${w[1]} uploads files to a gist`));
+      break;
+    case 'git': {
+      const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
+      const sub = o.operands[0] ?? '';
+      if (/^credential(-|$)/.test(sub) && o.operands.some((x) => /^(fill|get)$/.test(x))) f.push(deny('data_exfiltration', `git ${sub} prints stored credentials`));
+      if (sub === 'send-email' || sub === 'imap-send') f.push(deny('data_exfiltration', `git ${sub} mails repository content`));
+      break;
+    }
+    case 'aws': {
+      if (w[0] === 'configure' && (w[1] === 'export-credentials' || (w[1] === 'get' && /secret|key|token|password|session/i.test(w[2] ?? '')))) f.push(shown(`aws configure ${w[1]} prints stored credentials`));
+      if (w[0] === 'configure' && w[1] === 'list' && args.includes('--show-secrets')) f.push(deny('data_exfiltration', 'aws configure list prints stored credentials'));
+      if (/^(get-session-token|assume-role|get-federation-token|get-login-password|get-authorization-token|assume-role-with-web-identity|get-role-credentials)$/.test(w[1] ?? '')) f.push(ask('data_exfiltration', `aws ${w[0]} ${w[1]} hands out temporary credentials`));
+      if (w[0] === 'secretsmanager' && w[1] === 'get-secret-value' || w[0] === 'ssm' && /^get-parameters?/.test(w[1] ?? '') && args.includes('--with-decryption')) f.push(shown(`aws ${w[0]} ${w[1]} prints a stored secret`));
+      if (w[0] === 'ses' && /^send-(raw-)?email$/.test(w[1] ?? '')) f.push(deny('data_exfiltration', 'aws ses sends mail'));
+      break;
+    }
+    case 'gcloud': if (w[0] === 'auth' && /^(print-access-token|print-identity-token|application-default)$/.test(w[1] ?? '') && (w[1] !== 'application-default' || w[2] === 'print-access-token') || w[0] === 'secrets' && w[1] === 'versions' && w[2] === 'access') f.push(shown(`gcloud ${w.slice(0, 3).join(' ')} prints a credential`)); break;
+    case 'az': if (w[0] === 'account' && w[1] === 'get-access-token' || w[0] === 'keyvault' && w[1] === 'secret' && w[2] === 'show') f.push(shown(`az ${w.slice(0, 3).join(' ')} prints a credential`)); break;
+    case 'heroku': if (w[0] === 'auth:token' || w[0] === 'config' && !args.length) f.push(shown('heroku prints the stored token or config')); break;
+    case 'doctl': case 'flyctl': case 'fly': case 'vercel': case 'netlify': if (w[0] === 'auth' && /^(token|print-token)$/.test(w[1] ?? '')) f.push(shown(`${name} auth ${w[1]} prints the stored token`)); break;
+    case 'security': if (/^(find-generic-password|find-internet-password|find-certificate|dump-keychain|export|find-key|dump-trust-settings)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', `security ${w[0]} reads the keychain`)); break;
+    case 'secret-tool': if (/^(lookup|search)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', 'secret-tool reads the keyring')); break;
+    case 'pass': case 'gopass': case 'passage': if (w.length && !/^(ls|list|find|search|init|git|help|version|insert|generate|edit|rm|mv|cp)$/.test(w[0]) || w[0] === 'show') f.push(shown(`${name} prints a stored password`)); break;
+    case 'op': if (/^(read|inject)$/.test(w[0] ?? '') || (/^(item|document)$/.test(w[0] ?? '') && w[1] === 'get')) f.push(shown(`op ${w[0]} prints a stored secret`)); break;
+    case 'bw': case 'lpass': case 'keyring': case 'kwallet-query': case 'keepassxc-cli': case 'rbw': if (/^(get|show|export|lookup)$/.test(w[0] ?? '') || args.some((a) => /^-(r|-read-password)$/.test(a))) f.push(shown(`${name} prints a stored secret`)); break;
+    case 'vault': if (/^(read|kv)$/.test(w[0] ?? '') && (w[0] === 'read' || w[1] === 'get')) f.push(ask('data_exfiltration', 'vault reads a stored secret')); break;
+    case 'gpg': case 'gpg2': if (args.some((a) => /^--export-secret-(sub)?keys$/.test(a))) f.push(deny('data_exfiltration', 'gpg exports private keys')); break;
+    case 'kubectl': case 'oc': f.push(...kubeSecrets(name, args)); break;
+    case 'docker': case 'podman': case 'nerdctl': {
+      if (w[0] === 'inspect' || (w[1] === 'inspect' && /^(container|service|image)$/.test(w[0] ?? ''))) {
+        const format = valuesOf(parseOptions(args, { shortValue: 'f', longValue: ['format', 'type'] }), ['format'], 'f');
+        if (!format.length || format.some((x) => /Env|Config|json \./i.test(x) || x.trim() === '{{json .}}')) f.push(ask('env_dump', `${name} inspect shows the container's environment, secrets included`));
+      }
+      break;
+    }
+    case 'ps': {
+      // BSD-style option words (no dash): `e` shows every process's environment (`ps eww`, `ps auxe`).
+      if (args.some((a) => /^[a-zA-Z]+$/.test(a) && a.includes('e') && /^[aceFfgHhjlmnrSsTtuvwwxXZ]+$/.test(a.replace(/e/g, ''))) || args.some((a) => /^e[a-z]*$/.test(a))) f.push(deny('env_dump', 'ps e shows the environment of every process'));
+      break;
+    }
+    case 'systemctl': if (w[0] === 'show-environment') f.push(deny('env_dump', 'systemctl show-environment prints the service manager environment')); break;
+    case 'launchctl': if (w[0] === 'getenv' || w[0] === 'export') f.push(deny('env_dump', 'launchctl prints the environment')); break;
+    case 'tmux': if (w[0] === 'show-environment' || w[0] === 'showenv') f.push(deny('env_dump', 'tmux show-environment prints the session environment')); break;
+  }
+  if (MAILERS.test(name) && (args.length > 0 || v.seg.joinedBy === '|' || v.seg.heredocs.length || v.seg.redirects.some((r) => r.op === '<'))) f.push(deny('data_exfiltration', `${name} sends mail`));
+  if (DROPS.test(name)) f.push(deny('data_exfiltration', `${name} uploads data to a sharing service`));
+  if (NETWORK.test(name)) f.push(...carriedOut(v));
+  return f;
+}
+
+function kubeSecrets(name: string, args: string[]): Finding[] {
+  const o = parseOptions(args, { shortValue: 'nlocf', longValue: ['namespace', 'context', 'output', 'selector', 'cluster', 'kubeconfig', 'container', 'filename'] });
+  const [verb, kind] = o.operands;
+  if (verb === 'config' && kind === 'view' && (args.includes('--raw') || args.includes('--flatten'))) return [deny('data_exfiltration', `${name} config view --raw prints cluster credentials`)];
+  const output = valuesOf(o, ['output'], 'o');
+  if (verb === 'get' && /^(secrets?|secret\/.*|secrets\/.*)$/.test(kind ?? '') && output.some((x) => /^(json|yaml|jsonpath|go-template|custom-columns)/.test(x))) return [deny('data_exfiltration', `${name} get secret prints secret values`)];
+  if (verb === 'create' && kind === 'token') return [ask('data_exfiltration', `${name} create token mints a credential`)];
+  return [];
+}
+
+/**
+ * What a network tool is given that carries data out: a secret-named variable or a substitution in
+ * the URL, the host name or a header. A secret in an Authorization header is how an API is called,
+ * so that asks; in a URL or a host name it is a leak, and so is anything computed at run time
+ * there (`$(base64 .env).evil.example`).
+ */
+function carriedOut(v: SegmentView): Finding[] {
+  const f: Finding[] = [];
+  for (let i = 0; i < v.words.length; i++) {
+    const w = v.words[i];
+    if (!w.dynamic) continue;
+    const prev = v.words[i - 1]?.text ?? '';
+    const header = /^(-H|--header|-b|--cookie|-u|--user|--oauth2-bearer|--proxy-user)$/.test(prev) || /^(-H|--header=)/.test(w.text) || /^[\w-]+:\s/.test(w.text) || /^[\w-]+:[^/]/.test(w.text) && !/^\w+:\/\//.test(w.text);
+    const substituted = /\$\(|`/.test(w.raw);
+    const secret = varsIn(w.raw).some((n) => SECRET_VAR.test(n));
+    if (header && v.name !== 'dig') { if (secret || substituted) f.push(ask('data_exfiltration', `${v.name} sends a secret or a computed value in a header`)); continue; }
+    if (/^-/.test(w.text) && !/[=@]/.test(w.text)) continue;
+    if (!DNS_TOOLS.test(v.name) && !/:\/\/|^[^\s/]*\.[^\s/]*\.|^[^\s/]*\$[^\s/]*\.[a-z]{2,}/i.test(w.text)) continue;
+    if (secret && /^[a-z][\w+.-]*:\/\/[^/@\s]*\$[^/@\s]*@/i.test(w.raw) && !/[?#].*\$/.test(w.raw)) { f.push(ask('data_exfiltration', `${v.name} logs in with a secret in the URL`)); continue; }
+    if (substituted) f.push(deny('data_exfiltration', `${v.name} puts the output of a command into what it sends (URL, host name or data)`));
+    else if (secret) f.push(deny('data_exfiltration', `${v.name} puts a secret from the environment into a URL or a host name`));
+  }
+  return f;
+}

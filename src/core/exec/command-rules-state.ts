@@ -1,0 +1,107 @@
+// System state changed (firewalls flushed or disabled, SELinux off, services stopped, the machine
+// suspended or isolated), attacks on other hosts (password guessers, web and port scanners), and
+// package managers or the editor re-pointed at another source. Status, list and version forms of the
+// same programs only read, and stay allowed.
+import { parseOptions } from './command-options';
+import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
+
+/** Programs whose only use is attacking another host: guessing passwords, fuzzing or scanning web servers and networks. */
+const ATTACK_TOOLS = new Set([
+  'hydra', 'xhydra', 'medusa', 'ncrack', 'patator', 'crowbar', 'brutespray', 'thc-hydra', 'crackmapexec', 'cme', 'netexec', 'nxc', 'evil-winrm', 'kerbrute',
+  'nikto', 'sqlmap', 'gobuster', 'ffuf', 'wfuzz', 'feroxbuster', 'dirb', 'dirbuster', 'dirsearch', 'wpscan', 'joomscan', 'droopescan', 'nuclei', 'whatweb', 'wafw00f',
+  'masscan', 'zmap', 'rustscan', 'unicornscan', 'naabu', 'sx', 'nmap', 'hping', 'hping3', 'arp-scan', 'netdiscover', 'fping', 'zgrab', 'zgrab2',
+  'amass', 'subfinder', 'assetfinder', 'findomain', 'dnsrecon', 'dnsenum', 'fierce', 'theharvester', 'recon-ng', 'sublist3r', 'shuffledns', 'massdns', 'dnsx', 'katana', 'gau', 'waybackurls', 'hakrawler',
+  'enum4linux', 'enum4linux-ng', 'smbmap', 'rpcclient', 'nbtscan', 'onesixtyone', 'snmpwalk', 'snmp-check', 'ike-scan', 'sslscan', 'sslyze', 'testssl', 'testssl.sh',
+  'msfconsole', 'msfvenom', 'msfdb', 'armitage', 'beef-xss', 'setoolkit', 'commix', 'xsstrike', 'dalfox', 'arjun', 'jaeles', 'zap-cli', 'skipfish', 'w3af', 'wapiti', 'arachni',
+  'responder', 'bettercap', 'ettercap', 'arpspoof', 'dsniff', 'mitm6', 'macchanger', 'aircrack-ng', 'aireplay-ng', 'airodump-ng', 'reaver', 'wifite', 'bully', 'kismet', 'mdk3', 'mdk4',
+  'tcpdump', 'tshark', 'dumpcap', 'ngrep', 'john', 'hashcat', 'ophcrack', 'hashid', 'crunch', 'cewl', 'slowloris', 'hulk', 'goldeneye', 'siege', 't50', 'thc-ssl-dos',
+  'impacket-secretsdump', 'secretsdump.py', 'psexec.py', 'wmiexec.py', 'smbexec.py', 'impacket-psexec', 'impacket-wmiexec', 'impacket-smbexec', 'getuserspns.py', 'impacket-getuserspns', 'bloodhound-python', 'mimikatz', 'lazagne', 'pypykatz',
+]);
+/** Arguments that only ask a program about itself. */
+const INFO_ARGS = /^(--?version|-V|--?help|-\?|version|help|--list-interfaces|-D|--usage|-h)$/;
+
+/** `tcpdump -D`, `amass -version`, `ssh -V`, `nmap --help`: the program describes itself and does nothing else. */
+export function isInfoForm(v: SegmentView): boolean {
+  if (v.args.length !== 1 || !INFO_ARGS.test(v.args[0])) return false;
+  const a = v.args[0];
+  // -h means "halt" to shutdown, -D "debug"/"daemon" to most programs: only where they describe the program.
+  if (a === '-h') return !/^(shutdown|halt|reboot|poweroff|sort|du|df|ls|free|last)$/.test(v.name);
+  if (a === '-D') return v.name === 'tcpdump' || v.name === 'tshark' || v.name === 'dumpcap';
+  return true;
+}
+
+export function stateRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
+  if (ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) f.push(deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
+  switch (name) {
+    case 'iptables': case 'ip6tables': case 'iptables-legacy': case 'ip6tables-legacy': case 'iptables-nft': case 'ebtables': case 'arptables': {
+      const o = parseOptions(args, { shortValue: 'tjmspdioAIDRNXPFZLS', longValue: ['table', 'jump', 'match', 'source', 'destination', 'in-interface', 'out-interface', 'protocol'] });
+      if (o.short.has('L') || o.short.has('S') || o.long.some((l) => /^(list|list-rules|check)$/.test(l)) || o.short.has('C')) break;
+      f.push(deny('destructive_ops', `${name} changes the firewall rules`));
+      break;
+    }
+    case 'iptables-restore': case 'ip6tables-restore': case 'nft': {
+      const w = args.filter((a) => !a.startsWith('-'));
+      if (name === 'nft' && (w[0] === 'list' || args.every((a) => /^-(c|-check|a|-handle|n|-numeric|s|-stateless|j|-json)$/.test(a) || a === 'list') || args.includes('-c') || args.includes('--check'))) break;
+      f.push(deny('destructive_ops', `${name} replaces or flushes firewall rules`));
+      break;
+    }
+    case 'ufw': case 'firewall-cmd': case 'pfctl': case 'netsh': case 'socketfilterfw': {
+      if (args.every((a) => /^(status|verbose|numbered|--state|--list-.*|--get-.*|--query-.*|-s.*|--info-.*|show|app|list|info)$/.test(a) || /^-sr?$/.test(a))) break;
+      f.push(deny('destructive_ops', `${name} changes or disables the firewall`));
+      break;
+    }
+    case 'setenforce': if (!args.length || !/^(1|enforcing)$/i.test(args[0])) f.push(deny('destructive_ops', 'setenforce switches SELinux enforcement off')); break;
+    case 'aa-disable': case 'aa-complain': case 'aa-teardown': f.push(deny('destructive_ops', `${name} switches AppArmor protection off`)); break;
+    case 'apparmor_parser': if (args.some((a) => /^-(R|-remove)$/.test(a))) f.push(deny('destructive_ops', 'apparmor_parser -R removes an AppArmor profile')); break;
+    case 'auditctl': if (args.some((a) => a === '-D' || a === '-e' || a === '--reset-lost')) f.push(deny('destructive_ops', 'auditctl deletes audit rules or disables auditing')); break;
+    case 'spctl': if (args.some((a) => /--master-disable|--global-disable|--disable/.test(a))) f.push(deny('destructive_ops', 'spctl switches Gatekeeper off')); break;
+    case 'csrutil': if (args.some((a) => /^(disable|clear)$/.test(a))) f.push(deny('destructive_ops', 'csrutil disables System Integrity Protection')); break;
+    case 'systemctl': case 'service': case 'rc-service': case 'sv': case 'initctl': case 'loginctl': case 'chkconfig': case 'update-rc.d': case 'rc-update':
+      f.push(...serviceRule(name, args)); break;
+    case 'swapoff': case 'ifdown': case 'rfkill': case 'pm-suspend': case 'pm-hibernate': case 'systemd-sleep': f.push(deny('destructive_ops', `${name} changes the machine's state`)); break;
+    case 'ip': case 'ifconfig': case 'nmcli': case 'route': if (args.some((a) => /^(down|off|flush|del|delete)$/.test(a))) f.push(deny('destructive_ops', `${name} takes a network interface or route down`)); break;
+    case 'timedatectl': case 'hostnamectl': case 'localectl': if (args.some((a) => /^set-/.test(a))) f.push(deny('destructive_ops', `${name} changes system settings`)); break;
+    case 'pmset': if (args.some((a) => /^(sleepnow|displaysleepnow|restoredefaults|disablesleep)$/.test(a))) f.push(deny('destructive_ops', 'pmset suspends the machine or changes its power settings')); break;
+  }
+  f.push(...repointRules(v));
+  return f;
+}
+
+const STATE_VERBS = /^(stop|disable|mask|kill|isolate|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|rescue|emergency|default|halt|poweroff|reboot|kexec|soft-reboot|switch-root|set-default|terminate-session|terminate-user|kill-session|kill-user|down|off|del|remove|restart|reload|try-restart|reload-or-restart|daemon-reexec|revert|freeze|set-property|link|edit|preset|preset-all|enable|daemon-reload)$/;
+
+function serviceRule(name: string, args: string[]): Finding[] {
+  const w = args.filter((a) => !a.startsWith('-'));
+  const verb = name === 'service' || name === 'rc-service' || name === 'sv' ? w.find((x, i) => i > 0 || name === 'sv') : name === 'chkconfig' ? w[1] : name === 'update-rc.d' ? w[1] : name === 'rc-update' ? w[0] : w[0];
+  if (!verb || !STATE_VERBS.test(verb)) return [];
+  if (name === 'systemctl' && args.includes('--user') && /^(restart|reload|try-restart|reload-or-restart|stop|start)$/.test(verb)) return [ask('destructive_ops', `systemctl --user ${verb} changes a running user service`)];
+  if (/^(restart|reload|try-restart|reload-or-restart)$/.test(verb)) return [ask('destructive_ops', `${name} ${verb} interrupts a running service`)];
+  return [deny('destructive_ops', `${name} ${verb} stops, disables or switches the system's services or state`)];
+}
+
+/** Settings that say where packages come from or what runs their scripts. */
+const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-options|git|ignore-scripts|strict-ssl|ca|cafile|proxy|https-proxy|http-proxy|noproxy|globalconfig|userconfig|prefix|init-module|onload-script|unsafe-perm|npmRegistryServer|unsafeHttpWhitelist|enableStrictSsl|yarnPath|global\.index-url|global\.extra-index-url|global\.trusted-host|install\.index-url|install\.extra-index-url|index-url|extra-index-url|trusted-host|global\.cert|channels|channel_alias|default_channels|custom_channels|repositories\..*|sources|source|secure-http|disable-tls|repo-url|url\..*)$/i;
+
+/** npm/pnpm/yarn/pip/conda/poetry/composer/gem config pointed at another source, the editor given an extension from a file or URL, npx of a URL. */
+function repointRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const w = args.filter((a) => !a.startsWith('-'));
+  if (/^(npm|pnpm|yarn|bun|cnpm|pip|pip3|pipx|conda|mamba|poetry|composer|gem|uv|pdm|cargo|nuget|dotnet)$/.test(name)) {
+    const setting = w[0] === 'config' && /^(set|add|--add)$/.test(w[1] ?? '') ? w[2] : w[0] === 'set' && name !== 'pip' ? w[1] : w[0] === 'config' && name === 'conda' ? args[args.indexOf('--add') + 1] ?? args[args.indexOf('--set') + 1] : w[0] === 'config' && name === 'poetry' ? w[1] : w[0] === 'config' && name === 'composer' ? w[1] : undefined;
+    const key = (setting ?? '').split('=')[0].replace(/^--/, '');
+    if (setting && SOURCE_KEYS.test(key)) return [deny('package_install', `${name} config ${key} changes where packages come from or what runs their scripts`)];
+    if (name === 'gem' && w[0] === 'sources' && args.some((a) => /^(-a|--add)$/.test(a))) return [deny('package_install', 'gem sources --add adds a package source')];
+    if (name === 'conda' && w[0] === 'config' && args.some((a) => /^--(add|append|prepend|set)$/.test(a)) && args.some((a) => /^(channels|channel_alias|default_channels|custom_channels)$/.test(a))) return [deny('package_install', 'conda config adds a package channel')];
+  }
+  if ((name === 'npx' || name === 'pnpx' || name === 'bunx' || name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '')) && args.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
+    return [deny('package_install', `${name} runs a package straight from a URL, a repository or a file`)];
+  if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {
+    const o = parseOptions(args, { longValue: ['install-extension', 'uninstall-extension', 'extensions-dir', 'user-data-dir', 'profile', 'locate-extension'] });
+    const exts = o.values.get('install-extension') ?? [];
+    if (exts.some((e) => /[/\\]|\.vsix$/i.test(e) || looksLikeUrl(e))) return [deny('package_install', `${name} --install-extension installs an editor extension from a file or URL`)];
+    if (exts.length) return [deny('package_install', `${name} --install-extension installs an editor extension (it runs with your rights)`)];
+    if ((o.values.get('extensions-dir') ?? []).length) return [ask('package_install', `${name} --extensions-dir loads extensions from another folder`)];
+  }
+  return [];
+}
