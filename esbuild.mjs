@@ -16,12 +16,21 @@ const common = {
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
 const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
 
+/** main.ts's `import('./cli-run')` and `import('./cli-config')` stay imports of the bundles beside it. */
+const cliSubcommandsApart = {
+  name: 'cli-subcommands-apart',
+  setup(b) { b.onResolve({ filter: /^\.\/cli-(run|config)$/ }, (a) => ({ path: `${a.path}.js`, external: true })); },
+};
+
 const builds = [
   // The banner stamps the moment the bundle starts evaluating, so activation is measured from there.
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: 'globalThis.__pincerBundleStart=performance.now();' } },
   // The runtime behind the first command or view: required by extension.ts on first use.
   { ...node, entryPoints: ['src/host/host-core.ts'], outfile: 'dist/host-core.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The CLI's entry keeps check-command small (scripts and hooks run it once per command); `tools`,
+  // `run` and the settings reader (zod, every tool) are bundles of their own, loaded when used.
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [cliSubcommandsApart] },
+  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: 'dist' },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: 'dist/storage-worker.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: 'dist/webview/sidebar.js' },
   // The chat view (webview-ui/chat/build.mjs: chat.js, chat.css, the codicon font).

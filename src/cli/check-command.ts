@@ -15,7 +15,7 @@ export const CHECK_EXIT: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 
 export interface CheckCommandOptions {
   workspace: string;
   json: boolean;
-  fsConfig: { workspaceOnly: boolean; allowPaths: string[]; denyPaths: string[] };
+  fsConfig: { workspaceOnly: boolean; allowPaths: readonly string[]; denyPaths: readonly string[] };
 }
 
 export async function readStdin(): Promise<string> {
@@ -25,7 +25,7 @@ export async function readStdin(): Promise<string> {
 }
 
 export async function checkCommand(command: string, opts: CheckCommandOptions): Promise<{ code: number; out: string }> {
-  const guard = new PathGuard({ roots: [opts.workspace], workspaceOnly: opts.fsConfig.workspaceOnly, allowPaths: opts.fsConfig.allowPaths, denyPaths: opts.fsConfig.denyPaths, alwaysDeny: [], home: os.homedir() });
+  const guard = new PathGuard({ roots: [opts.workspace], workspaceOnly: opts.fsConfig.workspaceOnly, allowPaths: [...opts.fsConfig.allowPaths], denyPaths: [...opts.fsConfig.denyPaths], alwaysDeny: [], home: os.homedir() });
   let verdict: Verdict;
   try {
     verdict = await judgeCommand(await parseCommand(command), DEFAULT_COMMAND_POLICY, { cwd: path.resolve(opts.workspace), guard });

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { readConfig, settingsLookup, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
-
-export class UsageError extends Error {}
+import { UsageError } from './usage-error';
 
 function readJsonc(file: string): Record<string, unknown> {
   const errors: ParseError[] = [];

@@ -12,7 +12,7 @@ import { createSandboxExecutor } from '../core/exec/run/sandbox-executor';
 import type { PathGuard } from '../core/fs/path-guard';
 import type { PincerRuntime } from '../core/runtime';
 import type { Tool } from '../core/tools/types';
-import { UsageError } from './cli-config';
+import { UsageError } from './usage-error';
 import os from 'node:os';
 import { expandHome } from '../core/fs/path-deny';
 

@@ -4,16 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import os from 'node:os';
-import { AutoApplyReviewer, RejectAllReviewer } from '../core/fs/auto-apply-reviewer';
-import { createFsTools } from '../core/fs/fs-tools';
-import { NodeWorkspaceFs } from '../core/fs/node-fs';
-import { PathGuard } from '../core/fs/path-guard';
-import { locateRipgrep } from '../core/fs/ripgrep-locate';
-import { PincerRuntime } from '../core/runtime';
-import { loadCliConfig, UsageError } from './cli-config';
-import { cliExecTools, parseApprove } from './cli-exec';
-import type { JobManager } from '../core/exec/run/job-manager';
+import v8 from 'node:v8';
+import { UsageError } from './usage-error';
 
 const HELP = `pincer — Pincer's tool runtime on the command line
 
@@ -49,73 +41,7 @@ const OPTIONS = {
   version: { type: 'boolean' }, approve: { type: 'string' },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-function int(v: string | undefined, name: string, fallback: number): number {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number ≥ 0, got "${v}".`);
-  return n;
-}
-
-function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string; jobs: JobManager } {
-  const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
-  if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
-  const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
-  const rt = new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn });
-  const { tools: fsTools, guard } = cliFsTools(rt, workspace ?? process.cwd(), !!values.write);
-  const exec = cliExecTools(rt, guard, parseApprove(values.approve), (m) => process.stderr.write(`${m}\n`));
-  rt.replaceTools([...fsTools, ...exec.tools]);
-  return { rt, workspace, jobs: exec.jobs };
-}
-
-/**
- * The file tools on the workspace (or the current directory). Without --write, write tools are
- * refused at review: the CLI has no one to show a diff to, so writing needs an explicit yes.
- */
-function cliFsTools(rt: PincerRuntime, root: string, write: boolean) {
-  const nodeFs = new NodeWorkspaceFs();
-  const c = rt.currentConfig.fs;
-  const guard = new PathGuard({ roots: [root], workspaceOnly: c.workspaceOnly, allowPaths: c.allowPaths, denyPaths: c.denyPaths, alwaysDeny: [], home: os.homedir() });
-  const reviewer = write ? new AutoApplyReviewer(nodeFs) : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
-  return { guard, tools: createFsTools({ guard, fs: nodeFs, reviewer }, { rgPath: locateRipgrep([]), denyPaths: c.denyPaths, home: os.homedir(), maxResultChars: rt.currentConfig.limits.maxResultChars }) };
-}
-
-function tools(values: Values): number {
-  const { rt } = runtimeFor(values);
-  const d = rt.effectiveTools({
-    agentId: values.agent ?? 'default', provider: values.provider, channel: values.channel ?? 'cli',
-    depth: int(values.depth, 'depth', 0), isOwner: !values['not-owner'], trusted: !values.untrusted,
-    profileOverride: values.profile,
-  });
-  if (values.json) {
-    process.stdout.write(JSON.stringify(d, null, 2) + '\n');
-    return 0;
-  }
-  const out = [`Profile: ${d.profile.id} (${d.profile.source})`, `Allowed (${d.allowed.length}): ${d.allowed.join(', ') || '(none)'}`];
-  if (d.removed.length) out.push('Removed:', ...d.removed.map((r) => `  ${r.tool} — ${r.step}: ${r.detail}`));
-  process.stdout.write(out.join('\n') + '\n');
-  return 0;
-}
-
-async function run(values: Values, positionals: string[]): Promise<number> {
-  const [name, argText] = positionals;
-  if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
-  const { rt, workspace, jobs } = runtimeFor(values);
-  const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort(new Error('interrupted')));
-  const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;
-  const ctx = rt.context({
-    channel: 'cli', agentId: values.agent ?? 'default', sessionKey: values.session ?? `cli:${process.pid}`,
-    workspaceRoot: workspace ?? process.cwd(), signal: controller.signal, deadline: Date.now() + timeoutMs,
-  });
-  const result = await rt.registry.execute(name, argText ?? {}, ctx);
-  const running = jobs.list(ctx.sessionKey).filter((j) => j.status === 'running');
-  if (running.length) process.stderr.write(`pincer: stopping ${running.length} background job(s) as the run ends: ${running.map((j) => j.id).join(', ')}\n`);
-  await jobs.dispose();
-  process.stdout.write((values.json ? JSON.stringify(result, null, 2) : result.forLLM) + '\n');
-  return result.isError ? 1 : 0;
-}
+export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 async function scrub(values: Values): Promise<number> {
   const { Scrubber } = await import('../core/guard/scrubber');
@@ -133,10 +59,24 @@ async function checkCommandCli(values: Values, positionals: string[]): Promise<n
   const { checkCommand, readStdin } = await import('./check-command');
   const workspace = path.resolve(values.workspace ?? process.cwd());
   if (!fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
-  const c = loadCliConfig(values.workspace ? workspace : undefined, values.config, (m) => process.stderr.write(`pincer: warning: ${m}\n`)).fs;
+  // Settings are read (and their schemas loaded) only when there are some: most calls have none.
+  const settingsFile = values.workspace ? path.join(workspace, '.vscode', 'settings.json') : undefined;
+  const c = values.config !== undefined || (settingsFile && fs.existsSync(settingsFile))
+    ? (await import('./cli-config')).loadCliConfig(values.workspace ? workspace : undefined, values.config, (m) => process.stderr.write(`pincer: warning: ${m}\n`)).fs
+    : (await import('../core/fs/path-deny')).DEFAULT_FS_SETTINGS;
   const r = await checkCommand(command === '-' ? await readStdin() : command, { workspace: fs.realpathSync(workspace), json: !!values.json, fsConfig: c });
   process.stdout.write(r.out + '\n');
   return r.code;
+}
+
+/**
+ * The shell parser is tree-sitter in WebAssembly. After a few parses V8 starts optimising its large
+ * lexer on a background thread, and Node waits for background work before the event loop turns again
+ * or the process exits: seconds on a busy machine for a process that needed milliseconds. A one-shot
+ * process keeps the baseline code, which is fast enough for the commands it judges.
+ */
+function shortLivedWasm(): void {
+  v8.setFlagsFromString('--wasm-tiering-budget=2000000000');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -151,10 +91,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return values.help ? 0 : 2;
     }
-    if (cmd === 'tools') return tools(values);
-    if (cmd === 'run') return await run(values, rest);
+    // Each subcommand loads its own modules: check-command must not pay for zod, the tools and the
+    // exec runtime (scripts and other agents' hooks run it once per command).
+    if (cmd === 'tools') return (await import('./cli-run')).tools(values);
+    if (cmd === 'run') {
+      shortLivedWasm();
+      return await (await import('./cli-run')).run(values, rest);
+    }
     if (cmd === 'scrub') return await scrub(values);
-    if (cmd === 'check-command') return await checkCommandCli(values, rest);
+    if (cmd === 'check-command') {
+      shortLivedWasm();
+      return await checkCommandCli(values, rest);
+    }
     throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub (pincer --help).`);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { readPolicyConfig, readSetting, type PolicyConfig } from './policy/policy-config';
 import { DEFAULT_LIMITS, type RuntimeLimits } from './tools/registry';
-import { DEFAULT_DENY_PATHS } from './fs/path-deny';
+import { DEFAULT_FS_SETTINGS } from './fs/path-deny';
 import type { ReviewMode } from './fs/review-policy';
 import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
 import { readExecConfig, type ExecConfig } from './exec/exec-config';
@@ -63,9 +63,9 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     },
     slowNoticeMs: num('tools.slowNoticeSeconds', 1, 86_400, 120) * 1000,
     fs: {
-      workspaceOnly: bool('fs.workspaceOnly', true),
-      allowPaths: readSetting(get, 'fs.allowPaths', z.array(z.string().min(1)), [], warn),
-      denyPaths: readSetting(get, 'fs.denyPaths', z.array(z.string().min(1)), [...DEFAULT_DENY_PATHS], warn),
+      workspaceOnly: bool('fs.workspaceOnly', DEFAULT_FS_SETTINGS.workspaceOnly),
+      allowPaths: readSetting(get, 'fs.allowPaths', z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.allowPaths], warn),
+      denyPaths: readSetting(get, 'fs.denyPaths', z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.denyPaths], warn),
     },
     edits: {
       review: readSetting(get, 'edits.review', z.enum(['always', 'auto-approve-globs', 'never']), 'always', warn),

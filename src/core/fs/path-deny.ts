@@ -14,6 +14,11 @@ import { canonicalizeSync, isWithin } from './path-canonical';
 /** `.git` internals in any repository of the workspace, nested ones included. */
 export const DEFAULT_DENY_PATHS: readonly string[] = ['**/.git/**'];
 
+/** pincer.fs.* when nothing is set; here, free of the settings schema, for the CLI's quick paths. */
+export const DEFAULT_FS_SETTINGS: Readonly<{ workspaceOnly: boolean; allowPaths: readonly string[]; denyPaths: readonly string[] }> = {
+  workspaceOnly: true, allowPaths: [], denyPaths: DEFAULT_DENY_PATHS,
+};
+
 export interface DenyHit {
   /** The rule as the user wrote it (or the always-denied folder). */
   rule: string;

@@ -1,0 +1,52 @@
+// cli-check-command-cold: `pincer check-command 'git status' --json` as a whole process (the built
+// dist/cli.js: start node, load the bundle, load the shell parser, judge, print, exit), against
+// `node -e 0` in the same run, interleaved. Scripts, CI jobs and other agents' hooks pay this once per
+// command. CPU time (user + system) comes from /usr/bin/time when it is installed.
+// Goal: median wall time <= 200 ms.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median, percentile, record } from './lib/record.mjs';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist', 'cli.js');
+if (!fs.existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
+
+const N = Number(process.env.CLI_COLD_RUNS || 15);
+const WARMUP = 2;
+const timeBin = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cwd = os.tmpdir();
+
+/** One process: wall milliseconds, and CPU milliseconds when /usr/bin/time can tell. */
+function run(args, expectCode) {
+  const argv = timeBin ? [timeBin, '-f', 'PINCER_CPU %U %S', process.execPath, ...args] : [process.execPath, ...args];
+  const t = performance.now();
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, encoding: 'utf8' });
+  const wall = performance.now() - t;
+  if (r.status !== expectCode) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const m = /PINCER_CPU ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  return { wall, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : undefined, out: r.stdout };
+}
+
+const check = () => run([cli, 'check-command', 'git status', '--json'], 0);
+const bare = () => run(['-e', '0'], 0);
+
+const first = JSON.parse(check().out);
+if (first.decision !== 'allow') throw new Error(`git status was judged ${first.decision}, not allow`);
+for (let i = 0; i < WARMUP; i++) { check(); bare(); }
+const loadBefore = os.loadavg();
+const c = [], b = [];
+// Interleaved, so a noisy neighbour slows both sides alike.
+for (let i = 0; i < N; i++) { c.push(check()); b.push(bare()); }
+
+const value = median(c.map((x) => x.wall));
+const referenceValue = median(b.map((x) => x.wall));
+const cpu = (xs) => (timeBin ? median(xs.map((x) => x.cpu)) : null);
+record({
+  name: 'cli-check-command-cold', unit: 'ms', value, reference: 'node -e 0', referenceValue,
+  goal: '<= 200 ms wall (median)', pass: value <= 200, runs: N, statistic: 'median', loadBefore,
+  corpus: `dist/cli.js ${(fs.statSync(cli).size / 1024).toFixed(0)} KB; ${N} processes each side after ${WARMUP} warm-up, interleaved`,
+  extra: { checkP90: percentile(c.map((x) => x.wall), 90), bareP90: percentile(b.map((x) => x.wall), 90), checkCpuMs: cpu(c), bareCpuMs: cpu(b) },
+});
