@@ -53,9 +53,6 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
     sessionKey: input.sessionKey, agentId: input.agentId, turnId: input.turnId, provider: provider.id, signal,
     offeredTools: new Set(input.tools.map((t) => t.name)),
   });
-  // A new user turn is new input: repeats from earlier turns no longer count as a loop, and a run
-  // the detector halted may go again.
-  runtime.registry.deps.loops.reset(input.sessionKey);
 
   let iterations = 0;
   let text = '';
@@ -68,6 +65,8 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
     for (const c of calls) add(toolMessage(notRun(c, why)));
   };
   const finish = (stopReason: TurnStopReason, message?: string): TurnResult => {
+    // Loop detection is kept per turn (a new turn is new input and starts clean); this one is over.
+    runtime.registry.deps.loops.forget(input.turnId);
     const costUsd = costOf(usage, deps.pricing);
     const result: TurnResult = { messages: added, usage: costUsd === undefined ? { ...usage } : { ...usage, costUsd }, iterations, stopReason, text };
     if (message) result.message = message;

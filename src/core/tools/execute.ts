@@ -44,6 +44,8 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
   const resolved = reg.resolve(name);
   const tool = resolved?.tool;
   const toolName = tool?.name ?? name;
+  // Loops are judged per run: an agent's turn, or one call a person started (see ToolContext.turnId).
+  const run = ctx.turnId ?? ctx.sessionKey;
 
   const finish = (result: ToolResult, outcome: Outcome, extra: Partial<CallEnd> = {}): ToolResult => {
     const scrubbedLLM = scrubber.scrub(result.forLLM);
@@ -55,7 +57,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
 
     let loopWarning: string | undefined;
     if (outcome !== 'loop') {
-      const verdict = loops.record(ctx.sessionKey, { tool: toolName, args: rawArgs, capability: tool?.capability ?? 'external', poll: tool?.poll }, scrubbedLLM, result.isError);
+      const verdict = loops.record(run, { tool: toolName, args: rawArgs, capability: tool?.capability ?? 'external', poll: tool?.poll }, scrubbedLLM, result.isError);
       if (verdict.level === 'warning') {
         loopWarning = verdict.message;
         out.forLLM += `\n\n[Pincer loop warning] ${verdict.message}`;
@@ -90,7 +92,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     const why = decision.removed.find((r) => r.tool === tool.name);
     return finish(fail(`Tool "${name}" is not allowed by policy here${why ? ` (${why.step}: ${why.detail})` : ''}. Do not try to reach the same effect another way; tell the user what you needed instead.`), 'refused');
   }
-  const halted = loops.haltedReason(ctx.sessionKey);
+  const halted = loops.haltedReason(run);
   if (halted) return finish(fail(`This run was stopped: ${halted}`, { halt: { reason: halted } }), 'loop');
 
   const rate = rateLimiter.take(ctx.sessionKey || `channel:${ctx.channel}`, tool.capability);

@@ -12,8 +12,9 @@ export interface ToolContext {
   /** Conversation or run this call belongs to; rate limits and loop detection are kept per key. */
   readonly sessionKey: string;
   /**
-   * A user turn of an agent run; the agent loop sets it; calls without one belong to their
-   * session's single open turn. Checkpoints keep one set of originals per turn.
+   * A user turn of an agent run, or one call a person started (palette, sidebar); calls without one
+   * belong to their session's single open turn. Checkpoints keep one set of originals per turn, and
+   * loop detection judges each turn on its own: a halt ends with the turn that earned it.
    */
   readonly turnId?: string;
   readonly agentId: string;

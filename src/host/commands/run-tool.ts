@@ -37,7 +37,9 @@ export async function runToolCommand(s: HostServices, name?: string, args?: unkn
     (_progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort(new Error('cancelled by the user')));
-      return rt.registry.execute(name!, args, hostContext(rt, 'palette', controller.signal));
+      const ctx = hostContext(rt, 'palette', controller.signal);
+      // A person's call is a run of its own (loop detection is per turn): nothing of it outlives it.
+      return rt.registry.execute(name!, args, ctx).finally(() => rt.loops.forget(ctx.turnId!));
     },
   );
   if (opts.show !== false) void showResult(s, name, result);
