@@ -31,16 +31,6 @@ export interface ToolRunOutcome {
 const ARGS_DISPLAY_CHARS = 1000;
 const PREVIEW_CHARS = 500;
 
-/**
- * The "empty-arguments guidance": the usual cause of arguments that do not parse is output cut off
- * at the model's limit while writing a long argument, so say that and how to avoid it.
- */
-export function malformedGuidance(call: ToolCallPart): string {
-  const why = (call.malformed ?? '').replace(/\s+/g, ' ').slice(0, 200);
-  return `${call.name} did not run: its arguments were cut off or were not valid JSON${why ? ` (${why})` : ''}. `
-    + `Call ${call.name} again with complete JSON arguments; if they are long, split the work into smaller calls.`;
-}
-
 /** The tools to offer, and their aliases for the system prompt, for the caller `ctx` describes. */
 export function turnTools(registry: Registry, req: PolicyRequest): { tools: ModelTool[]; aliases: { name: string; target: string }[] } {
   const defs = registry.definitions(req);
@@ -95,14 +85,11 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
     const at = opts.now();
     started.set(i, { args, at });
     emit({ type: 'tool-start', iteration, id: call.id, name: call.name, args });
-    if (call.malformed !== undefined) {
-      const content = malformedGuidance(call);
-      return end(i, { type: 'tool-result', id: call.id, name: call.name, content, isError: true }, args, at, content);
-    }
-    // Unknown names go through the pipeline too: it answers with the tools that exist.
+    // Unknown names and unreadable arguments go through the pipeline too: it answers with the tools
+    // that exist, or with why the arguments did not arrive whole and how to avoid it.
     let r: ToolResult;
     try {
-      r = await runtime.registry.execute(call.name, call.args, ctx);
+      r = await runtime.registry.execute(call.name, call.args, ctx, call.malformed !== undefined ? { malformed: call.malformed } : undefined);
     } catch (e) {
       // The pipeline turns tool failures into results; this is a defect in the pipeline itself.
       r = fail(runtime.registry.deps.scrubber.scrub(`${call.name} failed inside Pincer: ${e instanceof Error ? e.message : String(e)}`));

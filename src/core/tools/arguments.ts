@@ -25,7 +25,15 @@ function isEmpty(raw: unknown): boolean {
   return typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw as object).length === 0;
 }
 
-export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw: unknown): ArgsOutcome<z.infer<S>> {
+/**
+ * @param malformed set when the provider already found the arguments unreadable (cut off at the
+ *   output limit, not JSON): its reason. Such a call never runs, even when the text left happens to parse.
+ */
+export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw: unknown, malformed?: string): ArgsOutcome<z.infer<S>> {
+  if (malformed !== undefined) {
+    const why = malformed.replace(/\s+/g, ' ').trim().slice(0, 200);
+    return { ok: false, kind: 'json', message: `The arguments for ${tool} could not be read${why ? ` (${why})` : ''}; it did not run. ${CUT_OFF_HINT}` };
+  }
   const required = requiredKeys(schema);
   if (isEmpty(raw) && required.length > 0) {
     return {

@@ -10,7 +10,7 @@ import { parseArguments } from './arguments';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
 import { capText } from './result-cap';
-import { fail, type Tool, type ToolContext, type ToolResult } from './types';
+import { fail, type CallOptions, type Tool, type ToolContext, type ToolResult } from './types';
 
 let seq = 0;
 
@@ -36,7 +36,7 @@ function summarizeArgs(args: unknown): string {
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
-export async function executeCall(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext): Promise<ToolResult> {
+export async function executeCall(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext, opts: CallOptions = {}): Promise<ToolResult> {
   const { scrubber, rateLimiter, loops, policy } = reg.deps;
   const id = `c${++seq}`;
   const startedAt = reg.clock.now();
@@ -101,7 +101,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     return finish(fail(`Rate limit reached for this session: wait about ${secs} s before calling ${name} again, and batch or narrow your requests (pincer.rateLimit settings).`, { details: { retryAfterMs: rate.retryAfterMs } }), 'rate-limited');
   }
 
-  const args = parseArguments(tool.name, tool.parameters, rawArgs);
+  const args = parseArguments(tool.name, tool.parameters, rawArgs, opts.malformed);
   if (!args.ok) return finish(fail(args.message, { details: { argumentError: args.kind } }), 'invalid');
 
   reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });

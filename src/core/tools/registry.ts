@@ -15,7 +15,7 @@ import type { PolicyEngine, PolicyRequest } from '../policy/policy-engine';
 import type { CallEnd, CallStart, SlowNotice } from './call-record';
 import { executeCall } from './execute';
 import { SessionLocks } from './session-lock';
-import type { Tool, ToolContext, ToolResult } from './types';
+import type { CallOptions, Tool, ToolContext, ToolResult } from './types';
 
 export interface RuntimeLimits {
   /** Cap on what the model sees from one result. */
@@ -130,8 +130,8 @@ export class Registry {
     return s;
   }
 
-  execute(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-    return executeCall(this, name, args, ctx);
+  execute(name: string, args: unknown, ctx: ToolContext, opts?: CallOptions): Promise<ToolResult> {
+    return executeCall(this, name, args, ctx, opts);
   }
 
   private policyTools() {

@@ -41,6 +41,16 @@ export interface ToolContext {
   readonly workspaceTrusted: boolean;
 }
 
+/** What a caller knows about one call beyond its arguments. */
+export interface CallOptions {
+  /**
+   * The provider could not read the arguments (cut off at the output token limit, not JSON): why.
+   * The call goes through the pipeline like any other (logged, rate limited, seen by loop detection)
+   * and is answered by its arguments step without running.
+   */
+  malformed?: string;
+}
+
 export interface ToolResult {
   /** What the model sees. */
   forLLM: string;

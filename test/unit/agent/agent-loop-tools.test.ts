@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { runAgentTurn } from '../../../src/core/agent/agent-loop';
-import { malformedGuidance } from '../../../src/core/agent/agent-tools';
 import type { TurnEvent } from '../../../src/core/agent/agent-types';
+import type { CallEnd } from '../../../src/core/tools/call-record';
 import { answer, toolCalls, type ScriptedProvider } from '../../support/scripted-provider';
 import { everyCallAnswered, harness, resultsOf } from './agent-loop-harness';
 
@@ -55,7 +55,7 @@ describe('agent loop: running tool calls', () => {
     assert.deepEqual(resultsOf(r.messages).map((p) => p.id), ['r1', 'r2', 'w', 'r3']);
   });
 
-  it('a call with cut-off arguments is not run; its result asks for complete JSON arguments', async () => {
+  it('a call with cut-off arguments is not run; the pipeline answers it and asks for complete JSON arguments', async () => {
     const h = harness([
       toolCalls([
         { name: 'journal', args: '{"entry": "a very long ent', malformed: 'unexpected end of JSON input' },
@@ -63,22 +63,42 @@ describe('agent loop: running tool calls', () => {
       ]),
       answer('I will retry'),
     ]);
+    const logged: CallEnd[] = [];
+    h.rt.registry.onCallEnd.on((e) => logged.push(e));
     const r = await h.run();
     assert.deepEqual(h.journal, [], 'the malformed write did not run');
     const [bad, good] = resultsOf(r.messages);
     assert.equal(bad.isError, true);
-    assert.equal(bad.content, 'journal did not run: its arguments were cut off or were not valid JSON (unexpected end of JSON input). Call journal again with complete JSON arguments; if they are long, split the work into smaller calls.');
+    assert.match(bad.content, /^The arguments for journal could not be read \(unexpected end of JSON input\); it did not run\. This usually means your output was cut off/);
     assert.equal(good.content, 'fine');
     assert.equal(r.stopReason, 'end');
+    // Through the one door: the tool log has its row like any other call's.
+    assert.deepEqual(logged.map((e) => `${e.tool}:${e.outcome}`), ['journal:invalid', 'echo:ok']);
     // The malformed call is kept in history as the model sent it, answered by the guidance.
     assert.deepEqual(r.messages[0].parts[0], { type: 'tool-call', id: 'call-1', name: 'journal', args: '{"entry": "a very long ent', malformed: 'unexpected end of JSON input' });
   });
 
-  it('the guidance stays short whatever the provider says went wrong', () => {
-    const g = malformedGuidance({ type: 'tool-call', id: 'x', name: 'write_file', args: 'x'.repeat(10_000), malformed: 'bad\n'.repeat(1000) });
-    assert.ok(g.length < 450, `${g.length} characters`);
-    assert.ok(!g.includes('\n'));
-    assert.match(malformedGuidance({ type: 'tool-call', id: 'x', name: 'edit', args: '', malformed: '' }), /^edit did not run: its arguments were cut off or were not valid JSON\. Call edit again/);
+  it('cut-off calls count against the rate limit, and stay unrun even when nothing of them arrived', async () => {
+    // A mutating call costs 2 of a burst of 3: the second cut-off write is over the limit.
+    const h = harness([
+      toolCalls([
+        { name: 'journal', args: '', malformed: 'The arguments were cut off by the output token limit before any arrived.' },
+        { name: 'journal', args: '{"entry":', malformed: 'cut off' },
+      ]),
+      answer('done'),
+    ], { settings: { 'rateLimit.enabled': true, 'rateLimit.burst': 3, 'rateLimit.perMinute': 1 } });
+    const r = await h.run();
+    assert.deepEqual(h.journal, []);
+    const [first, second] = resultsOf(r.messages);
+    assert.match(first.content, /^The arguments for journal could not be read \(The arguments were cut off by the output token limit before any arrived\.\); it did not run/);
+    assert.match(second.content, /^Rate limit reached for this session/);
+  });
+
+  it('the guidance stays short whatever the provider says went wrong', async () => {
+    const h = harness([toolCalls([{ name: 'journal', args: 'x'.repeat(10_000), malformed: 'bad\n'.repeat(1000) }]), answer('ok')]);
+    const [g] = resultsOf((await h.run()).messages);
+    assert.ok(g.content.length < 600, `${g.content.length} characters`);
+    assert.ok(!g.content.includes('\n'));
   });
 
   it('the loop detector halts the turn: the same failing call five times stops it with reason "loop"', async () => {
