@@ -9,6 +9,13 @@ export interface AskOptions {
   timeoutMs: number;
   /** The tool call's signal: cancelling the call withdraws the prompt. */
   signal: AbortSignal;
+  /** Runs `fire` after `ms` and returns a cancel; setTimeout by default (tests hold the clock). */
+  after?: (ms: number, fire: () => void) => () => void;
+}
+
+function afterTimer(ms: number, fire: () => void): () => void {
+  const t = setTimeout(fire, ms);
+  return () => clearTimeout(t);
 }
 
 export interface AskResult {
@@ -32,10 +39,10 @@ export async function askApproval(approver: Approver, req: ApprovalRequest, opts
   // The prompt gets its own signal: it is aborted on timeout or cancel so the UI can close it.
   const prompt = new AbortController();
   const timeoutMs = Number.isFinite(opts.timeoutMs) ? Math.min(Math.max(0, opts.timeoutMs), MAX_TIMER_MS) : MAX_TIMER_MS;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   let onAbort: (() => void) | undefined;
   const timedOut = new Promise<AskResult>((resolve) => {
-    timer = setTimeout(() => resolve({ answer: 'deny', note: `no answer within ${describeWait(timeoutMs)}: denied` }), timeoutMs);
+    cancelTimer = (opts.after ?? afterTimer)(timeoutMs, () => resolve({ answer: 'deny', note: `no answer within ${describeWait(timeoutMs)}: denied` }));
   });
   const cancelled = new Promise<AskResult>((resolve) => {
     onAbort = () => resolve({ answer: 'deny', note: 'cancelled' });
@@ -57,7 +64,7 @@ export async function askApproval(approver: Approver, req: ApprovalRequest, opts
     if (!byPrompt) prompt.abort(new Error(result.note));
     return result;
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
     if (onAbort) opts.signal.removeEventListener('abort', onAbort);
   }
 }

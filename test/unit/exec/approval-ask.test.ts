@@ -41,10 +41,16 @@ describe('askApproval', () => {
 
   it('no answer in time is a deny that says how long it waited, and the prompt is withdrawn', async () => {
     const { a, seen } = approver('never');
-    const t0 = Date.now();
-    const r = await askApproval(a, req, { timeoutMs: 60, signal: live() });
-    assert.deepEqual(r, { answer: 'deny', note: 'no answer within 60 ms: denied' });
-    assert.ok(Date.now() - t0 >= 50);
+    const waits: { ms: number; fire: () => void }[] = [];
+    let settled = false;
+    const asked = askApproval(a, req, { timeoutMs: 60, signal: live(), after: (ms, fire) => (waits.push({ ms, fire }), () => undefined) })
+      .finally(() => (settled = true));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(waits.map((w) => w.ms), [60], 'it waits the given time');
+    assert.equal(settled, false, 'nothing is decided before the time is up');
+    assert.equal(seen.signal?.aborted, false);
+    waits[0].fire();
+    assert.deepEqual(await asked, { answer: 'deny', note: 'no answer within 60 ms: denied' });
     assert.equal(seen.signal?.aborted, true);
     assert.equal(describeWait(120_000), '2 minutes');
     assert.equal(describeWait(60_000), '1 minute');

@@ -33,13 +33,13 @@ function mutate(text: string, r: () => number): string {
 }
 
 describe('exec: shell parser — fuzz', () => {
-  it('never throws on 500 mutations (except CommandRejected for NUL) and stays fast', async () => {
+  // Both are guards against blow-ups (exponential backtracking would take minutes), not speed goals
+  // (those live in bench/exec-parse.mjs): the test's timeout is their only bound.
+  it('never throws on 500 mutations (except CommandRejected for NUL)', async () => {
     const r = rng(20240605);
     let rejected = 0;
-    let slowest = 0;
     for (let i = 0; i < 500; i++) {
       const input = mutate(CORPUS[i % CORPUS.length], r);
-      const start = performance.now();
       try {
         const p = await parseCommand(input);
         assert.ok(Array.isArray(p.segments) && Array.isArray(p.problems));
@@ -48,16 +48,11 @@ describe('exec: shell parser — fuzz', () => {
         assert.ok(e instanceof CommandRejected && input.includes('\0'), `input ${JSON.stringify(input)} threw ${String(e)}`);
         rejected++;
       }
-      slowest = Math.max(slowest, performance.now() - start);
     }
     assert.ok(rejected > 0, 'the alphabet includes NUL, so some inputs must be rejected');
-    // A guard against blow-ups (exponential backtracking would take seconds to minutes), not a speed
-    // goal: that lives in bench/exec-parse.mjs. Loose enough for a cold, loaded CI machine.
-    assert.ok(slowest < 3000, `slowest parse ${slowest.toFixed(1)} ms`);
   });
 
   it('handles hostile sizes and nesting in bounded time', async () => {
-    const start = performance.now();
     for (const input of [
       '$('.repeat(3000), '"'.repeat(5000), "'".repeat(5000), '\\'.repeat(8000), '{ '.repeat(4000),
       'a | '.repeat(2000) + 'b', 'x=$(' .repeat(2000), `echo ${'`'.repeat(3000)}`, '<<EOF '.repeat(1000),
@@ -65,7 +60,5 @@ describe('exec: shell parser — fuzz', () => {
       const p = await parseCommand(input);
       assert.ok(Array.isArray(p.problems));
     }
-    // Bounded, not fast: linear inputs of a few KB must never take tens of seconds.
-    assert.ok(performance.now() - start < 20_000, `${(performance.now() - start).toFixed(0)} ms`);
   });
 });

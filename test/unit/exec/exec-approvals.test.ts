@@ -70,11 +70,9 @@ describe('exec approvals', () => {
     try {
       const never = { request: () => new Promise<never>(() => undefined) };
       (g.approver as unknown as { request: unknown }).request = never.request;
-      const t0 = Date.now();
       const r = await g.run('exec', { command: `touch ${outside('a')}` });
       assert.equal(r.isError, true);
-      assert.match(r.forLLM, /denied/);
-      assert.ok(Date.now() - t0 >= 4900, 'it waited for the timeout');
+      assert.match(r.forLLM, /no answer within 5 seconds: denied/, 'the configured timeout ran out');
       assert.equal(fs.existsSync(outside('a')), false);
     } finally {
       await g.dispose();

@@ -75,9 +75,8 @@ describe('process tool', function () {
     const r1 = await call({ action: 'poll', id: job.id });
     assert.match(r1.forLLM, /running for .*\n\(no new output since the last poll\)\nStill running\. Poll again in 5 s: process poll id=\w+ wait=5/);
     assert.match((await call({ action: 'poll', id: job.id })).forLLM, /Poll again in 10 s/);
-    const t0 = Date.now();
+    // A wait of 20 s that ran out would still say "running" (and outlast the test's timeout).
     const r3 = await call({ action: 'poll', id: job.id, wait: 20 });
-    assert.ok(Date.now() - t0 < 10_000, 'wait returns when the job ends');
     assert.match(r3.forLLM, /exit code 0 after/);
     assert.match(r3.forLLM, /finished\n/);
   });

@@ -35,25 +35,23 @@ export function isLive(pid: number): boolean {
   }
 }
 
-/** Waits until `cond()` holds or `ms` passed; returns whether it held. */
-export async function waitFor(cond: () => boolean, ms = 3000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Waits until `cond()` holds and returns true. There is no budget of its own: a condition that never
+ * holds fails the test at its timeout, so a slow machine only makes the test slower.
+ */
+export async function waitFor(cond: () => boolean): Promise<boolean> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 20));
   return true;
 }
 
 /** The first integer a chunk of output holds once it appears (a pid the script echoed). */
-export async function pidFrom(read: () => string, ms = 3000): Promise<number> {
+export async function pidFrom(read: () => string): Promise<number> {
   let pid = 0;
   await waitFor(() => {
     const m = /(\d+)/.exec(read());
     pid = m ? Number(m[1]) : 0;
     return pid > 0;
-  }, ms);
-  if (!pid) throw new Error(`no pid printed; output so far: ${JSON.stringify(read())}`);
+  });
   return pid;
 }
 

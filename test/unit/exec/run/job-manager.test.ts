@@ -60,11 +60,10 @@ describe('JobManager', function () {
     assert.equal(await job.wait(50), false);
     assert.equal(job.status, 'running');
     assert.match(jobSummary(job), /— running for 0\.\d s \(pid \d+\)$/);
+    // The job ends long before 5 s: false here means the abort ended the wait, not the job.
     const ac = new AbortController();
-    const t0 = Date.now();
     setTimeout(() => ac.abort(), 30);
     assert.equal(await job.wait(5000, ac.signal), false);
-    assert.ok(Date.now() - t0 < 1000, 'abort ends the wait promptly');
     assert.equal(await job.wait(5000), true);
     assert.equal(await job.wait(0), true, 'a finished job answers at once');
     assert.equal(job.log.tail(5), 'done\n');
@@ -93,7 +92,7 @@ describe('JobManager', function () {
     assert.ok(isLive(grandchild));
     assert.equal(await job.wait(10_000), true);
     assert.equal(job.status, 'timed-out');
-    assert.ok(await waitFor(() => !isLive(grandchild), 5000), `grandchild ${grandchild} is gone`);
+    assert.ok(await waitFor(() => !isLive(grandchild)), `grandchild ${grandchild} is gone`);
     assert.match(jobSummary(job), /killed after timeout \(0\.7 s\) \(exit code (none|\d+)/);
   });
 
