@@ -11,8 +11,8 @@ export type Action =
   | { stop: StopReason; message?: string }
   /** Pauses; ends the stream with stop 'cancelled' when the signal aborts (as the port asks). */
   | { wait: number }
-  /** Waits forever and ignores the signal: a provider that never notices a cancel. */
-  | { hang: true }
+  /** Waits forever and ignores the signal: a provider that never notices a cancel. `onHang` runs as it starts. */
+  | { hang: true; onHang?: () => void }
   | { throw: Error };
 
 /** A reply: its actions, or a function of the request that returns them. */
@@ -80,6 +80,7 @@ export class ScriptedProvider implements ModelProvider {
           return;
         }
       } else if ('hang' in a) {
+        a.onHang?.();
         await new Promise<never>(() => undefined);
       } else if ('throw' in a) {
         throw a.throw;

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import { runAgentTurn } from '../../../src/core/agent/agent-loop';
 import type { TurnEvent } from '../../../src/core/agent/agent-types';
 import type { CallEnd } from '../../../src/core/tools/call-record';
+import { defineTool, ok, type Tool } from '../../../src/core/tools/types';
 import { answer, toolCalls, type ScriptedProvider } from '../../support/scripted-provider';
 import { everyCallAnswered, harness, resultsOf } from './agent-loop-harness';
 
@@ -9,15 +11,17 @@ const endOrder = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'too
 const eventOrder = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'tool-start' || e.type === 'tool-end' ? [`${e.type === 'tool-start' ? '>' : '<'}${e.id}`] : []));
 
 describe('agent loop: running tool calls', () => {
-  it('read-only calls of one reply run in parallel: two 300 ms sleeps take well under 600 ms', async () => {
-    const h = harness([toolCalls([{ name: 'sleep', args: { ms: 300, tag: 'a' } }, { name: 'sleep', args: { ms: 300, tag: 'b' } }]), answer('rested')]);
-    const t0 = performance.now();
+  it('read-only calls of one reply run in parallel: each waits until the other has started', async () => {
+    // Run one after the other, the first call would wait for its partner forever (the test's timeout).
+    const clock = { t: 1000, now() { return this.t; } };
+    const h = harness([toolCalls([{ name: 'meet', args: { tag: 'a' }, id: 'a' }, { name: 'meet', args: { tag: 'b' }, id: 'b' }]), answer('met')], {
+      tools: [meetingTool(2, () => (clock.t += 300))], deps: { clock },
+    });
     const r = await h.run();
-    const elapsed = performance.now() - t0;
-    assert.ok(elapsed < 550, `took ${Math.round(elapsed)} ms`);
-    assert.deepEqual(resultsOf(r.messages).map((p) => p.content), ['slept 300 a', 'slept 300 b']);
-    const ends = h.events.filter((e) => e.type === 'tool-end');
-    assert.ok(ends.every((e) => e.type === 'tool-end' && e.durationMs >= 250), 'each call reports its own duration');
+    assert.deepEqual(resultsOf(r.messages).map((p) => p.content), ['met a', 'met b']);
+    assert.deepEqual(eventOrder(h.events).slice(0, 2), ['>a', '>b'], 'both started before either ended');
+    const ends = h.events.flatMap((e) => (e.type === 'tool-end' ? [e.durationMs] : []));
+    assert.deepEqual(ends, [300, 300], 'each call reports its own duration, from its own start');
   });
 
   it('mutating calls run one at a time, in the order the model wrote them', async () => {
@@ -144,16 +148,13 @@ describe('agent loop: running tool calls', () => {
   });
 
   it('cancel while a tool runs: the tool stops, the turn ends at once, later calls are answered', async () => {
+    // The sleep outlasts the test's timeout: the turn ends only because the cancel stopped it.
     const h = harness([toolCalls([
-      { name: 'sleep', args: { ms: 5000 }, id: 'long' },
+      { name: 'sleep', args: { ms: 600_000 }, id: 'long' },
       { name: 'journal', args: { entry: 'later' }, id: 'later' },
     ]), answer('never')]);
     const ac = new AbortController();
-    const t0 = performance.now();
-    setTimeout(() => ac.abort(), 100);
-    const r = await h.run({ signal: ac.signal });
-    const elapsed = performance.now() - t0;
-    assert.ok(elapsed < 1000, `took ${Math.round(elapsed)} ms`);
+    const r = await h.run({ signal: ac.signal, onEvent: cancelOnStart(h.events, ac, 'long') });
     assert.equal(r.stopReason, 'cancelled');
     assert.equal(r.message, 'Stopped: you cancelled the turn.');
     const [long, later] = resultsOf(r.messages);
@@ -165,13 +166,22 @@ describe('agent loop: running tool calls', () => {
     assert.ok(everyCallAnswered(r.messages));
   });
 
-  it('cancel while a tool ignores the signal: the turn still ends promptly', async () => {
-    const h = harness([toolCalls([{ name: 'sleep', args: { ms: 1500, ignoreAbort: true } }]), answer('never')]);
+  it('cancel while a tool ignores the signal: the turn still ends, with the tool still running', async () => {
+    let release!: () => void;
+    let finished = false;
+    const stuck = defineTool({
+      name: 'stuck', group: 'fs', capability: 'read-only', description: 'Ignores cancels.', parameters: z.object({}),
+      async execute() {
+        await new Promise<void>((r) => (release = r));
+        finished = true;
+        return ok('finished');
+      },
+    }) as Tool;
+    const h = harness([toolCalls([{ name: 'stuck', args: {}, id: 's' }]), answer('never')], { tools: [stuck] });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const t0 = performance.now();
-    const r = await h.run({ signal: ac.signal });
-    assert.ok(performance.now() - t0 < 1000);
+    const r = await h.run({ signal: ac.signal, onEvent: cancelOnStart(h.events, ac, 's') });
+    assert.equal(finished, false, 'the turn ended before the tool did');
+    release();
     assert.equal(r.stopReason, 'cancelled');
     assert.equal(resultsOf(r.messages).length, 1);
     assert.ok(everyCallAnswered(r.messages));
@@ -187,6 +197,37 @@ describe('agent loop: running tool calls', () => {
     assert.ok(!resultsOf(r.messages)[0].content.includes(key), 'the pipeline scrubbed the result');
   });
 });
+
+/** Records the turn's events and cancels it once the call `id` has started. */
+function cancelOnStart(events: TurnEvent[], ac: AbortController, id: string) {
+  return (e: TurnEvent) => {
+    events.push(e);
+    if (e.type === 'tool-start' && e.id === id) setImmediate(() => ac.abort());
+  };
+}
+
+/**
+ * A read-only tool whose calls return only once `size` of them are running at the same time;
+ * `meet()` runs once when they all have (the test moves its clock there).
+ */
+function meetingTool(size: number, meet: () => void): Tool {
+  const waiting: (() => void)[] = [];
+  return defineTool({
+    name: 'meet', group: 'fs', capability: 'read-only', description: 'Waits for the other calls.',
+    parameters: z.object({ tag: z.string() }),
+    async execute(args, ctx) {
+      await new Promise<void>((resolve, reject) => {
+        waiting.push(resolve);
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+        if (waiting.length === size) {
+          meet();
+          for (const w of waiting.splice(0)) w();
+        }
+      });
+      return ok(`met ${args.tag}`);
+    },
+  }) as Tool;
+}
 
 /** A second turn on the same runtime and session as `h`, answered by another script. */
 function runAgainOn(h: ReturnType<typeof harness>, provider: ScriptedProvider) {

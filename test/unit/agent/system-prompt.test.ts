@@ -121,9 +121,8 @@ describe('system prompt', () => {
 
   it('hostile content: long runs of whitespace and a huge tool description stay fast and bounded', () => {
     const spaces = `${' '.repeat(256 * 1024)}x${' \t'.repeat(100_000)}`;
-    const t0 = performance.now();
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     const p = buildSystemPrompt(input({ contextFiles: [{ name: 'USER.md', content: spaces }], tools: [{ name: 'mcp_x', description: `${'y'.repeat(1_000_000)}. More.` }] }));
-    assert.ok(performance.now() - t0 < 500, `${Math.round(performance.now() - t0)} ms`);
     assert.match(p, /^- mcp_x: y{199}…$/m);
     assert.ok(p.length < MAX_CONTEXT_FILE_CHARS + 5000);
   });

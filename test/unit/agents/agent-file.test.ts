@@ -101,9 +101,8 @@ describe('agent files (.pincer/agents/<id>.md)', () => {
     assert.match(parseAgentFile(FILE, '---\n- a\n- b\n---\n').errors[0]!, /must be "key: value" lines/);
     assert.match(parseAgentFile(FILE, '---\nname: a\nname: b\n---\n').errors[0]!, /not valid YAML/);
     const bomb = ['---', 'a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`), '---', ''].join('\n');
-    const t0 = Date.now();
+    // Expanded, the bomb is 9^10 entries: refusing it without expanding is what keeps this within the test's timeout.
     const r = parseAgentFile(FILE, bomb);
-    assert.ok(Date.now() - t0 < 2_000, 'an alias bomb is refused quickly');
     assert.equal(r.agent, undefined);
     assert.match(r.errors[0]!, /could not be read .*without YAML aliases/);
   });

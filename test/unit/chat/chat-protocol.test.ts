@@ -133,13 +133,12 @@ describe('chat protocol', () => {
       refused(parseToWebview({ type: 'tool-call', turnId: 't', call: { callId: 'c', name: 'x', args: at(CHAT_LIMITS.preview + 1), status: 'ok' } }));
     });
 
-    it('refuses 10 MB in any string field quickly', () => {
+    it('refuses 10 MB in any string field', () => {
+      // The work must not grow with more than the cap: bounded by the test's timeout.
       const huge = 'A'.repeat(10 * 1024 * 1024);
-      const t = performance.now();
       refused(parseToHost({ type: 'send', text: huge, chips: [] }));
       refused(parseToWebview({ type: 'text-delta', turnId: 't', text: huge }));
       refused(parseToWebview(initMessage(null, { chips: [{ kind: 'file', path: huge }] })));
-      assert.ok(performance.now() - t < 1000, 'refusing takes no time proportional to more than the cap');
     });
 
     it('refuses unknown keys, __proto__, constructor and prototype anywhere, and leaves Object.prototype alone', () => {
