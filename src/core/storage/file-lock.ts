@@ -25,6 +25,8 @@ export interface LockOptions {
   staleMs: number;
   timeoutMs: number;
   warn: (message: string) => void;
+  /** The clock the timeout and the stale age are judged by (Date.now; tests step their own). */
+  now?: () => number;
 }
 
 const STEAL_MUTEX_STALE_MS = 5000;
@@ -94,18 +96,19 @@ export class FileLock {
 
   acquire(): void {
     if (this.token) throw new Error('storage lock acquired twice');
-    const deadline = Date.now() + this.opts.timeoutMs;
+    const now = this.opts.now ?? Date.now;
+    const deadline = now() + this.opts.timeoutMs;
     let wait = 0.5;
     for (;;) {
       if (this.tryCreate()) return;
       const obs = this.observe();
       if (!obs) continue;
-      const why = staleReason(obs, Date.now(), os.hostname(), pidAlive, this.opts.staleMs);
+      const why = staleReason(obs, now(), os.hostname(), pidAlive, this.opts.staleMs);
       if (why) {
         this.steal(obs, why);
         continue;
       }
-      if (Date.now() > deadline) {
+      if (now() > deadline) {
         const who = obs.owner ? `pid ${obs.owner.pid} on ${obs.owner.hostname}` : 'another process';
         throw Object.assign(new Error(`the database is locked by ${who}`), { code: 'ELOCKED' });
       }

@@ -68,10 +68,17 @@ describe('storage file lock', () => {
     const holder = new FileLock(file, { staleMs: 30_000, timeoutMs: 1000, warn: () => undefined });
     holder.acquire();
     const warnings: string[] = [];
-    const contender = new FileLock(file, { staleMs: 30_000, timeoutMs: 300, warn: (m) => warnings.push(m) });
-    const t = Date.now();
+    // A clock that moves 100 ms per reading: the contender keeps trying until it reads past 300.
+    const readings: number[] = [];
+    const now = () => {
+      const t = readings.length * 100;
+      readings.push(t);
+      return t;
+    };
+    const contender = new FileLock(file, { staleMs: 30_000, timeoutMs: 300, warn: (m) => warnings.push(m), now });
     assert.throws(() => contender.acquire(), (e: NodeJS.ErrnoException) => e.code === 'ELOCKED' && /locked by pid/.test(e.message));
-    assert.ok(Date.now() - t >= 250);
+    assert.ok(readings.length > 4, 'it tried more than once');
+    assert.ok(readings[readings.length - 1] > 300, 'and gave up only after the timeout');
     assert.deepEqual(warnings, []);
     holder.release();
     contender.acquire();
@@ -112,8 +119,9 @@ describe('storage file lock', () => {
     assert.equal(JSON.parse(raw).hostname, os.hostname());
     const old = (Date.now() - 20_000) / 1000;
     fs.utimesSync(file, old, old);
+    const before = Date.now();
     lock.refresh();
-    assert.ok(Date.now() - fs.statSync(file).mtimeMs < 5000);
+    assert.ok(fs.statSync(file).mtimeMs >= before, 'the heartbeat moved its time to now');
     assert.equal(fs.readFileSync(file, 'utf8'), raw);
     lock.release();
     assert.deepEqual(fs.readdirSync(dir), []);

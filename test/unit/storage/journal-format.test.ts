@@ -99,12 +99,11 @@ describe('storage journal format', () => {
     assert.deepEqual(rest.map((r) => r.seq), [44, 45]);
   });
 
+  // Quickly: the test's timeout is the bound (a scan that backtracked over the garbage would take minutes).
   it('salvages nothing from random garbage, quickly', () => {
     const junk = Buffer.alloc(2_000_000);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 2654435761) >>> 24;
-    const t = Date.now();
     assert.deepEqual(salvageRecords(junk, 0, 0, 0), []);
     assert.equal(scanRecords(junk, 0, 0, 1).tail, 'corrupt');
-    assert.ok(Date.now() - t < 2000);
   });
 });

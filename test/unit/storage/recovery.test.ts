@@ -167,9 +167,8 @@ describe('storage recovery', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const owner = { pid: Number(dead.stdout), hostname: os.hostname(), threadId: 0, time: Date.now(), token: 'dead' };
     fs.writeFileSync(path.join(dir, 'pincer.lock'), JSON.stringify(owner));
-    const t = Date.now();
+    // Taken over because its owner is gone, not because it grew older than the stale age (30 s).
     const db = await open(dir);
-    assert.ok(Date.now() - t < 10_000, 'no waiting for the stale age');
     assert.match(db.warnings.join('\n'), new RegExp(`took over the database lock because its owner \\(pid ${owner.pid}\\) is no longer running`));
     assert.deepEqual(await ids(db), range(1, 20));
     await db.close();
