@@ -117,7 +117,8 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
       return sendJson(res, 400, errorBody("'input' must be a string or a list of strings", 'invalid_request_error'));
     }
     stats.batches.push(input as string[]);
-    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    // Unref'd: a long delay must not keep the test process alive after the server stopped.
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs).unref());
     if (opts.token !== undefined && req.headers.authorization !== `Bearer ${opts.token}`) {
       // Like OpenAI: the presented key is echoed back, which the provider must not pass on.
       const presented = (req.headers.authorization ?? '').replace(/^Bearer /, '');

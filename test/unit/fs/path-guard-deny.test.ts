@@ -96,11 +96,10 @@ describe('deny rules', () => {
 
   it('matching stays linear: 20,000 deep paths against several rules finish quickly', () => {
     const r = rules([...DEFAULT_DENY_PATHS, '**/.env', 'secrets', '**/*.{pem,key}', 'build/**/cache']);
-    const started = Date.now();
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     let denied = 0;
     for (let i = 0; i < 20_000; i++) if (r.match(at(`src/a${i % 7}/b/c/d/e/file${i}.ts`))) denied++;
     assert.equal(denied, 0);
-    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
   });
 });
 

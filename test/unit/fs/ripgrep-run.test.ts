@@ -57,12 +57,10 @@ describe('ripgrep --json parsing', () => {
     const s = new LineSplitter();
     const chunk = 'x'.repeat(65_536);
     let got = 0;
-    const t0 = performance.now();
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     for (let i = 0; i < 320; i++) s.push(chunk, () => true);
     s.push('\n', (l) => ((got = l.length), true));
-    const ms = performance.now() - t0;
     assert.equal(got, 320 * 65_536);
-    assert.ok(ms < 1500, `${ms.toFixed(0)} ms; a quadratic join takes far longer`);
   });
 });
 
@@ -112,10 +110,9 @@ describe('runRipgrep', () => {
     const ac = new AbortController();
     let pid = 0;
     setTimeout(() => ac.abort(), 150);
-    const t0 = Date.now();
+    // Nobody ever writes the FIFO: only the cancel can end this search.
     const out = await runRipgrep({ rgPath: RG, args: ['--json', 'x', 'pipe'], cwd: dir, signal: ac.signal, onSpawn: (p) => (pid = p), onEvent: () => true });
     assert.equal(out.end, 'cancelled');
-    assert.ok(Date.now() - t0 < 2000);
     assert.ok(pid > 0);
     assert.equal(alive(pid), false, 'rg outlived the cancellation');
   });

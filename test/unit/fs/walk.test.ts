@@ -108,12 +108,10 @@ describe('walk and ignore rules', () => {
         link(`../d${i + 1}`, ws.path(`d${i}/l1`));
         link(`../d${i + 1}`, ws.path(`d${i}/l2`));
       }
-      const t0 = Date.now();
       const { files, stats } = await walkAll(ws.root);
       assert.ok(stats.dirs <= 2 * 13 + 1, `${stats.dirs} directories read`);
       assert.ok(files.length <= 2 * 13, `${files.length} files`);
       for (let i = 0; i <= 12; i++) assert.ok(files.includes(`d${i}/f${i}.txt`));
-      assert.ok(Date.now() - t0 < 3000);
     });
 
     it('drops files accept() rejects before anything else, and keeps walking directories', async () => {

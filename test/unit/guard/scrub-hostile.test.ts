@@ -1,12 +1,14 @@
 // Complexity guard: V8's regex engine backtracks, so one careless alternative can turn a 100k-char
 // tool output into seconds of CPU (measured here: 8 s on one 100k-char word). Each input below is
 // built to make some rule start at every position of a long run and scan to its end, or to
-// backtrack over it; each must finish in well under a second, where a quadratic rule takes many.
+// backtrack over it. Each input is its own test, bounded by a timeout ten times what a linear scrub
+// needs on a loaded machine, where a quadratic rule takes minutes. Speed itself is bench/scrub-throughput.mjs.
 import * as assert from 'node:assert/strict';
 import { Scrubber } from '../../../src/core/guard/scrubber';
 
 const N = 100_000;
-const LIMIT_MS = 500;
+/** Each input's timeout: generous for a linear scrub on a busy machine, far short of a quadratic one. */
+const GUARD_MS = 5000;
 
 /** `unit` repeated to N characters, then `tail`. */
 const run = (unit: string, tail = '!'): string => unit.repeat(Math.ceil(N / unit.length)).slice(0, N) + tail;
@@ -49,39 +51,31 @@ describe('Scrubber on hostile input (linear time)', function () {
   for (const v of ['aaaaaaab', 'sk-registered-value-1', 'token=abcdef', '-----BEGIN X']) withValues.register(v);
 
   for (const [rule, inputs] of Object.entries(HOSTILE)) {
-    it(`${rule}: each 100k-char input in < ${LIMIT_MS} ms`, () => {
-      for (const [i, text] of inputs.entries()) {
-        for (const s of [scrubber, withValues]) {
-          const t0 = performance.now();
-          const out = s.scrub(text);
-          const ms = performance.now() - t0;
-          assert.ok(ms < LIMIT_MS, `${rule} input #${i} (${JSON.stringify(text.slice(0, 30))}…) took ${ms.toFixed(0)} ms`);
-          assert.equal(typeof out, 'string');
-        }
-      }
+    for (const [i, text] of inputs.entries()) {
+      it(`${rule} #${i} (${JSON.stringify(text.slice(0, 20))}…): 100k chars without a blow-up`, function () {
+        this.timeout(GUARD_MS);
+        for (const s of [scrubber, withValues]) assert.equal(typeof s.scrub(text), 'string');
+      });
+    }
+  }
+
+  const parts = [...new Set(Object.values(HOSTILE).flat().map((t) => t.slice(0, 12)))];
+  let seed = 11;
+  for (let k = 0; k < 8; k++) {
+    let text = '';
+    while (text.length < N) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      text += parts[seed % parts.length];
+    }
+    it(`random 100k-char soup #${k} of rule fragments, without a blow-up`, function () {
+      this.timeout(GUARD_MS);
+      assert.equal(typeof scrubber.scrub(text), 'string');
     });
   }
 
-  it('random 100k-char soups of rule fragments, each in < 500 ms', () => {
-    const parts = [...new Set(Object.values(HOSTILE).flat().map((t) => t.slice(0, 12)))];
-    let seed = 11;
-    for (let k = 0; k < 8; k++) {
-      let text = '';
-      while (text.length < N) {
-        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-        text += parts[seed % parts.length];
-      }
-      const t0 = performance.now();
-      scrubber.scrub(text);
-      const ms = performance.now() - t0;
-      assert.ok(ms < LIMIT_MS, `soup #${k} took ${ms.toFixed(0)} ms`);
-    }
-  });
-
-  it('all hostile inputs concatenated, 2.7M chars, in < 5 s', () => {
+  it('all hostile inputs concatenated, 2.7M chars, without a blow-up', function () {
+    this.timeout(10 * GUARD_MS);
     const all = Object.values(HOSTILE).flat().join('\n');
-    const t0 = performance.now();
-    scrubber.scrub(all);
-    assert.ok(performance.now() - t0 < 5000);
+    assert.equal(typeof scrubber.scrub(all), 'string');
   });
 });

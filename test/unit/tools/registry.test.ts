@@ -144,12 +144,16 @@ describe('registry: running, limits and results', () => {
   });
 
   it('stops a call at its time limit even when the tool ignores the signal', async () => {
-    const rt = runtimeWith({}, [{ ...sleepTool, timeoutMs: 80 } as Tool]);
+    // The tool never returns: only the registry's time limit can end the call.
+    const stuck = defineTool({
+      name: 'stuck', group: 'fs', capability: 'read-only', description: 'Never returns.', parameters: z.object({}),
+      execute: () => new Promise<never>(() => undefined),
+      timeoutMs: 80,
+    }) as Tool;
+    const rt = runtimeWith({}, [stuck]);
     const calls = collect(rt);
-    const t0 = Date.now();
-    const r = await rt.registry.execute('sleep', { ms: 5000, ignoreAbort: true }, ctxOf(rt));
-    assert.ok(Date.now() - t0 < 2000);
-    assert.match(r.forLLM, /sleep timed out after 80 ms and was stopped/);
+    const r = await rt.registry.execute('stuck', {}, ctxOf(rt));
+    assert.match(r.forLLM, /stuck timed out after 80 ms and was stopped/);
     assert.equal(calls[0].outcome, 'timeout');
   });
 
@@ -205,16 +209,33 @@ describe('registry: running, limits and results', () => {
     assert.ok(typeof r.details?.truncatedChars === 'number');
   });
 
-  it('emits a slow-tool notice when a call runs past twice its historical maximum', async () => {
-    const rt = runtimeWith({}, [sleepTool as Tool]);
+  it('emits a slow-tool notice while a call runs past twice its historical maximum', async () => {
+    // The fourth call returns only once the notice came: it cannot end before its threshold.
+    let noticed!: () => void;
+    const notice = new Promise<void>((r) => (noticed = r));
+    const patient = defineTool({
+      name: 'patient', group: 'fs', capability: 'read-only', description: 'Waits for a slow notice when asked to.',
+      parameters: z.object({ wait: z.boolean(), tag: z.string().optional() }),
+      async execute(args) {
+        if (args.wait) await notice;
+        return ok('done');
+      },
+    }) as Tool;
+    const rt = runtimeWith({}, [patient]);
     const slow: string[] = [];
-    rt.registry.onSlow.on((s) => slow.push(`${s.tool}:${s.thresholdMs}`));
-    for (let i = 0; i < 3; i++) await rt.registry.execute('sleep', { ms: 10, tag: String(i) }, ctxOf(rt, { sessionKey: `t${i}` }));
-    assert.equal(slow.length, 0);
-    const threshold = rt.timing.slowThresholdMs('sleep');
-    assert.ok(threshold >= 20 && threshold < 200, String(threshold));
-    await rt.registry.execute('sleep', { ms: threshold + 150 }, ctxOf(rt, { sessionKey: 't9' }));
-    assert.equal(slow.length, 1);
+    rt.registry.onSlow.on((s) => {
+      slow.push(`${s.tool}:${s.thresholdMs}`);
+      noticed();
+    });
+    for (let i = 0; i < 3; i++) await rt.registry.execute('patient', { wait: false, tag: String(i) }, ctxOf(rt, { sessionKey: `t${i}` }));
+    assert.deepEqual(slow, [], 'quick calls under the default threshold: no notice');
+    const stats = rt.timing.get('patient');
+    assert.equal(stats?.samples, 3);
+    const threshold = rt.timing.slowThresholdMs('patient');
+    assert.equal(threshold, Math.max(1, stats!.maxMs * 2), 'twice the slowest of the three');
+    const r = await rt.registry.execute('patient', { wait: true }, ctxOf(rt, { sessionKey: 't9' }));
+    assert.equal(r.isError, false, r.forLLM);
+    assert.deepEqual(slow, [`patient:${threshold}`]);
   });
 
   it('without history, the default threshold (pincer.tools.slowNoticeSeconds) applies', () => {
