@@ -6,13 +6,21 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { ToHost, ToWebview } from '../../../src/core/chat/chat-protocol';
 import { buildChatBundle, CHROMIUM, CHROMIUM_ARGS, serveChatPage, type ChatPageServer } from './chat-page-server';
 
+/** Each test's timeout in these suites (chatSuite). */
+const TEST_TIMEOUT_MS = 60_000;
+/**
+ * How long any one wait of the driver may take: not a goal, only the test's own timeout less a
+ * margin, so a wait that never ends fails with what it waited for instead of mocha's bare timeout.
+ */
+const WAIT_MS = TEST_TIMEOUT_MS - 5_000;
+
 export interface ChatPage {
   page: Page;
   context: BrowserContext;
   /** Posts a message into the page (any value: the tests also post broken ones). */
   post(m: ToWebview | Record<string, unknown>): Promise<void>;
   /** Polls an in-page expression until it is truthy (waitForFunction would eval under the page's CSP). */
-  until(expression: string, timeoutMs?: number): Promise<void>;
+  until(expression: string): Promise<void>;
   posted(): Promise<ToHost[]>;
   /** Waits for a posted message matching `pred` (among those after `from`) and returns it. */
   waitPosted<T extends ToHost['type']>(type: T, pred?: (m: Extract<ToHost, { type: T }>) => boolean, from?: number): Promise<Extract<ToHost, { type: T }>>;
@@ -33,10 +41,10 @@ export async function openChat(browser: Browser, url: string, context?: BrowserC
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(`console.error: ${m.text()}`);
   });
-  page.setDefaultTimeout(5000);
+  page.setDefaultTimeout(WAIT_MS);
   await page.goto(url);
-  const until = async (expression: string, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
+  const until = async (expression: string) => {
+    const deadline = Date.now() + WAIT_MS;
     while (!await page.evaluate(expression)) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${expression}`);
       await new Promise((r) => setTimeout(r, 20));
@@ -55,7 +63,7 @@ export async function openChat(browser: Browser, url: string, context?: BrowserC
     },
     posted,
     waitPosted: async (type, pred = () => true, from = 0) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + WAIT_MS;
       for (;;) {
         const hit = (await posted()).slice(from).find((m) => m.type === type && pred(m as never));
         if (hit) return hit as never;
@@ -76,7 +84,7 @@ export async function openChat(browser: Browser, url: string, context?: BrowserC
 /** A mocha suite with the bundle built, the page served and Chromium launched once for all its tests. */
 export function chatSuite(name: string, body: (ctx: { browser: () => Browser; url: () => string }) => void): void {
   describe(name, function () {
-    this.timeout(60_000);
+    this.timeout(TEST_TIMEOUT_MS);
     let browser: Browser;
     let server: ChatPageServer;
     let dir: string;

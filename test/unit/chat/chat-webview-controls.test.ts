@@ -209,7 +209,9 @@ chatSuite('chat webview: controls', ({ browser, url }) => {
     await chat.page.keyboard.press('Enter');
     await input().pressSequentially('question');
     await chat.page.locator('vscode-toolbar-button[label=Sessions]').click();
-    await chat.page.waitForTimeout(300); // the state is saved debounced
+    // The state is saved debounced: wait until what the reload should bring back is saved.
+    await chat.until(`(() => { const s = window.__chat.state();
+      return s && s.draft === 'half-written question' && s.sessionsOpen && JSON.stringify(s.chips).includes('app.ts'); })()`);
     // What VS Code does to a hidden view: the page is thrown away and loaded again; only setState survives.
     await chat.reload();
     assert.equal(await input().inputValue(), 'half-written question');
@@ -227,7 +229,9 @@ chatSuite('chat webview: controls', ({ browser, url }) => {
       const m = [...document.querySelectorAll(".messages > .msg")].find((e) => e.getBoundingClientRect().bottom > top);
       return { id: m.dataset.id, offset: Math.round(m.getBoundingClientRect().top - top) }; })()`;
     await chat.js('document.querySelector(".transcript").scrollTop -= 2500');
-    await chat.page.waitForTimeout(400); // chunks rendered on the way up, state saved (debounced)
+    // Chunks render on the way up and the state is saved debounced: wait until it holds this position.
+    await chat.until(`(() => { const s = window.__chat.state(), w = ${where};
+      return s && s.position && s.position.id === w.id && Math.round(s.position.offset) === w.offset; })()`);
     const before = await chat.js<{ id: string; offset: number }>(where);
     assert.notEqual(before.id, 's1-299');
     await chat.reload();

@@ -153,16 +153,12 @@ chatSuite('chat webview: rendering', ({ browser, url }) => {
     assert.equal(await chat.js('({}).polluted'), undefined);
   });
 
-  // The 300 ms goal is the chat-open-2000 benchmark's; here a bound ten times wider only catches a
-  // blow-up (rendering every message), which a loaded CI machine cannot trip by accident.
+  // How fast it opens is the chat-open-2000 benchmark's business; here the point is what is rendered.
   it('a 2,000-message session opens without rendering every message', async () => {
     const runs: { rendered: number; painted: number; messagesInDom: number }[] = [];
     for (const key of ['big-a', 'big-b', 'big-a']) {
       runs.push(await chat.js(`window.__chat.measureOpen(${JSON.stringify({ type: 'session', session: sessionPage(key, 2000) })})`));
     }
-    const painted = runs.map((r) => r.painted).sort((a, b) => a - b);
-    console.log(`      2,000-message session: painted after ${painted.map((x) => x.toFixed(1)).join(' / ')} ms`);
-    assert.ok(painted[1] <= 3000, `median ${painted[1]} ms`);
     assert.ok(runs.every((r) => r.messagesInDom > 0 && r.messagesInDom <= 90), JSON.stringify(runs));
     // Scrolling up renders the next older chunk, above what is on screen.
     const shown = await chat.page.locator('.messages > .msg').count();
