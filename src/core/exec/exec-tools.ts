@@ -21,11 +21,12 @@ export function createExecTools(deps: ExecToolsDeps): Tool[] {
   const c = () => deps.config();
   return [
     createExecTool(deps),
-    createProcessTool(deps.jobs, { maxResultChars: c().maxOutputChars }),
+    createProcessTool(deps.jobs, { maxResultChars: c().maxOutputChars, lines: deps }),
     createCredentialedExecTool({
       ...deps.credentials,
-      // No shell and no terminal: the program runs by argv as a child process.
-      executor: deps.executor('process'),
+      // No shell and no terminal: the program runs by argv as a child process, outside the sandbox
+      // (it is a configured program that needs its own service's network and credentials).
+      executor: deps.executor('process', { sandbox: false }),
       jobs: deps.jobs,
       baseEnv: () => execEnvironment(deps.baseEnv()),
       guard: deps.guard(),

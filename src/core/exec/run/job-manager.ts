@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../../clock';
 import { Emitter } from '../../events';
 import type { Executor, RunningProcess, RunOutcome, RunTarget } from '../exec-types';
+import type { InputTarget } from '../tools/interactive-programs';
 import { jobSummaryAt } from './job-summary';
 import { OutputLog, type LogMark } from './output-log';
 import { failedProcess } from './pending-process';
@@ -22,6 +23,8 @@ export interface JobSpec {
   executor: Executor;
   timeoutMs: number;
   interactive?: boolean;
+  /** An interactive job that reads commands (a shell, a REPL, a database shell): its input is judged line by line. */
+  inputTo?: InputTarget;
   sessionKey: string;
   agentId: string;
 }

@@ -10,12 +10,15 @@ import type { ExecConfig } from '../exec-config';
 import { decide } from '../exec-decide';
 import type { ApprovalStore, Approver, ExecHostKind, Executor } from '../exec-types';
 import { JobLimitError, type Job, type JobManager } from '../run/job-manager';
+import { askPerson, prefixed } from './interactive-approval';
+import { describeTarget, inputTargetOfCommand } from './interactive-programs';
 import { pollReport } from './process-report';
 
 export interface ExecToolDeps {
   config: () => ExecConfig;
   guard: () => PathResolver;
-  executor: (kind: ExecHostKind) => Executor;
+  /** The executor for a host, confined as configured; `sandbox: false` for a re-run the person allowed outside it. */
+  executor: (kind: ExecHostKind, opts?: { sandbox?: boolean }) => Executor;
   jobs: JobManager;
   store: ApprovalStore;
   /** Absent where nobody can answer: what would ask is refused. */
@@ -31,10 +34,12 @@ const parameters = z.object({
   timeout: z.number().int().min(1).optional().describe('Time limit in seconds (default 60; the user sets the maximum). At the limit the whole process tree is stopped.'),
   background: z.boolean().optional().describe('Start it and return at once with a job id; follow it with the process tool (poll, log, kill). For servers and watchers.'),
   yieldMs: z.number().int().min(10).max(120_000).optional().describe('Wait this long for it to finish; if it is still running then, it goes on in the background and you get a job id.'),
-  interactive: z.boolean().optional().describe('Keep its standard input open so you can answer prompts with process write / send-keys.'),
+  interactive: z.boolean().optional().describe('Keep its standard input open so you can answer prompts with process write / send-keys. Starting a shell, REPL or database shell this way needs the user\'s approval, and what you type into it is checked line by line.'),
   security: z.enum(['deny', 'allowlist', 'full']).optional().describe('Ask for a stricter security mode than configured (never looser).'),
   ask: z.enum(['off', 'on-miss', 'always']).optional().describe('Ask for more confirmation than configured (never less).'),
 });
+
+const START_CONFIRMED = 'Starting an interactive shell, REPL or database shell is confirmed every time.';
 
 const DESCRIPTION = `Run a shell command in the workspace and get its exit code and output.
 Use it for builds, tests, git, package scripts and inspecting the system. Prefer the file tools for reading, searching and editing files.
@@ -56,8 +61,16 @@ export function createExecTool(deps: ExecToolDeps) {
       const limitMs = args.timeout !== undefined ? Math.min(args.timeout * 1000, c.maxTimeoutMs) : args.background ? c.backgroundTimeoutMs : c.timeoutMs;
       const clamped = args.timeout !== undefined && args.timeout * 1000 > c.maxTimeoutMs
         ? `The time limit was lowered to the configured maximum of ${c.maxTimeoutMs / 1000} s (pincer.exec.maxTimeoutSeconds).` : undefined;
+      const executor = deps.executor(c.host);
+      // A shell, REPL or database shell kept open runs whatever is typed into it later: a person
+      // confirms the start (outside the sandbox), and the process tool judges every line.
+      const inputTo = args.interactive ? await inputTargetOfCommand(args.command) : undefined;
+      const startAsks = inputTo && !(executor.sandboxed || executor.kind === 'sandbox')
+        ? `it starts ${describeTarget(inputTo)} with interactive: true, and whatever is typed into it later runs outside the sandbox (each line is judged or confirmed before it is sent)` : undefined;
+      const approver = deps.approver?.();
       const decided = await decide({
-        policy: c.policy, guard, store: deps.store, approver: deps.approver?.(), approvalTimeoutMs: c.approvalTimeoutMs, home: deps.home,
+        policy: c.policy, guard, store: deps.store, approvalTimeoutMs: c.approvalTimeoutMs, home: deps.home,
+        approver: approver && startAsks ? prefixed(approver, `${startAsks[0].toUpperCase()}${startAsks.slice(1)}; and `, START_CONFIRMED) : approver,
       }, {
         command: args.command, cwd, host: c.host, requested: { security: args.security, ask: args.ask },
         sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal,
@@ -65,12 +78,19 @@ export function createExecTool(deps: ExecToolDeps) {
       if (decided.kind === 'refused') {
         return fail(decided.message, { details: { decision: decided.verdict?.decision ?? 'deny', group: decided.verdict?.group, refusedBy: decided.by } });
       }
+      if (startAsks && !decided.approval) {
+        const asked = await askPerson({ policy: c.policy, approver, approvalTimeoutMs: c.approvalTimeoutMs }, {
+          command: decided.text, cwd, host: c.host, reason: startAsks, alwaysUnavailable: START_CONFIRMED,
+          sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal,
+        });
+        if ('refused' in asked) return fail(`Not started: ${asked.refused}`, { details: { decision: 'ask', interactive: inputTo?.kind, refusedBy: 'person' } });
+      }
       if (ctx.signal.aborted) return fail('Cancelled before the command started; nothing ran.');
       let job: Job;
       try {
         job = deps.jobs.start({
           tool: 'exec', display: decided.text, target: { shell: decided.text }, cwd, env: execEnvironment(deps.baseEnv()),
-          executor: deps.executor(c.host), timeoutMs: limitMs, interactive: args.interactive, sessionKey: ctx.sessionKey, agentId: ctx.agentId,
+          executor, timeoutMs: limitMs, interactive: args.interactive, ...(inputTo ? { inputTo } : {}), sessionKey: ctx.sessionKey, agentId: ctx.agentId,
         });
       } catch (e) {
         if (e instanceof JobLimitError) return fail(e.message);

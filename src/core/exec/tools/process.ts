@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
 import type { Job, JobManager } from '../run/job-manager';
+import { gateInput, type LineJudgeDeps } from './interactive-gate';
 import { KEY_NAMES, planKeys, type InputStep } from './process-keys';
 import { jobDetails, logReport, pollReport } from './process-report';
 
@@ -39,6 +40,8 @@ const description =
   '`submit` (id, data) — a line of input followed by Enter (answering a prompt). ' +
   `\`send-keys\` (id, keys) — keys in order: named keys (${KEY_NAMES}) or literal text. ` +
   'Input works only for jobs started as interactive. ' +
+  'Into a shell, each line is checked like an exec command before it is sent (nothing of a line is sent before its Enter; a denied line is not sent); ' +
+  'a line for a REPL or database shell needs the user\'s approval. ' +
   '`kill` (id) — stops the job and every process it started. ' +
   '`remove` (id) — forgets a finished job and deletes its log (kill a running one first). ' +
   'A finished job always reports its exit code, and the signal or timeout that ended it.';
@@ -48,7 +51,11 @@ export interface ProcessToolOptions {
   maxResultChars?: number;
   /** How long write/submit/send-keys wait for the program's answer before reporting. Default 400 ms. */
   settleMs?: number;
+  /** The judge for lines sent to a shell, REPL or database shell (without it, nothing is sent to one). */
+  lines?: LineJudgeDeps;
 }
+
+type Options = Required<Omit<ProcessToolOptions, 'lines'>> & Pick<ProcessToolOptions, 'lines'>;
 
 const DEFAULT_MAX_RESULT_CHARS = 60_000;
 
@@ -81,13 +88,16 @@ function describeInput(steps: readonly InputStep[]): string {
   return `Sent ${chars.toLocaleString('en-US')} character${chars === 1 ? '' : 's'} to ${eof ? 'its stdin and closed it (EOF)' : 'its stdin'}.`;
 }
 
-async function sendInput(jobs: JobManager, job: Job, steps: InputStep[], notes: string[], maxChars: number, settleMs: number, ctx: ToolContext): Promise<ToolResult> {
+async function sendInput(jobs: JobManager, job: Job, input: InputStep[], notes: string[], opts: Options, ctx: ToolContext): Promise<ToolResult> {
   const refused = inputRefusal(jobs, job);
   if (refused) return refused;
-  const eofAt = steps.findIndex((s) => 'eof' in s);
-  if (eofAt >= 0 && eofAt < steps.length - 1) {
+  const eofAt = input.findIndex((s) => 'eof' in s);
+  if (eofAt >= 0 && eofAt < input.length - 1) {
     return fail('C-d closes the job\'s input (it reads a pipe), so nothing can follow it. Send the other keys first and C-d last.', { details: jobDetails(job) });
   }
+  // A job that reads commands gets only what the judge (or a person) let through, whole lines at a time.
+  const gated = await gateInput(opts.lines, job, input, job.spec.executor.kind === 'terminal', ctx);
+  const steps = gated.steps;
   try {
     for (const step of steps) {
       if ('eof' in step) job.endInput();
@@ -97,10 +107,11 @@ async function sendInput(jobs: JobManager, job: Job, steps: InputStep[], notes: 
     return fail(`${jobs.summary(job)}\nCould not write to it: ${(e as Error).message}`, { details: jobDetails(job) });
   }
   // Give the program a moment to answer, so the reply comes with this result instead of a poll later.
-  if (settleMs > 0) await job.wait(settleMs, ctx.signal);
-  const lead = [describeInput(steps), ...notes].join(' ');
-  const r = pollReport(jobs, job, maxChars, lead);
-  return ok(r.text, { details: r.details });
+  if (opts.settleMs > 0 && steps.length) await job.wait(opts.settleMs, ctx.signal);
+  const said = [...notes, ...gated.notes];
+  const lead = (gated.refused ? [gated.refused, ...(steps.length ? [describeInput(steps)] : []), ...said] : [describeInput(steps), ...said]).join(' ');
+  const r = pollReport(jobs, job, opts.maxResultChars, lead);
+  return gated.refused ? fail(r.text, { details: { ...r.details, refused: true } }) : ok(r.text, { details: r.details });
 }
 
 async function poll(jobs: JobManager, job: Job, args: Args, maxChars: number, ctx: ToolContext): Promise<ToolResult> {
@@ -131,7 +142,7 @@ async function remove(jobs: JobManager, id: string, ctx: ToolContext): Promise<T
   return ok(`Removed ${summary}. Its log is deleted.`, { details: { id, removed: true } });
 }
 
-async function run(jobs: JobManager, opts: Required<ProcessToolOptions>, args: Args, ctx: ToolContext): Promise<ToolResult> {
+async function run(jobs: JobManager, opts: Options, args: Args, ctx: ToolContext): Promise<ToolResult> {
   const action: Action = args.action;
   if (action === 'list') return list(jobs, ctx);
   if (!args.id) return fail(`${action} needs the job's id (id: "j…"); \`process list\` shows your jobs.`);
@@ -152,14 +163,14 @@ async function run(jobs: JobManager, opts: Required<ProcessToolOptions>, args: A
       if (args.data === undefined && !args.eof) return fail('write needs data (the text to send), or eof: true to only close stdin.');
       const steps: InputStep[] = args.data ? [{ write: args.data }] : [];
       if (args.eof) steps.push({ eof: true });
-      return sendInput(jobs, job, steps, [], max, opts.settleMs, ctx);
+      return sendInput(jobs, job, steps, [], opts, ctx);
     }
     case 'submit':
-      return sendInput(jobs, job, [{ write: `${args.data ?? ''}${terminal ? '\r' : '\n'}` }], [], max, opts.settleMs, ctx);
+      return sendInput(jobs, job, [{ write: `${args.data ?? ''}${terminal ? '\r' : '\n'}` }], [], opts, ctx);
     case 'send-keys': {
       if (!args.keys?.length) return fail(`send-keys needs keys: an array of named keys (${KEY_NAMES}) or literal text, e.g. ["y", "Enter"].`);
       const plan = planKeys(args.keys, terminal);
-      return sendInput(jobs, job, plan.steps, plan.notes, max, opts.settleMs, ctx);
+      return sendInput(jobs, job, plan.steps, plan.notes, opts, ctx);
     }
     case 'kill':
       return kill(jobs, job, max);
@@ -167,9 +178,10 @@ async function run(jobs: JobManager, opts: Required<ProcessToolOptions>, args: A
 }
 
 export function createProcessTool(jobs: JobManager, opts: ProcessToolOptions = {}): Tool {
-  const resolved: Required<ProcessToolOptions> = {
+  const resolved: Options = {
     maxResultChars: opts.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     settleMs: opts.settleMs ?? 400,
+    lines: opts.lines,
   };
   return defineTool({
     name: 'process',
