@@ -62,6 +62,8 @@ function parseHunks(lines: string[], from: number, to: number, path: string): Pa
   const hunks: PatchHunk[] = [];
   let cur: PatchHunk | undefined;
   let bareBlank = 0;
+  /** Just after `*** End of File`: blank lines there separate, they do not start a hunk. */
+  let afterEnd = false;
   const close = () => {
     if (!cur) return;
     // Blank lines between the last hunk and the next file are separators, not context.
@@ -72,6 +74,8 @@ function parseHunks(lines: string[], from: number, to: number, path: string): Pa
   };
   for (let i = from; i < to; i++) {
     const line = lines[i]!;
+    if (afterEnd && line.trim() === '') continue;
+    afterEnd = false;
     if (line.startsWith('@@')) {
       close();
       const rest = line.slice(2).trim();
@@ -86,6 +90,7 @@ function parseHunks(lines: string[], from: number, to: number, path: string): Pa
       if (!cur) throw new ParseError(`line ${i + 1}: "*** End of File" must follow a hunk's lines.`);
       cur.endOfFile = true;
       close();
+      afterEnd = true;
       continue;
     }
     cur ??= { lines: [], endOfFile: false, patchLine: i + 1 };
@@ -105,6 +110,23 @@ function parseHunks(lines: string[], from: number, to: number, path: string): Pa
   return hunks;
 }
 
+type OpKind = 'Add File' | 'Delete File' | 'Update File';
+
+/**
+ * Where an operation's lines end: at the next file header. A header indented by spaces counts only
+ * where no hunk line can be — after Delete File, after an Add File's `+` lines, after `*** End of
+ * File` — so a context line whose text starts with `*** Update File:` never ends a hunk.
+ */
+function bodyEnd(lines: string[], from: number, end: number, kind: OpKind): number {
+  let expected = kind !== 'Update File';
+  for (let k = from; k < end; k++) {
+    const line = lines[k]!;
+    if (OP.test(line.trimEnd()) || (expected && OP.test(line.trim()))) return k;
+    if (kind === 'Update File' && line.trim() !== '') expected = line.trim() === '*** End of File';
+  }
+  return end;
+}
+
 function parseOps(lines: string[]): PatchOp[] {
   const ops: PatchOp[] = [];
   let i = 1;
@@ -115,12 +137,12 @@ function parseOps(lines: string[]): PatchOp[] {
       i++;
       continue;
     }
-    const m = OP.exec(line.trimEnd());
+    // A header is expected here, so one indented by spaces is still a header.
+    const m = OP.exec(line.trim());
     if (!m) throw new ParseError(`line ${i + 1}: expected "*** Add File: <path>", "*** Delete File: <path>" or "*** Update File: <path>", got ${JSON.stringify(line.slice(0, 80))}.`);
     const path = m[2]!.trim();
     if (!path) throw new ParseError(`line ${i + 1}: "*** ${m[1]}:" needs a path.`);
-    let next = i + 1;
-    while (next < end && !OP.test(lines[next]!.trimEnd())) next++;
+    const next = bodyEnd(lines, i + 1, end, m[1] as OpKind);
     if (m[1] === 'Delete File') {
       const extra = lines.slice(i + 1, next).findIndex((l) => l.trim() !== '');
       if (extra !== -1) throw new ParseError(`line ${i + 2 + extra}: "*** Delete File: ${path}" takes no lines after it.`);

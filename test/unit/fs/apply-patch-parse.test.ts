@@ -111,4 +111,52 @@ describe('apply_patch: parsing', () => {
     assert.equal(up.moveTo, 'b.txt');
     assert.equal(up.hunks.length, 0);
   });
+
+  it('a blank line right after *** End of File separates; it does not start an empty hunk', () => {
+    const beforeEnd = ops('*** Begin Patch\n*** Update File: a\n@@\n x\n+y\n*** End of File\n\n*** End Patch')[0]!;
+    assert.ok(beforeEnd.kind === 'update');
+    assert.equal(beforeEnd.hunks.length, 1);
+    assert.equal(beforeEnd.hunks[0]!.endOfFile, true);
+    const beforeNext = ops('*** Begin Patch\n*** Update File: a\n@@\n x\n+y\n*** End of File\n\n  \n*** Update File: b\n@@\n-z\n*** End Patch');
+    assert.deepEqual(beforeNext.map((o) => o.path), ['a', 'b']);
+    // A blank line that opens a file's first hunk is still a blank context line.
+    const first = ops('*** Begin Patch\n*** Update File: a\n\n-x\n*** End Patch')[0]!;
+    assert.ok(first.kind === 'update');
+    assert.deepEqual(first.hunks[0]!.lines, [{ op: ' ', text: '' }, { op: '-', text: 'x' }]);
+  });
+
+  it('accepts a file header indented by spaces where a header is expected', () => {
+    const parsed = ops([
+      '*** Begin Patch',
+      '  *** Delete File: gone.txt',
+      '  *** Add File: new.txt',
+      '+hello',
+      '   *** Update File: a.ts',
+      '@@',
+      ' keep',
+      '+tail',
+      '*** End of File',
+      '  *** Update File: b.ts',
+      '-old',
+      '+new',
+      '  *** End Patch',
+    ].join('\n'));
+    assert.deepEqual(parsed.map((o) => [o.kind, o.path]), [['delete', 'gone.txt'], ['add', 'new.txt'], ['update', 'a.ts'], ['update', 'b.ts']]);
+    const a = parsed[2]!;
+    assert.ok(a.kind === 'update');
+    assert.deepEqual(a.hunks[0]!.lines, [{ op: ' ', text: 'keep' }, { op: '+', text: 'tail' }]);
+  });
+
+  it('inside a hunk, a context line whose text looks like a header stays a context line', () => {
+    // " " + " *** Update File: other" is context of a.md (a Markdown file that quotes a patch).
+    const parsed = ops('*** Begin Patch\n*** Update File: a.md\n@@\n before\n  *** Update File: other\n-after\n+changed\n*** End Patch');
+    assert.equal(parsed.length, 1);
+    const up = parsed[0]!;
+    assert.ok(up.kind === 'update');
+    assert.deepEqual(up.hunks[0]!.lines, [
+      { op: ' ', text: 'before' }, { op: ' ', text: ' *** Update File: other' }, { op: '-', text: 'after' }, { op: '+', text: 'changed' },
+    ]);
+    // An unindented header still ends the hunk, as before.
+    assert.equal(ops('*** Begin Patch\n*** Update File: a\n-x\n*** Update File: b\n-y\n*** End Patch').length, 2);
+  });
 });
