@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFixture, type ExecFixture } from '../../support/exec-fixture';
 import { removeTempDirs } from '../../support/fs-fixtures';
-import { isLive } from './run/executor-support';
+import { isLive, waitFor } from './run/executor-support';
 
 after(removeTempDirs);
 
@@ -89,7 +89,8 @@ describe('exec tool', () => {
   it('cancel stops the command and its tree', async () => {
     const ac = new AbortController();
     const pending = f.run('exec', { command: 'sleep 60 & echo "bg $!"; wait' }, 'test:cancel', ac.signal);
-    await new Promise((r) => setTimeout(r, 700));
+    // Cancelled once it runs: its background pid is in the output.
+    await waitFor(() => /bg \d+/.test(f.jobs.list('test:cancel')[0]?.log.head(10_000) ?? ''));
     ac.abort(new Error('user cancelled'));
     const r = await pending;
     assert.equal(r.isError, true);

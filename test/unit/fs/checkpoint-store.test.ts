@@ -120,11 +120,14 @@ describe('checkpoint store', () => {
 
   it('settles concurrent captures of one path in one turn on the first row written', async () => {
     const store = new CheckpointStore(await openDb());
+    // Both start before either ends; the second one's read finishes only after the first capture did.
+    let firstDone!: () => void;
+    const first = new Promise<void>((r) => (firstDone = r));
     const slow = async (): Promise<Uint8Array> => {
-      await new Promise((r) => setTimeout(r, 50));
+      await first;
       return bytes('changed by the first call');
     };
-    await Promise.all([store.capture('t', 'a', '/w/f', reads(bytes('original'))), store.capture('t', 'b', '/w/f', slow)]);
+    await Promise.all([store.capture('t', 'a', '/w/f', reads(bytes('original'))).finally(firstDone), store.capture('t', 'b', '/w/f', slow)]);
     const list = await store.list();
     assert.equal(list.length, 1);
     assert.deepEqual(list[0]!.files, ['/w/f']);
