@@ -1,7 +1,9 @@
 // A fenced code block: the language, the code as text, and three actions (copy, insert at the
 // editor's cursor, open in a new editor) that the transcript's one click listener turns into
-// `copy-code` / `insert-code` / `open-code` with the block's text.
+// `copy-code` / `insert-code` / `open-code` with the block's text. A block with a language is
+// highlighted once the highlighter has loaded (highlight.ts).
 import { el, toolButton } from './dom';
+import { highlightLater } from './highlight';
 
 export function codeLanguage(info: string): string {
   return /^[\w+#.-]{1,30}$/.test(info) ? info.toLowerCase() : '';
@@ -9,6 +11,8 @@ export function codeLanguage(info: string): string {
 
 export function codeBlock(text: string, info: string): HTMLElement {
   const lang = codeLanguage(info);
+  const code = el('code', {}, text);
+  highlightLater(code, text, lang);
   return el('div', { class: 'code-block', 'data-lang': lang },
     el('div', { class: 'code-head' },
       el('span', { class: 'code-lang' }, lang || 'text'),
@@ -16,7 +20,7 @@ export function codeBlock(text: string, info: string): HTMLElement {
         toolButton('copy', 'Copy code', 'copy-code'),
         toolButton('insert', 'Insert at cursor', 'insert-code'),
         toolButton('go-to-file', 'Open in editor', 'open-code'))),
-    el('pre', {}, el('code', {}, text)));
+    el('pre', {}, code));
 }
 
 /** The text and language of the code block around `target`, for the action buttons. */

@@ -1,7 +1,7 @@
 // A turn while it runs: its text segments stream (StreamingMarkdown), its tool calls appear as cards
 // between them, approval and review cards wait inline. The turn's element is an aria-live region that
 // is busy until the turn ends, so a screen reader reads the answer once, not every delta.
-import type { ChatUsage, ChatStopReason, ToolCallView } from '../../src/core/chat/chat-protocol';
+import type { ChatUsage, ChatStopReason, ToolCallView, TurnFooter } from '../../src/core/chat/chat-protocol';
 import { el, formatMs } from './dom';
 import { StreamingMarkdown } from './markdown-stream';
 import { toolCard, updateToolCard } from './tool-card';
@@ -20,6 +20,15 @@ export function usageLine(u: ChatUsage): string {
   const n = (x: number) => x.toLocaleString('en');
   const cost = u.costUsd !== undefined ? ` · $${u.costUsd < 0.01 ? u.costUsd.toFixed(4) : u.costUsd.toFixed(2)}` : '';
   return `${n(u.input)} in · ${n(u.output)} out${u.cached ? ` · ${n(u.cached)} cached` : ''}${cost}`;
+}
+
+/** A turn's last line: why it stopped (unless it simply ended), its tokens when a model counted any, its time. */
+export function turnFooter(end: TurnFooter): HTMLElement {
+  const note = STOPPED[end.stopReason];
+  const parts = [end.usage && usageLine(end.usage), end.durationMs !== undefined && formatMs(end.durationMs)].filter(Boolean).join(' · ');
+  return el('div', { class: `turn-footer${end.stopReason === 'end' ? '' : ' stopped'}` },
+    note ? el('span', { class: 'turn-stop', role: end.stopReason === 'error' ? 'alert' : undefined }, `${note}${end.message ? ` ${end.message}` : ''} `) : null,
+    parts ? el('span', { class: 'turn-usage' }, parts) : null);
 }
 
 export class LiveTurn {
@@ -68,10 +77,7 @@ export class LiveTurn {
     for (const [, card] of this.tools) {
       if (card.classList.contains('status-running')) card.classList.add('status-abandoned');
     }
-    const note = STOPPED[reason];
-    this.el.append(el('div', { class: `turn-footer${reason === 'end' ? '' : ' stopped'}` },
-      note ? el('span', { class: 'turn-stop', role: reason === 'error' ? 'alert' : undefined }, `${note}${message ? ` ${message}` : ''} `) : null,
-      el('span', { class: 'turn-usage' }, `${usage ? `${usageLine(usage)} · ` : ''}${formatMs(performance.now() - this.started)}`)));
+    this.el.append(turnFooter({ stopReason: reason, ...(usage ? { usage } : {}), ...(message ? { message } : {}), durationMs: performance.now() - this.started }));
     this.el.setAttribute('aria-busy', 'false');
     this.afterRender();
   }

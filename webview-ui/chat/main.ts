@@ -9,6 +9,7 @@ import { el, toolButton } from './dom';
 import { Pickers } from './pickers';
 import { approvalCard, reviewCard, settleApproval, settleReview } from './prompt-cards';
 import { SessionList } from './sessions';
+import { setupCard } from './setup-card';
 import { Transcript } from './transcript';
 import { flushState, loadState, post, saveState, type SavedState } from './vscode-api';
 
@@ -20,6 +21,8 @@ let sessionsOpen = saved?.sessionsOpen ?? false;
 let firstInit = true;
 /** A message was sent and its turn has not started yet. */
 let awaitingTurn = false;
+/** The last message sent: back in the input when it could not be answered (no model yet). */
+let lastSent = '';
 
 const transcript = new Transcript();
 const sessionList = new SessionList();
@@ -31,6 +34,7 @@ const composer = new Composer({
       return false;
     }
     transcript.addUser(text, chips);
+    lastSent = text;
     awaitingTurn = true;
     post({ type: 'send', text, chips });
     updateRunning();
@@ -44,7 +48,8 @@ const composer = new Composer({
 const title = el('span', { class: 'title' }, 'New chat');
 const sessionsToggle = toolButton('history', 'Sessions', 'toggle-sessions', () => setSessionsOpen(!sessionsOpen));
 sessionsToggle.setAttribute('toggleable', '');
-const header = el('header', { class: 'bar' }, sessionsToggle, title, toolButton('add', 'New chat', 'new-session', () => post({ type: 'new-session' })));
+// New Chat lives in the view's title bar (pincer.chat.new), where VS Code's own chat has it.
+const header = el('header', { class: 'bar' }, sessionsToggle, title);
 /** Approvals and reviews of turns running in another session than the one shown. */
 const pending = el('div', { class: 'pending', role: 'region', 'aria-label': 'Waiting for you in other sessions', hidden: '' });
 const errorBar = el('div', { class: 'error-bar', role: 'alert', hidden: '' });
@@ -193,6 +198,14 @@ function handle(m: ToWebview): void {
       break;
     case 'mention-results':
       composer.mentionResults(m.prefix, m.items);
+      break;
+    case 'setup':
+      transcript.takeBackLast();
+      if (!composer.draft.trim()) composer.draft = lastSent;
+      transcript.note(setupCard(m.servers));
+      awaitingTurn = false;
+      announce('No model is set up yet: choose one on the card.');
+      save();
       break;
     case 'error':
       showError(m.message);

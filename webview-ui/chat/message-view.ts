@@ -1,8 +1,11 @@
 // One stored message of a session as an element: the person's text as plain text (what they typed,
-// with the chips they attached), the assistant's as markdown, a tool call as its card.
+// with the chips they attached), the assistant's as markdown, a tool call as its card, and what the
+// turn showed beside them (settled approval and review cards, the turn's footer).
 import type { ChatMessage, ContextChip } from '../../src/core/chat/chat-protocol';
 import { baseName, el, icon } from './dom';
+import { turnFooter } from './live-turn';
 import { renderMarkdown } from './markdown';
+import { settledApprovalCard, settledReviewCard } from './prompt-cards';
 import { toolCard } from './tool-card';
 
 export function chipLabel(c: ContextChip): string {
@@ -29,5 +32,11 @@ export function messageElement(m: ChatMessage): HTMLElement {
     }
     case 'tool':
       return el('div', { class: 'msg tool', 'data-id': m.id }, toolCard(m.call));
+    case 'approval':
+      return el('div', { class: 'msg mark', 'data-id': m.id }, settledApprovalCard(m.approval));
+    case 'review':
+      return el('div', { class: 'msg mark', 'data-id': m.id }, settledReviewCard(m.review));
+    case 'turn-end':
+      return el('div', { class: 'msg mark', 'data-id': m.id }, turnFooter(m.end));
   }
 }

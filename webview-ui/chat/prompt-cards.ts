@@ -2,7 +2,8 @@
 // native prompt shows: command, where, why, every part with its verdict) and an edit review (the
 // diff itself opens in VS Code's diff editor). Their buttons post `approve` / `review`; the card
 // stays until the host says the prompt is settled (answered here, in the native prompt, or by time).
-import type { ApprovalAnswerChoice, MessageOf, ReviewAction, ReviewOutcome, ToWebview } from '../../src/core/chat/chat-protocol';
+// A reloaded transcript shows the settled cards again, with their outcome and without buttons.
+import type { ApprovalAnswerChoice, MessageOf, ReviewAction, ReviewOutcome, SettledApproval, SettledReview, ToWebview } from '../../src/core/chat/chat-protocol';
 import { disable, el, icon, textButton } from './dom';
 import { post } from './vscode-api';
 
@@ -30,10 +31,7 @@ export function approvalCard(a: Approval): HTMLElement {
       el('span', { class: 'verdict' }, p.decision), ' ', el('code', {}, p.text), ` — ${p.reason}${p.group ? ` (${p.group})` : ''}`)))
     : null;
   const children: (Node | null | false | undefined)[] = [
-    el('div', { class: 'prompt-title' }, icon('terminal'), ' Run this command?'),
-    el('pre', { class: 'approval-command' }, a.command),
-    el('div', { class: 'prompt-meta' }, `in ${a.cwd} · ${a.host}`),
-    el('div', { class: 'prompt-reason' }, a.reason),
+    ...approvalHead(a),
     parts,
     el('div', { class: 'prompt-actions' },
       textButton('Run once', () => answer('once'), { action: 'approve-once' }),
@@ -42,6 +40,22 @@ export function approvalCard(a: Approval): HTMLElement {
     !a.alwaysOffered && a.alwaysUnavailable ? el('div', { class: 'prompt-meta' }, `"Always allow" is not offered: ${a.alwaysUnavailable}`) : null,
   ];
   for (const c of children) if (c) card.append(c);
+  return card;
+}
+
+function approvalHead(a: { command: string; cwd: string; host: string; reason: string }): HTMLElement[] {
+  return [
+    el('div', { class: 'prompt-title' }, icon('terminal'), ' Run this command?'),
+    el('pre', { class: 'approval-command' }, a.command),
+    el('div', { class: 'prompt-meta' }, `in ${a.cwd} · ${a.host}`),
+    el('div', { class: 'prompt-reason' }, a.reason),
+  ];
+}
+
+/** An approval as a reloaded transcript shows it: what was asked and how it was answered. */
+export function settledApprovalCard(a: SettledApproval): HTMLElement {
+  const card = el('div', { class: 'prompt-card approval', role: 'group', 'aria-label': `Approval: ${a.command}` }, ...approvalHead(a), el('div', { class: 'prompt-actions' }));
+  settleApproval(card, a.answer, a.note);
   return card;
 }
 
@@ -61,15 +75,28 @@ export function reviewCard(r: Review): HTMLElement {
     post({ type: 'review', id: r.id, action });
   };
   card.append(
-    el('div', { class: 'prompt-title' }, icon('diff'), ' ', el('span', { class: 'review-path', title: r.path }, r.path), ' ',
-      el('span', { class: 'diff-added', 'aria-label': `${r.added} lines added` }, `+${r.added}`), ' ',
-      el('span', { class: 'diff-removed', 'aria-label': `${r.removed} lines removed` }, `−${r.removed}`)),
-    el('div', { class: 'prompt-reason' }, r.summary),
+    ...reviewHead(r),
     el('div', { class: 'prompt-actions' },
       textButton('Accept', () => act('accept'), { action: 'review-accept' }),
       textButton('Reject', () => act('reject'), { secondary: true, action: 'review-reject' }),
       textButton('Open diff', () => act('open'), { secondary: true, action: 'review-open' })),
   );
+  return card;
+}
+
+function reviewHead(r: { path: string; summary: string; added: number; removed: number }): HTMLElement[] {
+  return [
+    el('div', { class: 'prompt-title' }, icon('diff'), ' ', el('span', { class: 'review-path', title: r.path }, r.path), ' ',
+      el('span', { class: 'diff-added', 'aria-label': `${r.added} lines added` }, `+${r.added}`), ' ',
+      el('span', { class: 'diff-removed', 'aria-label': `${r.removed} lines removed` }, `−${r.removed}`)),
+    el('div', { class: 'prompt-reason' }, r.summary),
+  ];
+}
+
+/** A review as a reloaded transcript shows it: the change and what became of it. */
+export function settledReviewCard(r: SettledReview): HTMLElement {
+  const card = el('div', { class: 'prompt-card review', role: 'group', 'aria-label': `Review of ${r.path}` }, ...reviewHead(r), el('div', { class: 'prompt-actions' }));
+  settleReview(card, r.outcome);
   return card;
 }
 

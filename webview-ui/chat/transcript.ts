@@ -123,6 +123,20 @@ export class Transcript {
     this.stickJob();
   }
 
+  /** The person's last message as it was shown before any turn took it (it was not sent after all). */
+  takeBackLast(): void {
+    const last = this.list.lastElementChild;
+    if (last?.getAttribute('data-id')?.startsWith('local-')) last.remove();
+  }
+
+  /** A card of the page's own (the first-run card): one at a time, at the end. */
+  note(card: HTMLElement): void {
+    this.list.querySelector(':scope > .note')?.remove();
+    this.list.append(el('div', { class: 'msg note' }, card));
+    this.stick = true;
+    this.stickJob();
+  }
+
   // ---- the running turn ----
 
   startTurn(turnId: string, sessionKey: string): void {

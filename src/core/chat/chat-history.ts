@@ -2,9 +2,12 @@
 // view shows them: the person's and the assistant's text, and one tool card per call with its result
 // joined in from the tool message that answered it. Texts are cut to the protocol's caps, so a page
 // built here always passes parseToWebview. Ids carry the stored `seq` (`m12`, `m12:t0`), which is
-// what the host needs back from `load-older`.
+// what the host needs back from `load-older`. The session's marks (what the chat showed beside the
+// messages: tool durations, settled approval and review cards, turn footers) are joined in where they
+// were made, so a reloaded transcript shows what it showed before.
 import type { ModelMessage } from '../agent/model-types';
-import { CHAT_LIMITS, type ChatMessage, type ToolCallView } from './chat-protocol-parts';
+import type { SessionMark } from '../sessions/session-store';
+import { CHAT_LIMITS, settledApproval, settledReview, toolStatus, turnFooter, type ChatMessage, type ToolCallView } from './chat-protocol-parts';
 
 export interface HistoryOptions {
   /** Characters of a tool call's arguments on its card (2,000). */
@@ -33,15 +36,52 @@ const textOf = (m: ModelMessage) => m.parts.flatMap((p) => (p.type === 'text' ? 
 
 /** The stored `seq` inside an id made here, or undefined for another id. */
 export function chatIdSeq(id: string): number | undefined {
-  const m = /^m(\d{1,15})(?::t\d+)?$/.exec(id);
+  const m = /^m(\d{1,15})(?::[a-z]\d+)?$/.exec(id);
   return m ? Number(m[1]) : undefined;
 }
 
-export function toChatMessages(messages: readonly (ModelMessage & { seq: number })[], o: HistoryOptions = {}): ChatMessage[] {
+/** A stored mark as a transcript entry, or undefined when it is not one (or not valid any more). */
+function markMessage(mark: SessionMark, id: string): ChatMessage | undefined {
+  if (mark.kind === 'approval') {
+    const r = settledApproval.safeParse(mark.data);
+    return r.success ? { role: 'approval', id, approval: r.data } : undefined;
+  }
+  if (mark.kind === 'review') {
+    const r = settledReview.safeParse(mark.data);
+    return r.success ? { role: 'review', id, review: r.data } : undefined;
+  }
+  if (mark.kind === 'turn-end') {
+    const r = turnFooter.safeParse(mark.data);
+    return r.success ? { role: 'turn-end', id, end: r.data } : undefined;
+  }
+  return undefined;
+}
+
+/** A tool mark's facts (duration, a denial the result text alone does not carry) on its card. */
+function applyToolMark(cards: Map<string, ToolCallView>, data: unknown): void {
+  const d = data as { callId?: unknown; durationMs?: unknown; status?: unknown } | null;
+  const card = typeof d?.callId === 'string' ? cards.get(d.callId) : undefined;
+  if (!card) return;
+  if (typeof d?.durationMs === 'number' && d.durationMs >= 0 && d.durationMs <= CHAT_LIMITS.durationMs) card.durationMs = d.durationMs;
+  const status = toolStatus.safeParse(d?.status);
+  if (status.success && status.data !== 'running') card.status = status.data;
+}
+
+export function toChatMessages(messages: readonly (ModelMessage & { seq: number })[], o: HistoryOptions = {}, marks: readonly SessionMark[] = []): ChatMessage[] {
   const argsChars = Math.min(o.argsChars ?? 2000, CHAT_LIMITS.preview);
   const resultChars = Math.min(o.resultChars ?? 4000, CHAT_LIMITS.preview);
   const out: ChatMessage[] = [];
   const cards = new Map<string, ToolCallView>();
+  const toolMarks: unknown[] = [];
+  const bySeq = new Map<number, SessionMark[]>();
+  for (const mark of marks) {
+    if (mark.kind === 'tool') toolMarks.push(mark.data);
+    else bySeq.set(mark.seq, [...(bySeq.get(mark.seq) ?? []), mark]);
+  }
+  const placeMarks = (seq: number) => (bySeq.get(seq) ?? []).forEach((mark, i) => {
+    const entry = markMessage(mark, `m${seq}:k${i}`);
+    if (entry) out.push(entry);
+  });
   for (const m of messages) {
     const id = `m${m.seq}`;
     if (m.role === 'user') {
@@ -71,7 +111,9 @@ export function toChatMessages(messages: readonly (ModelMessage & { seq: number 
         card.result = preview(p.content, resultChars);
       }
     }
+    placeMarks(m.seq);
   }
+  for (const data of toolMarks) applyToolMark(cards, data);
   // A call whose result never arrived (the turn was cut off) must not spin forever on its card.
   for (const card of cards.values()) {
     if (card.status !== 'running') continue;

@@ -70,13 +70,7 @@ export const toolCallView = z.strictObject({
   result: z.optional(capped(L.preview)),
 });
 
-/** A message of a session as the transcript shows it. */
-export const chatMessage = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)) }),
-  z.strictObject({ role: z.literal('assistant'), id: idString, text: capped(L.text) }),
-  z.strictObject({ role: z.literal('tool'), id: idString, call: toolCallView }),
-]);
-
+/** A session in the list. */
 export const sessionSummary = z.strictObject({
   key: idString,
   title: capped(L.label),
@@ -84,14 +78,6 @@ export const sessionSummary = z.strictObject({
   updatedAt: count,
   messageCount: count,
   agentId: z.optional(idString),
-});
-
-/** A page of a session: its newest messages (oldest first) and whether earlier ones exist. */
-export const sessionPage = z.strictObject({
-  key: idString,
-  title: capped(L.label),
-  messages: list(chatMessage, L.messagesPerPage),
-  hasOlder: z.boolean(),
 });
 
 export const modelChoice = z.strictObject({
@@ -128,6 +114,58 @@ export const reviewOutcome = z.enum(['accepted', 'accepted-with-changes', 'rejec
 
 export const turnStopReason = z.enum(['end', 'max-iterations', 'loop', 'cancelled', 'budget', 'error', 'length', 'content-filter']);
 
+/** A settled command approval as the transcript keeps it (the card with its answer, after a reload). */
+export const settledApproval = z.strictObject({
+  command: capped(L.command),
+  cwd: capped(L.path),
+  host: capped(L.label),
+  reason: capped(L.sentence),
+  answer: approvalAnswer,
+  note: z.optional(capped(L.sentence)),
+});
+
+/** A settled edit review as the transcript keeps it. */
+export const settledReview = z.strictObject({
+  path: z.string().check(z.minLength(1), z.maxLength(L.path)),
+  summary: capped(L.sentence),
+  added: count,
+  removed: count,
+  outcome: reviewOutcome,
+});
+
+/** How a turn ended, as its footer shows it: no usage when it never reached a model. */
+export const turnFooter = z.strictObject({
+  stopReason: turnStopReason,
+  usage: z.optional(usage),
+  message: z.optional(capped(L.sentence)),
+  durationMs: z.optional(z.number().check(z.gte(0), z.lte(L.durationMs))),
+});
+
+/** A message of a session as the transcript shows it, with the cards and footers its turns showed. */
+export const chatMessage = z.discriminatedUnion('role', [
+  z.strictObject({ role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)) }),
+  z.strictObject({ role: z.literal('assistant'), id: idString, text: capped(L.text) }),
+  z.strictObject({ role: z.literal('tool'), id: idString, call: toolCallView }),
+  z.strictObject({ role: z.literal('approval'), id: idString, approval: settledApproval }),
+  z.strictObject({ role: z.literal('review'), id: idString, review: settledReview }),
+  z.strictObject({ role: z.literal('turn-end'), id: idString, end: turnFooter }),
+]);
+
+/** A page of a session: its newest messages (oldest first) and whether earlier ones exist. */
+export const sessionPage = z.strictObject({
+  key: idString,
+  title: capped(L.label),
+  messages: list(chatMessage, L.messagesPerPage),
+  hasOlder: z.boolean(),
+});
+
+/** A local model server found on this machine, offered on the chat's first-run card. */
+export const localServer = z.strictObject({
+  name: capped(L.label),
+  baseUrl: z.string().check(z.maxLength(2048), z.regex(/^https?:\/\/[^\s]+$/i)),
+  models: count,
+});
+
 export const mentionItem = z.strictObject({
   path: z.string().check(z.minLength(1), z.maxLength(L.path)),
   /** Shown instead of the path when given (a file name with its folder as detail). */
@@ -153,3 +191,7 @@ export type ReviewAction = z.infer<typeof reviewAction>;
 export type ReviewOutcome = z.infer<typeof reviewOutcome>;
 export type ChatStopReason = z.infer<typeof turnStopReason>;
 export type MentionItem = z.infer<typeof mentionItem>;
+export type SettledApproval = z.infer<typeof settledApproval>;
+export type SettledReview = z.infer<typeof settledReview>;
+export type TurnFooter = z.infer<typeof turnFooter>;
+export type LocalServerChoice = z.infer<typeof localServer>;

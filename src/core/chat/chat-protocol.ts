@@ -25,7 +25,7 @@
 import * as z from 'zod/mini';
 import {
   agentChoice, approvalAnswer, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
-  mentionItem, modelChoice, reviewAction, reviewOutcome, sessionPage, sessionSummary, toolCallView, turnStopReason, usage, webUrl,
+  localServer, mentionItem, modelChoice, reviewAction, reviewOutcome, sessionPage, sessionSummary, toolCallView, turnStopReason, usage, webUrl,
 } from './chat-protocol-parts';
 
 export * from './chat-protocol-parts';
@@ -81,7 +81,8 @@ const init = msg('init', {
 });
 const session = msg('session', { session: sessionPage, live: z.optional(list(liveEvent, L.liveEvents)) });
 const older = msg('older', { key: idString, messages: list(chatMessage, L.messagesPerPage), hasOlder: z.boolean() });
-const turnEnd = msg('turn-end', { turnId: idString, usage, stopReason: turnStopReason, message: z.optional(capped(L.sentence)) });
+/** No usage when the turn never reached a model (it failed before): the footer then shows none. */
+const turnEnd = msg('turn-end', { turnId: idString, usage: z.optional(usage), stopReason: turnStopReason, message: z.optional(capped(L.sentence)) });
 const sessions = msg('sessions', { sessions: list(sessionSummary, L.sessions), current: z.optional(idString) });
 const pickers = msg('pickers', {
   models: list(modelChoice, L.choices), agents: list(agentChoice, L.choices), model: z.optional(idString), agent: z.optional(idString),
@@ -91,10 +92,15 @@ const context = msg('context', { chips: list(contextChip, L.chips) });
 const mentionResults = msg('mention-results', { prefix: capped(L.mentionPrefix), items: list(mentionItem, L.mentionResults) });
 /** Shown as an alert. With the turnId of a turn that never started, it also ends that wait. */
 const error = msg('error', { message: capped(L.sentence), turnId: z.optional(idString) });
+/**
+ * The message could not be sent because no model is available: the first-run card with its actions
+ * (the local servers found on this machine among them). It also ends the wait for a turn.
+ */
+const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
   init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled,
-  turnEnd, sessions, pickers, context, mentionResults, error,
+  turnEnd, sessions, pickers, context, mentionResults, error, setup,
 ]);
 
 // ---- webview → host ----
@@ -120,6 +126,8 @@ export const toHostSchema = z.discriminatedUnion('type', [
   msg('open-link', { url: webUrl }),
   /** `@pre` typed in the input: the host answers with `mention-results` for the same prefix. */
   msg('mention-query', { prefix: capped(L.mentionPrefix) }),
+  /** A first-run card's button: use VS Code's models, connect a local server, set an API key. */
+  msg('setup-action', { action: z.enum(['vscode-lm', 'local', 'api-key']) }),
 ]);
 
 export type ToWebview = z.infer<typeof toWebviewSchema>;

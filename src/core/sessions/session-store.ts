@@ -34,7 +34,31 @@ export const SESSION_MIGRATIONS: Migration[] = [
             PRIMARY KEY (session_key, seq)
           );`,
   },
+  {
+    version: 602,
+    name: 'chat session marks: what the transcript showed beside the messages',
+    sql: `CREATE TABLE session_marks (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_key TEXT NOT NULL REFERENCES sessions(key) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            data TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+          );
+          CREATE INDEX session_marks_seq ON session_marks(session_key, seq);`,
+  },
 ];
+
+/**
+ * What a chat front end showed beside the model's messages and wants back after a reload: a tool
+ * call's duration and outcome, a settled approval or review card, a turn's footer. Never sent to a
+ * model. `seq` is the last message stored when the mark was made: it is shown after that message.
+ */
+export interface SessionMark {
+  seq: number;
+  kind: 'tool' | 'approval' | 'review' | 'turn-end';
+  data: unknown;
+}
 
 export interface SessionRecord {
   key: string;
@@ -128,12 +152,34 @@ export class SessionStore {
     return rows.map((r) => ({ seq: r.seq, role: r.role, parts: JSON.parse(r.parts) as ModelMessage['parts'], createdAt: r.created_at }));
   }
 
+  /** Records a mark after the messages stored so far (its strings scrubbed like the messages); its id. */
+  async mark(key: string, kind: SessionMark['kind'], data: unknown): Promise<number> {
+    const r = await this.db.run(
+      'INSERT INTO session_marks(session_key, seq, kind, data, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) FROM session_messages WHERE session_key = ?), ?, ?, ?)',
+      [key, key, kind, JSON.stringify(scrubStrings(data, this.scrub)), this.clock.now()]);
+    return r.lastInsertRowid;
+  }
+
+  /** A mark's data once it is complete (a card that settled); it keeps its place. */
+  async updateMark(id: number, data: unknown): Promise<void> {
+    await this.db.run('UPDATE session_marks SET data = ? WHERE id = ?', [JSON.stringify(scrubStrings(data, this.scrub)), id]);
+  }
+
+  /** The marks made after messages `fromSeq`..`toSeq` (inclusive), in the order they were made. */
+  async marks(key: string, opts: { fromSeq?: number; toSeq?: number } = {}): Promise<SessionMark[]> {
+    const rows = await this.db.query<{ seq: number; kind: SessionMark['kind']; data: string }>(
+      'SELECT seq, kind, data FROM session_marks WHERE session_key = ? AND seq >= ? AND seq <= ? ORDER BY id',
+      [key, opts.fromSeq ?? 0, opts.toSeq ?? Number.MAX_SAFE_INTEGER]);
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, data: JSON.parse(r.data) as unknown }));
+  }
+
   async rename(key: string, title: string): Promise<void> {
     await this.db.run('UPDATE sessions SET title = ? WHERE key = ?', [title.slice(0, 200), key]);
   }
 
   async delete(key: string): Promise<void> {
     await this.db.transaction([
+      { sql: 'DELETE FROM session_marks WHERE session_key = ?', params: [key] },
       { sql: 'DELETE FROM session_messages WHERE session_key = ?', params: [key] },
       { sql: 'DELETE FROM sessions WHERE key = ?', params: [key] },
     ]);
@@ -152,6 +198,13 @@ function scrubPart(part: MessagePart, scrub: (t: string) => string): MessagePart
   } catch {
     return { ...part, args: clean };
   }
+}
+
+function scrubStrings(v: unknown, scrub: (t: string) => string): unknown {
+  if (typeof v === 'string') return scrub(v);
+  if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubStrings(x, scrub)]));
+  return v;
 }
 
 function record(r: Row): SessionRecord {

@@ -9,9 +9,11 @@ import { DEFAULT_AGENT_ID } from '../../core/agents/types';
 import type { ChatService } from '../../core/agent/chat-service';
 import type { TurnEvent } from '../../core/agent/agent-types';
 import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history';
-import type { ContextChip, LiveEvent, MessageOf, SessionPage, ToHost, ToWebview } from '../../core/chat/chat-protocol';
-import type { SessionStore } from '../../core/sessions/session-store';
+import type { ChatStopReason, ChatUsage, ContextChip, LiveEvent, MessageOf, SessionPage, ToHost, ToWebview } from '../../core/chat/chat-protocol';
+import { probeLocalServers } from '../../core/agent/local-model-probe';
+import type { SessionMark, SessionStore } from '../../core/sessions/session-store';
 import type { ModelHost } from '../agent/model-host';
+import { connectLocalModelCommand, useVscodeModelsCommand } from '../agent/model-setup';
 import { chipsToText, editorChips } from './chat-context';
 import { chatChoices } from './chat-choices';
 
@@ -36,10 +38,18 @@ interface Running {
   live: LiveEvent[];
 }
 
+/** An approval or review card on screen: the mark that keeps it, filled in when it settles. */
+interface ShownCard {
+  sessionKey: string;
+  shown: MessageOf<LiveEvent, 'approval' | 'review'>;
+  mark: Promise<number | undefined>;
+}
+
 export class ChatController {
   private current?: string;
   private agentId = DEFAULT_AGENT_ID;
   private running?: Running;
+  private readonly cards = new Map<string, ShownCard>();
 
   constructor(private readonly d: ChatControllerDeps) {}
 
@@ -56,6 +66,33 @@ export class ChatController {
   live(e: LiveEvent): void {
     this.running?.live.push(e);
     this.d.post(e);
+    this.keep(e);
+  }
+
+  /** What a reloaded transcript needs of a live event, stored as a mark of its session. */
+  private keep(e: LiveEvent): void {
+    const store = this.d.sessions();
+    const key = this.running?.sessionKey;
+    if ((e.type === 'approval' || e.type === 'review') && key) {
+      this.cards.set(e.id, { sessionKey: key, shown: e, mark: store.then((s) => s?.mark(key, e.type, { pending: e.id })).catch(() => undefined) });
+    } else if (e.type === 'tool-call' && e.call.status !== 'running' && key) {
+      void this.mark(key, 'tool', { callId: e.call.callId, status: e.call.status, durationMs: e.call.durationMs });
+    } else if (e.type === 'approval-settled' || e.type === 'review-settled') {
+      const card = this.cards.get(e.id);
+      this.cards.delete(e.id);
+      if (!card) return;
+      const { shown } = card;
+      const data = shown.type === 'approval' && e.type === 'approval-settled'
+        ? { command: shown.command, cwd: shown.cwd, host: shown.host, reason: shown.reason, answer: e.answer, ...(e.note ? { note: e.note } : {}) }
+        : shown.type === 'review' && e.type === 'review-settled'
+          ? { path: shown.path, summary: shown.summary, added: shown.added, removed: shown.removed, outcome: e.outcome }
+          : undefined;
+      if (data) void Promise.all([store, card.mark]).then(([s, id]) => (id === undefined ? undefined : s?.updateMark(id, data))).catch(() => undefined);
+    }
+  }
+
+  private mark(key: string, kind: SessionMark['kind'], data: unknown): Promise<unknown> {
+    return this.d.sessions().then((s) => s?.mark(key, kind, data)).catch(() => undefined);
   }
 
   async handle(m: ToHost): Promise<void> {
@@ -77,7 +114,19 @@ export class ChatController {
       case 'open-code': return void vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: m.text, language: m.language || 'plaintext' }));
       case 'open-link': return void vscode.env.openExternal(vscode.Uri.parse(m.url, true));
       case 'mention-query': return this.mentions(m.prefix);
+      case 'setup-action': return this.setup(m.action);
     }
+  }
+
+  /** Local servers that answer now, for the first-run card (a short probe: nothing found is fine). */
+  private async localServers() {
+    return (await probeLocalServers()).map((s) => ({ name: s.name, baseUrl: s.baseUrl, models: s.models.length }));
+  }
+
+  private async setup(action: 'vscode-lm' | 'local' | 'api-key'): Promise<void> {
+    if (action === 'vscode-lm') await useVscodeModelsCommand(this.d.models);
+    else if (action === 'local') await connectLocalModelCommand(this.d.models);
+    else await vscode.commands.executeCommand('pincer.setModelApiKey');
   }
 
   async init(): Promise<void> {
@@ -103,6 +152,8 @@ export class ChatController {
     if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });
     const store = await this.d.sessions();
     if (!store) return this.d.post({ type: 'error', message: 'The workspace database could not be opened, so the chat cannot keep its history.' });
+    // No model at all: the first-run card instead of a turn that fails before it starts.
+    if (!(await this.d.models.current())) return this.d.post({ type: 'setup', servers: await this.localServers() });
     if (!this.current) {
       const s = await store.create(this.agentId);
       this.current = s.key;
@@ -113,17 +164,23 @@ export class ChatController {
     const running: Running = { turnId: randomUUID(), sessionKey, abort: new AbortController(), live: [] };
     this.running = running;
     this.live({ type: 'assistant-start', turnId: running.turnId, sessionKey });
+    const started = Date.now();
+    const footer = (end: { stopReason: ChatStopReason; usage?: ChatUsage; message?: string }) => {
+      this.d.post({ type: 'turn-end', turnId: running.turnId, ...end });
+      return this.mark(sessionKey, 'turn-end', { ...end, durationMs: Math.max(0, Date.now() - started) });
+    };
     try {
       const r = await this.d.chat.turn({
         sessionKey, agentId: this.agentId, text: m.text, attachments: await chipsToText(m.chips as ContextChip[]),
         signal: running.abort.signal, onEvent: (e) => this.onEvent(running.turnId, e),
       });
-      this.d.post({
-        type: 'turn-end', turnId: running.turnId, stopReason: r.stopReason, ...(r.message ? { message: preview(r.message, 1000) } : {}),
+      await footer({
+        stopReason: r.stopReason, ...(r.message ? { message: preview(r.message, 1000) } : {}),
         usage: { input: r.usage.input, output: r.usage.output, cached: r.usage.cached, ...(r.usage.costUsd !== undefined ? { costUsd: r.usage.costUsd } : {}) },
       });
     } catch (e) {
-      this.d.post({ type: 'turn-end', turnId: running.turnId, stopReason: 'error', message: preview((e as Error).message, 1000), usage: { input: 0, output: 0, cached: 0 } });
+      // Failed before or outside the model's answer: no usage line, since no model counted anything.
+      await footer({ stopReason: 'error', message: preview((e as Error).message, 1000) });
     } finally {
       this.running = undefined;
       await this.postSessions(store);
@@ -145,7 +202,7 @@ export class ChatController {
     if (!s || !store) return null;
     const from = Math.max(1, s.messageCount - PAGE + 1);
     const msgs = await store.messages(s.key, { fromSeq: from });
-    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs) };
+    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, {}, await store.marks(s.key, { fromSeq: from })) };
   }
 
   private async postSessions(store: SessionStore): Promise<void> {
@@ -197,7 +254,8 @@ export class ChatController {
     if (!store || seq === undefined) return;
     const from = Math.max(1, seq - PAGE);
     const msgs = await store.messages(key, { fromSeq: from, limit: seq - from });
-    this.d.post({ type: 'older', key, messages: toChatMessages(msgs), hasOlder: from > 1 });
+    const marks = await store.marks(key, { fromSeq: from, toSeq: seq - 1 });
+    this.d.post({ type: 'older', key, messages: toChatMessages(msgs, {}, marks), hasOlder: from > 1 });
   }
 
   private async pickModel(id: string): Promise<void> {

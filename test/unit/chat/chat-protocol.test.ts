@@ -15,6 +15,7 @@ const TO_HOST: ToHost[] = [
   { type: 'send', text: 'Explain this', chips: [{ kind: 'file', path: '/ws/a.ts' }, { kind: 'selection', path: '/ws/b.ts', range: { startLine: 3, endLine: 9 }, text: 'const x = 1;', origin: 'editor' }] },
   { type: 'stop' },
   { type: 'new-session' },
+  { type: 'setup-action', action: 'local' },
   { type: 'switch-session', key: 'agent:default:abc' },
   { type: 'rename-session', key: 'agent:default:abc', title: 'Refactor' },
   { type: 'delete-session', key: 'agent:default:abc' },
@@ -54,6 +55,8 @@ const TO_WEBVIEW: ToWebview[] = [
   { type: 'review-settled', id: 'rv-1', outcome: 'accepted-with-changes' },
   { type: 'turn-end', turnId: 't1', usage: { input: 1200, output: 300, cached: 1000, costUsd: 0.0042 }, stopReason: 'end' },
   { type: 'turn-end', turnId: 't2', usage: { input: 0, output: 0, cached: 0 }, stopReason: 'error', message: '401 Unauthorized' },
+  { type: 'turn-end', turnId: 't3', stopReason: 'error', message: 'No connection' },
+  { type: 'setup', servers: [{ name: 'Ollama', baseUrl: 'http://localhost:11434/v1', models: 3 }] },
   { type: 'sessions', sessions: [{ key: 's1', title: 'A', updatedAt: 1, messageCount: 0 }], current: 's1' },
   { type: 'pickers', models: [{ id: 'm', name: 'M', source: 'Copilot' }], agents: [], model: 'm' },
   { type: 'context', chips: [{ kind: 'selection', path: '/ws/a.ts', range: { startLine: 1, endLine: 2 }, origin: 'editor' }] },
@@ -106,6 +109,9 @@ describe('chat protocol', () => {
       refused(parseToWebview({ type: 'turn-end', turnId: 't', usage: { input: Infinity, output: 0, cached: 0 }, stopReason: 'end' }));
       refused(parseToWebview({ type: 'turn-end', turnId: 't', usage: { input: NaN, output: 0, cached: 0 }, stopReason: 'end' }));
       refused(parseToWebview({ type: 'tool-call', turnId: 't', call: { callId: 'c', name: 'x', args: '', status: 'exploded' } }), /status/);
+      refused(parseToHost({ type: 'setup-action', action: 'run-command' }), /action/);
+      refused(parseToWebview({ type: 'setup', servers: [{ name: 'Ollama', baseUrl: 'javascript:alert(1)', models: 1 }] }), /baseUrl/);
+      refused(parseToWebview({ type: 'session', session: { key: 's', title: 't', hasOlder: false, messages: [{ role: 'approval', id: 'm1:k0', approval: { command: 'x', cwd: '/', host: 'h', reason: 'r', answer: 'maybe' } }] } }));
       refused(parseToWebview({ type: 'tool-call', turnId: 't', call: { callId: 'c', name: 'x', args: '', status: 'ok', durationMs: -1 } }));
       refused(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: [{ role: 'system', id: 'x', text: 'y' }], hasOlder: false } }), /role|messages/);
     });
@@ -219,6 +225,26 @@ describe('chat protocol', () => {
       assert.ok(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: msgs, hasOlder: false } }).ok);
       assert.equal(chatIdSeq('m2:t1'), 2);
       assert.equal(chatIdSeq('local-1'), undefined);
+    });
+    it('joins the marks in: durations and denials on their cards, settled cards and footers after their message; broken marks are dropped', () => {
+      const msgs = toChatMessages([
+        { seq: 1, role: 'user', parts: [{ type: 'text', text: 'Run the tests' }] },
+        { seq: 2, role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'exec', args: { command: 'npm test' } }] },
+        { seq: 3, role: 'tool', parts: [{ type: 'tool-result', id: 'c1', name: 'exec', content: 'The person said no.', isError: true }] },
+        { seq: 4, role: 'assistant', parts: [{ type: 'text', text: 'Not run.' }] },
+      ], {}, [
+        { seq: 2, kind: 'approval', data: { command: 'npm test', cwd: '/ws', host: 'terminal', reason: 'scripts', answer: 'deny' } },
+        { seq: 2, kind: 'approval', data: { pending: 'ap-2' } },
+        { seq: 3, kind: 'tool', data: { callId: 'c1', status: 'denied', durationMs: 840 } },
+        { seq: 3, kind: 'review', data: { path: 'a.ts', summary: 'change by edit', added: 1, removed: 0, outcome: 'rejected' } },
+        { seq: 4, kind: 'turn-end', data: { stopReason: 'end', usage: { input: 10, output: 2, cached: 0 }, durationMs: 1200 } },
+        { seq: 4, kind: 'turn-end', data: { stopReason: 'exploded' } },
+      ]);
+      assert.deepEqual(msgs.map((m) => `${m.role}:${m.id}`), ['user:m1', 'tool:m2:t0', 'approval:m2:k0', 'review:m3:k0', 'assistant:m4', 'turn-end:m4:k0']);
+      const call = msgs.find((m) => m.role === 'tool');
+      assert.deepEqual(call?.role === 'tool' && [call.call.status, call.call.durationMs], ['denied', 840]);
+      assert.ok(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: msgs, hasOlder: false } }).ok);
+      assert.equal(chatIdSeq('m4:k0'), 4);
     });
     it('cuts long texts and results to the caps, saying so', () => {
       const big = 'y'.repeat(CHAT_LIMITS.text + 10);

@@ -75,6 +75,25 @@ describe('session store', () => {
     assert.equal((await db.query('SELECT * FROM session_messages')).length, 0);
   });
 
+  it('marks: kept after the message they followed, completed in place, scrubbed, paged by seq, deleted with the session', async () => {
+    const store = await open();
+    const s = await store.create('default');
+    await store.append(s.key, [user('run it'), { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'exec', args: {} }] }]);
+    const card = await store.mark(s.key, 'approval', { pending: 'ap-1' });
+    await store.mark(s.key, 'tool', { callId: 'c1', status: 'denied', durationMs: 12 });
+    await store.append(s.key, [{ role: 'assistant', parts: [{ type: 'text', text: 'ok' }] }]);
+    await store.mark(s.key, 'turn-end', { stopReason: 'end' });
+    await store.updateMark(card, { command: `curl -H "Authorization: Bearer ${SECRET}" x`, answer: 'deny' });
+    const marks = await store.marks(s.key);
+    assert.deepEqual(marks.map((m) => [m.seq, m.kind]), [[2, 'approval'], [2, 'tool'], [3, 'turn-end']]);
+    assert.equal((marks[0].data as { answer: string }).answer, 'deny', 'completed in its place');
+    assert.ok(!JSON.stringify(marks).includes(SECRET), 'the secret is scrubbed from a mark');
+    assert.deepEqual((await store.marks(s.key, { fromSeq: 3 })).map((m) => m.kind), ['turn-end']);
+    assert.deepEqual((await store.marks(s.key, { toSeq: 2 })).map((m) => m.kind), ['approval', 'tool']);
+    await store.delete(s.key);
+    assert.equal((await db.query('SELECT * FROM session_marks')).length, 0);
+  });
+
   it('the session tools: only your own sessions, look-ups never create, sessions_send runs the other session', async () => {
     const store = await open();
     const mine = await store.create('default', { title: 'Build fixes' });
