@@ -22,7 +22,7 @@ import { MemoryHost } from './memory/memory-host';
 import { registerMemory } from './memory/memory-register';
 import type { MemoryView } from './memory/memory-view';
 import { registerExec, type ExecHost } from './exec/exec-host';
-import { registerChat, type ChatHost } from './chat/chat-register';
+import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
 
 export interface HostCore {
   services: HostServices;
@@ -67,7 +67,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const memoryParts = registerMemory(memory);
   const fsTools = registerFsTools(context, rt, reviewer, memoryParts.intercept);
   const exec = registerExec(context, rt, storage, () => fsTools.guard(), warn);
-  const chat = registerChat(context, rt, storage, memory, exec, review);
+  const chat = registerChatLazily(context, rt, storage, memory, exec, review);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     fsTools.rebuild();

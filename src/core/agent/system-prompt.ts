@@ -6,7 +6,7 @@
 // sections come first, the ones that change during a conversation (USER.md, BOOTSTRAP.md) last.
 import type { AgentDefinition } from '../agents/types';
 import { CONTEXT_FILE_NAMES } from '../memory/routed-paths';
-import { MemoryError, type Scope } from '../memory/types';
+import { isMemoryError, type Scope } from '../memory/types';
 
 export interface PromptInput {
   agent: AgentDefinition;
@@ -145,7 +145,7 @@ export async function loadContextFiles(routed: ContextFileReader, agentId: strin
       const r = await routed.read({ agentId, userId: user }, name);
       return r && r.content.trim() ? { name, content: r.content } : undefined;
     } catch (e) {
-      if (e instanceof MemoryError && e.code === 'invalid') return undefined;
+      if (isMemoryError(e, 'invalid')) return undefined;
       throw e;
     }
   }));

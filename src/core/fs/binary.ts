@@ -1,5 +1,6 @@
 // Binary detection by content, not by extension: a `.ts` file can hold a bundle with NULs and a file
 // without an extension is often text. We look at the first 8 KB only, so a 50 MB file costs nothing.
+import { formatCount } from '../format-count';
 
 export const SNIFF_BYTES = 8192;
 
@@ -73,5 +74,5 @@ export function binaryMessage(rel: string, size: number, sniff: Extract<Sniff, {
   const pointer = sniff.kind && IMAGE.test(sniff.kind)
     ? 'To look at an image, use an image or media tool if one is available to you.'
     : 'To inspect its bytes, run `xxd -l 512` or `file` on it with the exec tool if it is available to you; to find text inside it, use grep.';
-  return `${rel} is a binary file (${size.toLocaleString('en-US')} bytes; ${sniff.reason}); read_file shows text only.${what} ${pointer}`;
+  return `${rel} is a binary file (${formatCount(size)} bytes; ${sniff.reason}); read_file shows text only.${what} ${pointer}`;
 }

@@ -71,3 +71,11 @@ export class MemoryError extends Error {
     this.name = 'MemoryError';
   }
 }
+
+/**
+ * A MemoryError by shape, for code that may run in another bundle than the one that threw it (the
+ * chat bundle reads context files through the runtime's stores: the class there is another copy).
+ */
+export function isMemoryError(e: unknown, code?: MemoryError['code']): e is MemoryError {
+  return e instanceof Error && e.name === 'MemoryError' && (code === undefined || (e as MemoryError).code === code);
+}

@@ -1,35 +1,36 @@
-// Wires the chat into the window: sessions in the workspace database, the model host, the chat service
-// (context files through the memory host's routing, the tools the agent's policy allows), the session
-// tools, the chat view and its commands. The database opens on first use, never at activation.
+// Wires the chat into the window: the model host, the chat service (sessions from the workspace
+// database, context files through the memory host's routing, the tools the agent's policy allows),
+// the chat view and its commands. Part of dist/host-chat.js, loaded on the first chat use through
+// chat-lazy.ts, which also owns the session store and the session tools.
 import * as vscode from 'vscode';
 import { ChatService } from '../../core/agent/chat-service';
 import type { PincerRuntime } from '../../core/runtime';
-import { SessionStore } from '../../core/sessions/session-store';
-import { createSessionsHistoryTool } from '../../core/sessions/tools/sessions-history';
-import { createSessionsListTool } from '../../core/sessions/tools/sessions-list';
-import { createSessionsSendTool } from '../../core/sessions/tools/sessions-send';
-import type { Tool } from '../../core/tools/types';
+import type { SessionStore } from '../../core/sessions/session-store';
 import { ModelHost, selectModelCommand, setModelKeyCommand } from '../agent/model-host';
+import { connectLocalModelCommand, useVscodeModelsCommand, type ConnectLocalOptions } from '../agent/model-setup';
 import type { ExecHost } from '../exec/exec-host';
 import type { MemoryHost } from '../memory/memory-host';
 import type { ReviewHost } from '../review/review-host';
-import type { StorageHost } from '../storage-host';
 import { ChatView } from './chat-view';
 import { editorChips } from './chat-context';
+import type { ChatCommandId } from './chat-commands';
 
-export interface ChatHost extends vscode.Disposable {
+export interface LoadedChat extends vscode.Disposable {
   view: ChatView;
   service: ChatService;
   models: ModelHost;
-  sessions(): Promise<SessionStore | undefined>;
-  /** Registers the session tools again and refreshes the model list (after settings changed). */
-  rebuild(): void;
-  commands: Record<string, (...args: never[]) => unknown>;
+  commands: Record<ChatCommandId, (...args: never[]) => unknown>;
 }
 
-export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost): ChatHost {
-  let store: Promise<SessionStore | undefined> | undefined;
-  const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
+export interface ChatDeps {
+  rt: PincerRuntime;
+  sessions(): Promise<SessionStore | undefined>;
+  memory: MemoryHost;
+  exec: ExecHost;
+  review: ReviewHost;
+}
+
+export function registerChat(context: vscode.ExtensionContext, { rt, sessions, memory, exec, review }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
   const service = new ChatService({
@@ -60,15 +61,6 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
       await vscode.commands.executeCommand(cmd, p.proposedUri);
     },
   }, exec.approvals, review.diff);
-  // Called after the runtime took new settings (host-core's settings watcher): a provider's base URL
-  // may have changed, so the model list is posted again from the new configuration.
-  const rebuild = () => {
-    rt.replaceTools([
-      createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => service.runner()),
-    ] as Tool[]);
-    models.changed();
-  };
-  rebuild();
   const pickerWatch = [models.onDidChange.event(() => view.visible && view.controller.refreshPickers())];
 
   /** Sends a message as if typed, with the editor's chips (the palette commands). */
@@ -77,7 +69,7 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
     await view.controller.send({ type: 'send', text, chips: editorChips() });
   };
   return {
-    view, service, models, sessions, rebuild,
+    view, service, models,
     commands: {
       'pincer.chat.new': async () => {
         await view.reveal();
@@ -96,6 +88,8 @@ export function registerChat(context: vscode.ExtensionContext, rt: PincerRuntime
         : void vscode.window.showInformationMessage('Pincer: open a file first.')),
       'pincer.selectModel': () => selectModelCommand(models),
       'pincer.setModelApiKey': (pre?: { provider: 'openai' | 'anthropic'; key: string }) => setModelKeyCommand(context, pre),
+      'pincer.useVscodeModels': () => useVscodeModelsCommand(models),
+      'pincer.connectLocalModel': (o?: ConnectLocalOptions) => connectLocalModelCommand(models, o),
     },
     dispose: () => {
       pickerWatch.forEach((d) => d.dispose());

@@ -4,13 +4,14 @@
 // keyword-only and says so once.
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { createOpenAiCompatibleEmbeddings, type EmbeddingProvider } from '../../core/memory/embeddings';
+import type { EmbeddingProvider } from '../../core/memory/embeddings';
 import { ContextStore } from '../../core/memory/context-store';
 import { MemoryStore } from '../../core/memory/memory-store';
 import { RoutedFiles } from '../../core/memory/routed-files';
 import { RevisionStore } from '../../core/memory/revision-store';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
+import { chatStack } from '../chat/chat-lazy';
 import { AgentsHost } from './agents-host';
 import { MemoryFileSystem } from './memory-fs-provider';
 
@@ -86,7 +87,8 @@ export class MemoryHost implements vscode.Disposable {
     if (!c.baseUrl || !c.model) return undefined;
     const key = JSON.stringify([c.baseUrl, c.model, c.dimensions, this.apiKey ?? '']);
     if (this.provider?.key !== key) {
-      this.provider = { key, value: createOpenAiCompatibleEmbeddings({ baseUrl: c.baseUrl, model: c.model, dimensions: c.dimensions, apiKey: this.apiKey }) };
+      // The embeddings client is the openai SDK's, which lives in the chat bundle: loaded on the first search that needs it.
+      this.provider = { key, value: chatStack(this.context).createOpenAiCompatibleEmbeddings({ baseUrl: c.baseUrl, model: c.model, dimensions: c.dimensions, apiKey: this.apiKey }) };
     }
     return this.provider.value;
   }

@@ -4,6 +4,7 @@
 import { Minimatch } from 'minimatch';
 import * as nodePath from 'node:path';
 import { z } from 'zod';
+import { formatCount } from '../../format-count';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
 import { rulesAbove } from '../ignore-rules';
 import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
@@ -148,7 +149,7 @@ async function run(deps: FsToolDeps, args: z.infer<typeof parameters>, ctx: Tool
   };
   const notes: string[] = [];
   if (namedIgnored) notes.push(`[Searched ${base.rel}/ although ${namedIgnored}, because you named it.]`);
-  if (sorted.length > limit) notes.push(`[Showing the ${limit.toLocaleString('en-US')} newest of ${sorted.length.toLocaleString('en-US')} matches. Use limit=${sorted.length} to see all, or narrow the pattern or path.]`);
+  if (sorted.length > limit) notes.push(`[Showing the ${formatCount(limit)} newest of ${formatCount(sorted.length)} matches. Use limit=${sorted.length} to see all, or narrow the pattern or path.]`);
   if (!sorted.length) {
     const where = base.rel || '.';
     const hints: string[] = [];

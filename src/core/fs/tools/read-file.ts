@@ -2,6 +2,7 @@
 // file, however large, comes back in pieces that fit the model's context, each piece saying exactly
 // where the next one starts.
 import { z } from 'zod';
+import { formatCount } from '../../format-count';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
 import { binaryMessage, sniffContent, SNIFF_BYTES } from '../binary';
 import { formatBytes, readBudget, type ReadBudget } from '../read-budget';
@@ -36,7 +37,7 @@ function shown(p: ResolvedPath): string {
 }
 
 function n(x: number): string {
-  return x.toLocaleString('en-US');
+  return formatCount(x);
 }
 
 /** UTF-16 files (with a BOM) are rare and read whole: re-encoded as UTF-8 they go through the same window. */

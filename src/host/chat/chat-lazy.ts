@@ -1,0 +1,70 @@
+// The seam between the runtime (dist/host-core.js) and the chat stack (dist/host-chat.js, see
+// chat-stack.ts). The tools must not wait for the model SDKs, markdown and the chat view to load:
+// at host-core's load this registers only what the window needs at once — the session tools and
+// the chat's command ids — and requires the chat bundle on the first chat use (the view opening, a
+// chat command, sessions_send needing a model). Module identity across the two bundles: the chat
+// bundle has its own copies of shared core modules, so objects crossing the seam are checked by
+// shape (error names and codes), never with instanceof against a class from the other side.
+import * as vscode from 'vscode';
+import type { PincerRuntime } from '../../core/runtime';
+import { SessionStore } from '../../core/sessions/session-store';
+import { createSessionsHistoryTool } from '../../core/sessions/tools/sessions-history';
+import { createSessionsListTool } from '../../core/sessions/tools/sessions-list';
+import { createSessionsSendTool } from '../../core/sessions/tools/sessions-send';
+import type { Tool } from '../../core/tools/types';
+import type { ExecHost } from '../exec/exec-host';
+import type { MemoryHost } from '../memory/memory-host';
+import type { ReviewHost } from '../review/review-host';
+import type { StorageHost } from '../storage-host';
+import type { ChatService } from '../../core/agent/chat-service';
+import type { ModelHost } from '../agent/model-host';
+import type { LoadedChat } from './chat-register';
+import type { ChatView } from './chat-view';
+import { CHAT_COMMAND_IDS } from './chat-commands';
+
+type ChatStack = typeof import('./chat-stack');
+
+let stack: ChatStack | undefined;
+
+/** The chat bundle, required once per extension host. */
+export function chatStack(context: vscode.ExtensionContext): ChatStack {
+  // A runtime path, not an import: esbuild keeps the chat stack out of host-core.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (stack ??= require(context.asAbsolutePath('dist/host-chat.js')) as ChatStack);
+}
+
+export interface ChatHost extends vscode.Disposable {
+  /** The chat view, service and model host: the first access to any of them loads the chat bundle. */
+  readonly view: ChatView;
+  readonly service: ChatService;
+  readonly models: ModelHost;
+  /** Whether the chat bundle has been loaded (nothing of it runs before). */
+  isLoaded(): boolean;
+  sessions(): Promise<SessionStore | undefined>;
+  /** Registers the session tools again and, once loaded, refreshes the model list (after settings changed). */
+  rebuild(): void;
+  commands: Record<string, (...args: never[]) => unknown>;
+}
+
+export function registerChatLazily(context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost): ChatHost {
+  let store: Promise<SessionStore | undefined> | undefined;
+  const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
+  let chat: LoadedChat | undefined;
+  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, memory, exec, review }));
+  const rebuild = () => {
+    rt.replaceTools([
+      createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => load().service.runner()),
+    ] as Tool[]);
+    chat?.models.changed();
+  };
+  rebuild();
+  return {
+    get view() { return load().view; },
+    get service() { return load().service; },
+    get models() { return load().models; },
+    isLoaded: () => chat !== undefined,
+    sessions, rebuild,
+    commands: Object.fromEntries(CHAT_COMMAND_IDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)])),
+    dispose: () => chat?.dispose(),
+  };
+}

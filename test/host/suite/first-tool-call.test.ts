@@ -1,0 +1,31 @@
+// The first tool call after activation: the runtime loads on it (dist/host-core.js) and the chat
+// stack does not (dist/host-chat.js: the model SDKs, the chat view), so a tool never waits for them.
+// bench/first-tool-call.mjs runs this file alone in fresh hosts and records the wall time.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ToolResult } from '../../../src/core/tools/types';
+import { EXT_ID, api, core, recordFact } from './host-util';
+
+suite('first tool call', () => {
+  test('read_file answers without loading the chat stack', async () => {
+    const ext = vscode.extensions.getExtension(EXT_ID);
+    assert.ok(ext, 'extension present');
+    // Cold only when no earlier test of this host has loaded the runtime (the bench runs this file alone).
+    const cold = !ext.isActive;
+    const a = await api();
+    const coreBefore = a.activation.coreLoadMs;
+    const t0 = performance.now();
+    const r = await vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'read_file', { path: 'package.json' }, { show: false });
+    const wallMs = performance.now() - t0;
+    assert.ok(r && !r.isError, `read_file answered: ${r?.forLLM.slice(0, 200)}`);
+    assert.match(r.forLLM, /"name"/, 'the file content came back');
+    const loaded = await core();
+    if (cold) {
+      assert.ok(coreBefore === undefined && a.activation.coreLoadMs !== undefined, 'the call loaded the runtime');
+      assert.strictEqual(loaded.chat.isLoaded(), false, 'a tool call must not load the chat stack');
+      recordFact('firstToolCall', { wallMs, coreLoadMs: a.activation.coreLoadMs });
+    }
+    // The chat is still one use away: its session tools were there before it loaded.
+    assert.ok(loaded.services.rt.registry.get('sessions_list'), 'session tools registered with the runtime');
+  });
+});
