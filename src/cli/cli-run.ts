@@ -1,17 +1,19 @@
-// `pincer tools` and `pincer run`: the runtime with every tool, built from the CLI's ports. Loaded
-// only by those subcommands (main.ts keeps check-command and scrub free of it).
+// `pincer tools` and `pincer run`: the runtime with the one toolset (src/core/toolset.ts), built from
+// the CLI's ports, over the CLI's store. Loaded only by those subcommands (main.ts keeps check-command
+// and scrub free of it).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AutoApplyReviewer, RejectAllReviewer } from '../core/fs/auto-apply-reviewer';
-import { createFsTools } from '../core/fs/fs-tools';
+import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
 import { NodeWorkspaceFs } from '../core/fs/node-fs';
-import { PathGuard } from '../core/fs/path-guard';
 import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import { PincerRuntime } from '../core/runtime';
+import { createToolset } from '../core/toolset';
 import type { JobManager } from '../core/exec/run/job-manager';
 import { loadCliConfig } from './cli-config';
-import { cliExecTools, parseApprove } from './cli-exec';
+import { cliExecPorts, parseApprove } from './cli-exec';
+import { CliStore, defaultStateDir } from './cli-state';
 import type { Values } from './main';
 import { UsageError } from './usage-error';
 
@@ -22,27 +24,41 @@ function int(v: string | undefined, name: string, fallback: number): number {
   return n;
 }
 
-function runtimeFor(values: Values): { rt: PincerRuntime; workspace?: string; jobs: JobManager } {
-  const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
-  if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
-  const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
-  const rt = new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn });
-  const { tools: fsTools, guard } = cliFsTools(rt, workspace ?? process.cwd(), !!values.write);
-  const exec = cliExecTools(rt, guard, parseApprove(values.approve), (m) => process.stderr.write(`${m}\n`));
-  rt.replaceTools([...fsTools, ...exec.tools]);
-  return { rt, workspace, jobs: exec.jobs };
+interface CliRuntime {
+  rt: PincerRuntime;
+  root: string;
+  jobs: JobManager;
+  store: CliStore;
 }
 
 /**
- * The file tools on the workspace (or the current directory). Without --write, write tools are
- * refused at review: the CLI has no one to show a diff to, so writing needs an explicit yes.
+ * Every tool on the workspace (or the current directory). Without --write, writes are refused at
+ * review: the CLI has no one to show a diff to, so writing needs an explicit yes. Writes that land
+ * keep their originals as checkpoints in the store, as in the editor.
  */
-function cliFsTools(rt: PincerRuntime, root: string, write: boolean) {
+function runtimeFor(values: Values): CliRuntime {
+  const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
+  if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
+  const root = fs.realpathSync(workspace ?? process.cwd());
+  const warn = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
+  const rt = new PincerRuntime({ config: loadCliConfig(workspace, values.config, warn), warn });
+  const store = new CliStore(values.state ? path.resolve(values.state) : defaultStateDir(root), rt, warn);
   const nodeFs = new NodeWorkspaceFs();
-  const c = rt.currentConfig.fs;
-  const guard = new PathGuard({ roots: [root], workspaceOnly: c.workspaceOnly, allowPaths: c.allowPaths, denyPaths: c.denyPaths, alwaysDeny: [], home: os.homedir() });
-  const reviewer = write ? new AutoApplyReviewer(nodeFs) : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
-  return { guard, tools: createFsTools({ guard, fs: nodeFs, reviewer }, { rgPath: locateRipgrep([]), denyPaths: c.denyPaths, home: os.homedir(), maxResultChars: rt.currentConfig.limits.maxResultChars }) };
+  const reviewer = values.write
+    ? new CheckpointingReviewer(new AutoApplyReviewer(nodeFs), () => store.checkpoints(), nodeFs, warn)
+    : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
+  let guard: { readonly roots: readonly string[] } = { roots: [root] };
+  const exec = cliExecPorts(rt, { get roots() { return guard.roots; } }, store.approvals, parseApprove(values.approve), (m) => process.stderr.write(`${m}\n`));
+  const toolset = createToolset({
+    rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs,
+    reviewer, rgPath: locateRipgrep([]),
+    memory: () => store.memory(), userId: () => store.userId(), sessions: () => store.sessions(),
+    // No model in the CLI: sessions_send says so.
+    runner: () => undefined,
+    exec,
+  });
+  guard = toolset.guard();
+  return { rt, root, jobs: exec.jobs, store };
 }
 
 export function tools(values: Values): number {
@@ -65,18 +81,19 @@ export function tools(values: Values): number {
 export async function run(values: Values, positionals: string[]): Promise<number> {
   const [name, argText] = positionals;
   if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
-  const { rt, workspace, jobs } = runtimeFor(values);
+  const { rt, root, jobs, store } = runtimeFor(values);
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;
   const ctx = rt.context({
     channel: 'cli', agentId: values.agent ?? 'default', sessionKey: values.session ?? `cli:${process.pid}`,
-    workspaceRoot: workspace ?? process.cwd(), signal: controller.signal, deadline: Date.now() + timeoutMs,
+    workspaceRoot: root, signal: controller.signal, deadline: Date.now() + timeoutMs,
   });
   const result = await rt.registry.execute(name, argText ?? {}, ctx);
   const running = jobs.list(ctx.sessionKey).filter((j) => j.status === 'running');
   if (running.length) process.stderr.write(`pincer: stopping ${running.length} background job(s) as the run ends: ${running.map((j) => j.id).join(', ')}\n`);
   await jobs.dispose();
+  await store.close();
   process.stdout.write((values.json ? JSON.stringify(result, null, 2) : result.forLLM) + '\n');
   return result.isError ? 1 : 0;
 }

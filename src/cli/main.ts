@@ -12,16 +12,22 @@ const HELP = `pincer — Pincer's tool runtime on the command line
 Usage:
   pincer tools [--profile P] [--agent A] [--provider X] [--channel C] [--depth N]
                [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json]
-      The effective tool list for that caller, and for each removed tool the step that removed it.
+      The effective tool list for that caller (the same tools as the editor), and for each
+      removed tool the step that removed it.
   pincer run <tool> ['<json arguments>'] [--workspace DIR] [--config FILE] [--agent A]
-               [--session KEY] [--timeout SECONDS] [--write] [--json]
+               [--session KEY] [--timeout SECONDS] [--write] [--state DIR] [--json]
       One call through the same pipeline the editor uses. Prints what the model would see
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
       File tools work on DIR (default: the current directory); write_file, edit and
-      apply_patch change files only with --write (there is no diff review here).
+      apply_patch change files only with --write (there is no diff review here), keeping
+      the originals as checkpoints. Memory (keyword search), context files (SOUL.md,
+      MEMORY.md, … are kept in the store, not on disk), sessions, checkpoints and "always"
+      approvals live in a database in --state DIR; by default a folder per workspace under
+      $XDG_STATE_HOME/pincer (~/.local/state/pincer; macOS: ~/Library/Application
+      Support/pincer; Windows: %LOCALAPPDATA%\\pincer), never inside the workspace.
       exec runs commands on DIR as child processes (or in the sandbox / dev container
       when pincer.exec.host says so); a command that needs approval is answered by
-      --approve once|always|deny (default deny; "always" lasts for this run only).
+      --approve once|always|deny (default deny; "always" is remembered in the store).
       Background jobs are stopped when the run ends.
   pincer check-command '<command>' [--json] [--workspace DIR]
       How exec would judge the command with default settings (security full, ask on-miss, all 15
@@ -38,7 +44,7 @@ const OPTIONS = {
   depth: { type: 'string' }, 'not-owner': { type: 'boolean' }, untrusted: { type: 'boolean' },
   workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
   timeout: { type: 'string' }, write: { type: 'boolean' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' }, approve: { type: 'string' },
+  version: { type: 'boolean' }, approve: { type: 'string' }, state: { type: 'string' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];

@@ -152,3 +152,17 @@ export class MemoryApprovalStore implements ApprovalStore {
     if (a) this.rules.set(id, { ...a, lastUsedAt: this.clock.now() });
   }
 }
+
+/** A store opened on first use (never at start-up: the database costs a worker); calls wait for it. */
+export class LazyApprovalStore implements ApprovalStore {
+  private opened?: Promise<ApprovalStore>;
+  constructor(private readonly open: () => Promise<ApprovalStore>) {}
+  private get ready(): Promise<ApprovalStore> {
+    return (this.opened ??= this.open());
+  }
+  async list() { return (await this.ready).list(); }
+  async add(...a: Parameters<ApprovalStore['add']>) { return (await this.ready).add(...a); }
+  async update(...a: Parameters<ApprovalStore['update']>) { return (await this.ready).update(...a); }
+  async remove(id: string) { return (await this.ready).remove(id); }
+  async touch(id: string) { return (await this.ready).touch(id); }
+}

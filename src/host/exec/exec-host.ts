@@ -4,7 +4,7 @@
 // exec, process and credentialed_exec. Rebuilt when settings or folders change; jobs outlive rebuilds.
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { DbApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
+import { DbApprovalStore, LazyApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
 import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
 import { createExecTools } from '../../core/exec/exec-tools';
 import { expandHome } from '../../core/fs/path-deny';
@@ -72,18 +72,4 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
       void jobs.dispose();
     },
   };
-}
-
-/** The store over the database, opened on first use (never at activation); calls wait for it. */
-class LazyApprovalStore implements ApprovalStore {
-  private opened?: Promise<ApprovalStore>;
-  constructor(private readonly open: () => Promise<ApprovalStore>) {}
-  private get ready(): Promise<ApprovalStore> {
-    return (this.opened ??= this.open());
-  }
-  async list() { return (await this.ready).list(); }
-  async add(...a: Parameters<ApprovalStore['add']>) { return (await this.ready).add(...a); }
-  async update(...a: Parameters<ApprovalStore['update']>) { return (await this.ready).update(...a); }
-  async remove(id: string) { return (await this.ready).remove(id); }
-  async touch(id: string) { return (await this.ready).touch(id); }
 }

@@ -8,10 +8,12 @@ import path from 'node:path';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');
 const made: string[] = [];
-after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+// The store's default folder ("always" answers) goes under a temp XDG_STATE_HOME, never the real one.
+const stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-cli-xdg-'));
+after(() => [...made, stateHome].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function pincer(args: string[]) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env: { ...process.env, XDG_STATE_HOME: stateHome } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

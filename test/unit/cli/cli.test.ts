@@ -7,13 +7,16 @@ import path from 'node:path';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');
 
+// The store's default folder goes under a temp XDG_STATE_HOME, never the real one.
+const stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-cli-xdg-'));
+
 function pincer(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', timeout: 20_000, env: { ...process.env, XDG_STATE_HOME: stateHome } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 const made: string[] = [];
-after(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+after(() => [...made, stateHome].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function workspace(settings?: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-cli-'));
@@ -31,13 +34,15 @@ describe('pincer CLI', () => {
     const r = pincer(['tools']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Profile: coding \(pincer\.tools\.profile\)|Profile: coding \(default\)/);
-    assert.match(r.out, /Allowed \(12\): apply_patch, credentialed_exec, datetime, edit, exec, glob, grep, list_files, process, read_file, session_status, write_file/);
+    assert.match(r.out, /Allowed \(18\): apply_patch, credentialed_exec, datetime, edit, exec, glob, grep, list_files, memory_expand, memory_get, memory_search, process, read_file, session_status, sessions_history, sessions_list, sessions_send, write_file/);
     const sub = pincer(['tools', '--depth', '1', '--json']);
     const d = JSON.parse(sub.out);
     assert.ok(!d.allowed.includes('session_status'));
-    assert.deepEqual(d.removed.map((x: { tool: string; step: string }) => `${x.tool}:${x.step}`), ['session_status:subagent deny']);
+    assert.deepEqual(d.removed.map((x: { tool: string; step: string }) => `${x.tool}:${x.step}`),
+      ['memory_expand:subagent deny', 'memory_get:subagent deny', 'memory_search:subagent deny', 'session_status:subagent deny',
+        'sessions_history:leaf deny', 'sessions_list:leaf deny', 'sessions_send:subagent deny']);
     const untrusted = JSON.parse(pincer(['tools', '--untrusted', '--json']).out);
-    assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'read_file', 'session_status']);
+    assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'read_file', 'session_status', 'sessions_history', 'sessions_list']);
     assert.deepEqual(JSON.parse(pincer(['tools', '--profile', 'minimal', '--json']).out).allowed, ['session_status']);
   });
 

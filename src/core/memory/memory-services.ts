@@ -1,0 +1,43 @@
+// Memory and context files over one workspace database: the stores and the routing service in front
+// of them. The extension and the CLI open them alike; only where embeddings come from differs.
+import os from 'node:os';
+import type { AgentRegistry } from '../agents/agent-registry';
+import type { Database } from '../storage/database';
+import { ContextStore } from './context-store';
+import type { EmbeddingProvider } from './embeddings';
+import { MemoryStore } from './memory-store';
+import { RevisionStore } from './revision-store';
+import { RoutedFiles } from './routed-files';
+
+export interface MemoryServices {
+  memory: MemoryStore;
+  context: ContextStore;
+  routed: RoutedFiles;
+  revisions: RevisionStore;
+}
+
+export interface MemoryServicesOptions {
+  agents: AgentRegistry;
+  /** The configured embeddings endpoint; undefined = keyword-only search. */
+  embeddings: () => EmbeddingProvider | undefined;
+  /** pincer.contextFiles.routed. */
+  routedNames: () => readonly string[];
+}
+
+export function openMemoryServices(db: Database, opts: MemoryServicesOptions): MemoryServices {
+  const memory = new MemoryStore(db, { embeddings: opts.embeddings });
+  const context = new ContextStore(db);
+  const revisions = new RevisionStore(db);
+  const routed = new RoutedFiles({ context, memory, agents: opts.agents, revisions, routedNames: opts.routedNames });
+  return { memory, context, routed, revisions };
+}
+
+/** Whose memory and per-user context files these are: pincer.user, else the OS user name. */
+export function memoryUserId(configured: string | undefined): string {
+  if (configured) return configured;
+  try {
+    return os.userInfo().username || 'user';
+  } catch {
+    return 'user';
+  }
+}
