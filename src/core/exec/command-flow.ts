@@ -3,6 +3,7 @@
 // reading its script from stdin, fork bombs, and wrappers the parser may not unwrap.
 import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
+import { isOutsidePath, REMOVERS } from './command-rules-system';
 import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView } from './command-view';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
@@ -33,7 +34,6 @@ export function readsScriptFromStdin(v: SegmentView): boolean {
   return o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin';
 }
 
-const STDIN_FEEDS = new Set(['<', '<<', '<<-', '<<<']);
 
 /** What every segment's flow check needs about the whole command, worked out once per command. */
 export interface CommandFlow {
@@ -62,9 +62,14 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
   const piped = seg.joinedBy === '|' || seg.joinedBy === '|&';
   if (readsScriptFromStdin(v)) {
     if (piped && earlierSource) f.push(deny('code_injection', `${v.name} runs what a download or a decoder produced`));
-    else if (piped || seg.heredocs.length || seg.redirects.some((r) => STDIN_FEEDS.has(r.op)) || seg.context === 'process-substitution')
+    else if (piped || seg.redirects.some((r) => r.op === '<') || seg.context === 'process-substitution')
       f.push(ask('code_injection', `${v.name} runs a script from its input that the policy does not read`));
+    // A heredoc or here-string is visible: a shell's is parsed into segments, an interpreter's is
+    // judged as code (command-rules-code.ts), so neither asks for being unread.
   }
+  if (v.name === 'xargs' && piped) f.push(...xargsRemoves(v, views.slice(0, index).reverse().find((x) => x.seg.context === seg.context && x.seg.via.length === seg.via.length)));
+  if ((v.name === 'm4' || v.name === 'make' && v.args.some((a, i) => /^(-f|--file|--makefile)$/.test(a) && /^(-|\/dev\/stdin)$/.test(v.args[i + 1] ?? ''))) && piped)
+    f.push(ask('code_injection', `${v.name} runs what arrives on its input, which the policy does not read`));
   const interp = INTERPRETERS.has(baseName(v.name)) || v.name === 'source' || v.name === '.' || v.name === 'eval' || v.name === 'exec';
   if (interp && substitutedSource && v.words.some(fromSubstitution)) f.push(deny('code_injection', `${v.name} runs code fetched or decoded by a substitution`));
   if (index === 0 && substitutedSource && parsed.problems.some((p) => p.kind === 'eval' || p.kind === 'dynamic-command')) f.push(deny('code_injection', 'a command built from downloaded or decoded text'));
@@ -74,6 +79,14 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
   if (downloaded.size && (downloaded.has(v.exe) || (interp && v.args.some((a) => downloaded.has(a)))))
     f.push(deny('code_injection', `${v.name} runs a file that was just downloaded`));
   return f;
+}
+
+/** `… | xargs rm`: what is deleted is whatever the previous command lists. */
+function xargsRemoves(v: SegmentView, producer: SegmentView | undefined): Finding[] {
+  const inner = v.args.find((a, i) => !a.startsWith('-') && !/^-[adEILnPs]$/.test(v.args[i - 1] ?? ''));
+  if (!inner || !REMOVERS.test(inner.split('/').pop() ?? '')) return [];
+  if (producer && producer.args.some((a) => isOutsidePath(a))) return [deny('destructive_ops', `xargs ${inner} deletes what ${producer.name} lists outside the workspace`)];
+  return [ask('destructive_ops', `xargs ${inner} deletes whatever the previous command lists`)];
 }
 
 function fromSubstitution(w: Word): boolean {

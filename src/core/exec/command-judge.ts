@@ -15,6 +15,7 @@ import { envRules, injectedNames } from './command-env';
 import { commandFlow, flowFindings, isForkBomb, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
 import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupName } from './command-policy';
+import { codeRules } from './command-rules-code';
 import { networkRules } from './command-rules-network';
 import { remoteRules } from './command-rules-remote';
 import { secretsRules } from './command-rules-secrets';
@@ -67,7 +68,7 @@ function describe(f: Finding): string {
 function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
-  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut)];
+  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut), ...codeRules(v)];
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);

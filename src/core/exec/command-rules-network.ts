@@ -2,20 +2,15 @@
 // raw sockets and listeners (reverse shells), scanners and tunnels (recon), DNS lookups that carry
 // data. A plain GET (curl https://…, curl localhost:3000/health) is allowed.
 import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
-import { ask, baseName, deny, isLoopbackUrl, isMetadataUrl, looksLikeUrl, type Finding, type SegmentView } from './command-view';
+import { ask, deny, isLoopbackUrl, isMetadataUrl, looksLikeUrl, type Finding, type SegmentView } from './command-view';
 
 const SOCKET_TOOLS = /^(nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|cryptcat|pwncat|sbd|dnscat2?|iodine|ptunnel)$/;
 const RECON = /^(nmap|masscan|zmap|rustscan|unicornscan|hping3?|arp-scan|netdiscover|nikto|gobuster|ffuf|dirb|sqlmap|amass|subfinder|wpscan|responder|bettercap|tcpdump|tshark|wireshark|ettercap)$/;
 const TUNNELS = /^(ngrok|chisel|cloudflared|frpc|frps|bore|lt|localtunnel|sshuttle|autossh|ligolo|ligolo-ng|inlets|serveo|pagekite|tailscale|zrok|gost|iodine)$/;
 const REMOTE_COPY = /^(scp|sftp|ftp|tftp|lftp|rsync|rcp|rclone|smbclient|s3cmd)$/;
-/** Inline code that opens sockets or spawns shells, in any of the usual interpreters. */
-const SOCKET_CODE = /socket|\/dev\/tcp|\/dev\/udp|fsockopen|TCPSocket|IO::Socket|net\.connect|net\.Socket|createConnection|\bpty\b|\.spawn\(["']\/bin\/(ba)?sh|dup2/;
-const EXEC_CODE = /\b(os\.system|os\.popen|subprocess|child_process|execSync|spawnSync|exec[lv]p?e?\(|system\s*\(|popen|Runtime\.getRuntime|`[^`]+`|%x\{|\bexec\s*\(|eval\s*\(|__import__|Deno\.run|Bun\.spawn|shell_exec|passthru|proc_open)/;
-
 export function networkRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  const bn = baseName(name);
   if (SOCKET_TOOLS.test(name)) f.push(deny('reverse_shell', `${name} opens raw network connections or listeners`));
   if (name === 'openssl' && /^(s_client|s_server)$/.test(args[0] ?? '')) f.push(deny('reverse_shell', `openssl ${args[0]} opens a raw TLS connection`));
   if (name === 'mkfifo' || (name === 'mknod' && args.includes('p'))) f.push(deny('reverse_shell', 'a named pipe is the usual way to wire a shell to a socket'));
@@ -24,42 +19,10 @@ export function networkRules(v: SegmentView): Finding[] {
   if (name === 'ssh' || name === 'mosh' || name === 'rsh' || name === 'rlogin' || name === 'ssh-copy-id') f.push(deny('network_recon', `${name} logs in to another machine`));
   if (REMOTE_COPY.test(name) && (name !== 'rsync' || args.some((a) => /^[^-/][^/]*:|^rsync:\/\/|^[\w.-]+@/.test(a)))) f.push(deny('data_exfiltration', `${name} copies files to or from another machine`));
   if (/^(dig|nslookup|host|drill|resolvectl|getent)$/.test(name) && v.words.some((w) => w.dynamic)) f.push(deny('data_exfiltration', `${name} with a value computed at run time can carry data out in DNS queries`));
-  if (['python', 'python2', 'python3', 'perl', 'ruby', 'node', 'php', 'lua', 'deno', 'bun', 'pypy', 'pypy3'].includes(bn)) f.push(...inlineCode(bn, args));
   if (args.some((a) => /^\/dev\/(tcp|udp)\//.test(a)) || v.seg.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.text))) f.push(deny('reverse_shell', 'the arguments open a /dev/tcp socket'));
   if (name === 'curl') f.push(...curlRule(args));
   if (name === 'wget' || name === 'wget2') f.push(...wgetRule(args));
   if (/^(http|https|xh|httpie|aria2c|axel)$/.test(name)) f.push(...httpieRule(name, args));
-  return f;
-}
-
-/** The letter that introduces inline code, and the letters that take a value, per interpreter. */
-const CODE_FLAGS: Record<string, { code: string; value: string }> = {
-  python: { code: 'c', value: 'mWXQ' }, python2: { code: 'c', value: 'mWXQ' }, python3: { code: 'c', value: 'mWXQ' }, pypy: { code: 'c', value: 'mWXQ' }, pypy3: { code: 'c', value: 'mWXQ' },
-  perl: { code: 'eE', value: 'IMmdDx' }, ruby: { code: 'e', value: 'rIECFKTWx' }, node: { code: 'ep', value: 'r' }, deno: { code: '', value: '' }, bun: { code: 'e', value: 'r' },
-  php: { code: 'rBER', value: 'cdfz' }, lua: { code: 'e', value: 'l' },
-};
-
-/** `python -c`, `node -e`, `perl -e`, `ruby -e`, `php -r`: the code is an argument. */
-function inlineCode(bn: string, args: string[]): Finding[] {
-  const flags = CODE_FLAGS[bn] ?? { code: 'e', value: '' };
-  const codes: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--eval' || a === '--print' || a === '--command' || (bn === 'deno' && a === 'eval')) { codes.push(args[i + 1] ?? ''); continue; }
-    if (a.startsWith('--eval=') || a.startsWith('--print=')) { codes.push(a.slice(a.indexOf('=') + 1)); continue; }
-    if (!a.startsWith('-') || a.startsWith('--')) { if (!a.startsWith('-')) break; continue; }
-    for (let j = 1; j < a.length; j++) {
-      const c = a[j];
-      const rest = a.slice(j + 1);
-      if (flags.code.includes(c)) { codes.push(rest || args[++i] || ''); break; }
-      if (flags.value.includes(c)) { if (!rest) i++; break; }
-    }
-  }
-  const f: Finding[] = [];
-  for (const c of codes) {
-    if (SOCKET_CODE.test(c)) f.push(deny('reverse_shell', `${bn} inline code opens a socket or a pty`));
-    else if (EXEC_CODE.test(c)) f.push(ask('code_injection', `${bn} inline code runs other programs the policy cannot see`));
-  }
   return f;
 }
 

@@ -5,6 +5,7 @@
 import { parseOptions } from './command-options';
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
 
+
 /** Programs whose only use is attacking another host: guessing passwords, fuzzing or scanning web servers and networks. */
 const ATTACK_TOOLS = new Set([
   'hydra', 'xhydra', 'medusa', 'ncrack', 'patator', 'crowbar', 'brutespray', 'thc-hydra', 'crackmapexec', 'cme', 'netexec', 'nxc', 'evil-winrm', 'kerbrute',
@@ -90,17 +91,18 @@ function repointRules(v: SegmentView): Finding[] {
   if (/^(npm|pnpm|yarn|bun|cnpm|pip|pip3|pipx|conda|mamba|poetry|composer|gem|uv|pdm|cargo|nuget|dotnet)$/.test(name)) {
     const setting = w[0] === 'config' && /^(set|add|--add)$/.test(w[1] ?? '') ? w[2] : w[0] === 'set' && name !== 'pip' ? w[1] : w[0] === 'config' && name === 'conda' ? args[args.indexOf('--add') + 1] ?? args[args.indexOf('--set') + 1] : w[0] === 'config' && name === 'poetry' ? w[1] : w[0] === 'config' && name === 'composer' ? w[1] : undefined;
     const key = (setting ?? '').split('=')[0].replace(/^--/, '');
-    if (setting && SOURCE_KEYS.test(key)) return [deny('package_install', `${name} config ${key} changes where packages come from or what runs their scripts`)];
-    if (name === 'gem' && w[0] === 'sources' && args.some((a) => /^(-a|--add)$/.test(a))) return [deny('package_install', 'gem sources --add adds a package source')];
-    if (name === 'conda' && w[0] === 'config' && args.some((a) => /^--(add|append|prepend|set)$/.test(a)) && args.some((a) => /^(channels|channel_alias|default_channels|custom_channels)$/.test(a))) return [deny('package_install', 'conda config adds a package channel')];
+    // Persistence: every later install or script run takes the new source or shell.
+    if (setting && SOURCE_KEYS.test(key)) return [deny('persistence', `${name} config ${key} changes where packages come from or what runs their scripts`)];
+    if (name === 'gem' && w[0] === 'sources' && args.some((a) => /^(-a|--add)$/.test(a))) return [deny('persistence', 'gem sources --add adds a package source')];
+    if (name === 'conda' && w[0] === 'config' && args.some((a) => /^--(add|append|prepend|set)$/.test(a)) && args.some((a) => /^(channels|channel_alias|default_channels|custom_channels)$/.test(a))) return [deny('persistence', 'conda config adds a package channel')];
   }
   if ((name === 'npx' || name === 'pnpx' || name === 'bunx' || name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '')) && args.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
-    return [deny('package_install', `${name} runs a package straight from a URL, a repository or a file`)];
+    return [deny('code_injection', `${name} runs a package straight from a URL, a repository or a file`)];
   if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {
     const o = parseOptions(args, { longValue: ['install-extension', 'uninstall-extension', 'extensions-dir', 'user-data-dir', 'profile', 'locate-extension'] });
     const exts = o.values.get('install-extension') ?? [];
-    if (exts.some((e) => /[/\\]|\.vsix$/i.test(e) || looksLikeUrl(e))) return [deny('package_install', `${name} --install-extension installs an editor extension from a file or URL`)];
-    if (exts.length) return [deny('package_install', `${name} --install-extension installs an editor extension (it runs with your rights)`)];
+    if (exts.some((e) => /[/\\]|\.vsix$/i.test(e) || /^[a-z][\w+.-]*:\/\//i.test(e))) return [deny('persistence', `${name} --install-extension installs an editor extension from a file or URL`)];
+    if (exts.length) return [deny('package_install', `${name} --install-extension installs an editor extension from the marketplace (it runs with your rights)`)];
     if ((o.values.get('extensions-dir') ?? []).length) return [ask('package_install', `${name} --extensions-dir loads extensions from another folder`)];
   }
   return [];

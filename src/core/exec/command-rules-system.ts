@@ -3,7 +3,9 @@
 import { hasFlag, hasLong, parseOptions } from './command-options';
 import { ask, deny, denyAlways, type Finding, type SegmentView } from './command-view';
 
-const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|zpool|format)$/;
+const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
+/** Pool and volume managers: only these verbs destroy; status, list and get read. */
+const POOL_DESTROY = /^(destroy|labelclear|create|add|attach|detach|remove|replace|split|offline|reguid|rollback|initialize|trim)$/;
 const POWER = /^(shutdown|reboot|halt|poweroff|telinit)$/;
 const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sudoedit|machinectl|ksu|calife|setuidgid)$/;
 const MINERS = /^(xmrig|xmr-stak|cpuminer|cpuminer-multi|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|xmrig-proxy)$/;
@@ -16,6 +18,14 @@ export function isCatastrophicTarget(t: string): boolean {
   const s = t.replace(/\/+$/, '') || '/';
   return s === '/' || s === '/*' || s === '~' || s === '~/*' || s === '.' || s === '..' || s === '*' || s === '.*' || /^\.\.(\/\.\.)*(\/\*)?$/.test(s)
     || /^(\$HOME|\$\{HOME\})(\/\*)?$/.test(s) || SYSTEM_DIR.test(s) || /^\/[^/]+\/?\*?$/.test(s);
+}
+
+/** Programs that delete the files they are given. */
+export const REMOVERS = /^(rm|shred|unlink|rmdir|srm|wipe|rimraf|del|del-cli|trash|trash-put|rmtrash)$/;
+
+/** A path that leaves the working folder: absolute, in the home folder, or up through `..`. */
+export function isOutsidePath(p: string): boolean {
+  return /^(\/|~|\$HOME|\$\{HOME\}|\.\.(\/|$))/.test(p);
 }
 
 /** `/` or the home folder itself (or everything in it): no setting makes deleting these a question. */
@@ -40,8 +50,11 @@ export function systemRules(v: SegmentView): Finding[] {
   if (v.seg.via.some((w) => /^(sudo|doas|su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through sudo/su'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
+  if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
   switch (name) {
     case 'rm': f.push(...rmRule(args)); break;
+    // Removal tools from package registries (`npx rimraf`, `pnpm dlx del-cli`) delete like rm -r.
+    case 'rimraf': case 'del': case 'del-cli': case 'trash': case 'trash-put': case 'rmtrash': case 'trash-cli': case 'rm-rf': f.push(...rmRule(['-r', ...args.filter((a) => !a.startsWith('-'))])); break;
     case 'dd': f.push(...ddRule(args)); break;
     case 'chmod': case 'chown': case 'chgrp': case 'setfacl': case 'chattr': f.push(...permRule(name, args)); break;
     case 'kill': f.push(...killRule(args)); break;
@@ -121,10 +134,13 @@ function findRule(args: string[]): Finding[] {
     if (a.startsWith('-') || a === '(' || a === '!') break;
     roots.push(a);
   }
-  if (args.includes('-delete')) {
+  const removes = args.includes('-delete') || args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && REMOVERS.test((args[i + 1] ?? '').split('/').pop() ?? ''));
+  if (removes) {
     if (roots.some(isRootOrHome)) return [denyAlways('destructive_ops', 'find -delete over the root or the home folder')];
-    if (roots.length === 0 || roots.some(isCatastrophicTarget)) return [deny('destructive_ops', 'find -delete over a top-level, home or parent folder')];
-    return [ask('destructive_ops', 'find -delete removes every file it matches')];
+    // `find . -name '*.pyc' -delete` is everyday cleanup: the working folder only asks.
+    if (roots.length === 0 || roots.some((r) => isCatastrophicTarget(r) && !/^\.\/?$/.test(r))) return [deny('destructive_ops', 'find deletes over a top-level, home or parent folder')];
+    if (roots.some(isOutsidePath)) return [deny('destructive_ops', 'find deletes files outside the workspace')];
+    return [ask('destructive_ops', 'find deletes every file it matches')];
   }
   return [];
 }

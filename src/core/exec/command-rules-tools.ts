@@ -71,7 +71,8 @@ export function toolRules(v: SegmentView): Finding[] {
   }
   if (/^(echo|printf|print)$/.test(name) && v.words.some((w) => [...w.raw.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g)].some((m) => SECRET_VAR.test(m[1]))))
     f.push(deny('env_dump', `${name} prints a secret from the environment`));
-  if (args.some((a) => SECRET_PATH.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
+  const inputs = v.seg.redirects.filter((r) => r.op === '<' || r.op === '<>').map((r) => r.target.text);
+  if ([...args, ...inputs].some((a) => SECRET_PATH.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
   f.push(...packageRules(v));
   return f;
 }
@@ -143,7 +144,7 @@ function packageRules(v: SegmentView): Finding[] {
     return [];
   }
   if (/^(apt|apt-get|aptitude|dnf|yum|zypper|apk|pacman|yay|paru|snap|flatpak|brew|port|pkg|emerge|choco|winget|scoop|nix-env|dpkg|rpm|conda|mamba|micromamba|gem|cpan|cpanm|pecl|luarocks|opam|stack|cabal|rustup|sdk|asdf|mise|volta|nvm|n)$/.test(name)) {
-    if (/^(install|add|reinstall|-S|-U|-i|--install|upgrade|dist-upgrade|full-upgrade|localinstall|get|use)$/.test(sub) || args.some((a) => /^-(S|U|i|ivh|Uvh)[a-z]*$/.test(a)) && /^(pacman|yay|paru|rpm|dpkg)$/.test(name))
+    if (/^(install|add|reinstall|-S|-U|-i|--install|upgrade|dist-upgrade|full-upgrade|localinstall|get)$/.test(sub) || args.some((a) => /^-(S|U|i|ivh|Uvh)[a-z]*$/.test(a)) && /^(pacman|yay|paru|rpm|dpkg)$/.test(name))
       return deny1(`${name} ${sub}`.trim());
     return [];
   }

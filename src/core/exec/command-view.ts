@@ -19,7 +19,7 @@ export interface SegmentView {
 export interface Finding {
   decision: Exclude<Decision, 'allow'>;
   /** A deny group, or another named rule ('write', 'parse', 'allowlist', 'unicode', 'security'). */
-  group: GroupName | 'write' | 'parse' | 'allowlist' | 'unicode' | 'security';
+  group: GroupName | 'write' | 'parse' | 'allowlist' | 'unicode' | 'security' | 'inline-code';
   reason: string;
   /** Never softened by a group whose action is 'ask': destruction of `/` or the home folder. */
   fixed?: boolean;

@@ -5,6 +5,7 @@ import { copyTree, type SyntaxNode as Node } from './command-syntax-node';
 import type { ParseProblem, Redirect, Segment, SegmentContext, Word } from './command-types';
 import { collectSubstitutions, resolveWord, staticWord } from './command-words';
 import { isRedirectNode, readRedirect, type Heredoc } from './command-redirects';
+import { embeddedCommandWords } from './command-code';
 import { unwrapCommand } from './command-wrappers';
 import { testWords } from './command-test-words';
 
@@ -219,6 +220,20 @@ export class SegmentWalker {
         this.emit(this.segment(action.argv, assignments, [], [], inner, '', seg.text), inner);
       } else if (action.kind === 'script') this.script(action.script, action.label, inner);
       else this.stdinShell(seg, action.label, inner);
+    }
+    this.embedded(seg, ctx);
+  }
+
+  /** Command lines that inline code hands to a shell (`python3 -c 'os.system("…")'`, awk `system("…")`). */
+  private embedded(seg: Segment, ctx: Ctx): void {
+    const name = seg.argv[0];
+    if (!name || name.dynamic) return;
+    const base = name.text.split('/').pop() ?? '';
+    const stdin = [...seg.heredocs, ...seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)];
+    for (const e of embeddedCommandWords(base, seg.argv, stdin)) {
+      const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, e.label], redirects: [], heredocs: [], stdinPipe: false });
+      if (!inner) return;
+      this.script(e.script, e.label, inner);
     }
   }
 

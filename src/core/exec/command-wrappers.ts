@@ -4,6 +4,7 @@
 // when it cannot be found the wrapper is still a segment of its own and the judge sees its name.
 import * as path from 'node:path';
 import type { ParseProblem, Word } from './command-types';
+import { optionScripts, runnerActions, unknownProgramActions } from './command-runners';
 import { skipOptions } from './command-wrapper-options';
 import { staticWord } from './command-words';
 
@@ -226,5 +227,8 @@ export function unwrapCommand(argv: Word[]): WrapAction[] {
   const name = first.text.includes('/') ? path.posix.basename(first.text) : first.text;
   if (SHELLS.has(name)) return shell(argv, name);
   const unwrap = Object.prototype.hasOwnProperty.call(UNWRAPPERS, name) ? UNWRAPPERS[name] : undefined;
-  return unwrap ? unwrap(argv, name) : [];
+  if (unwrap) return unwrap(argv, name);
+  const options = optionScripts(argv, name);
+  const table = runnerActions(argv, name);
+  return table ? [...table, ...options] : [...options, ...unknownProgramActions(argv, name)];
 }
