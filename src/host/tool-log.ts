@@ -45,7 +45,7 @@ export class ToolLog implements vscode.Disposable {
   private add(c: CallEnd): void {
     const line = formatCall(c);
     if (c.outcome === 'ok') this.channel.info(line);
-    else if (c.outcome === 'error' || c.outcome === 'timeout' || c.outcome === 'cancelled') this.channel.warn(line);
+    else if (c.outcome === 'error' || c.outcome === 'timeout' || c.outcome === 'cancelled' || c.outcome === 'rejected-by-user') this.channel.warn(line);
     else this.channel.error(line);
     this.recent.push(c);
     if (this.recent.length > RING) this.recent.shift();

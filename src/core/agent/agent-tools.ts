@@ -6,7 +6,7 @@
 import { stableJson } from '../guard/stable-json';
 import type { PolicyRequest } from '../policy/policy-engine';
 import type { Registry } from '../tools/registry';
-import { fail, type ToolContext, type ToolResult } from '../tools/types';
+import { fail, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/types';
 import { TurnCancelled, untilAborted } from './agent-abort';
 import { notRun } from './agent-messages';
 import type { AgentRuntime, TurnEvent } from './agent-types';
@@ -72,11 +72,11 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
   const ended = new Set<number>();
   let halt: string | undefined;
 
-  const end = (i: number, result: ToolResultPart, args: string, startedAt: number, preview: string) => {
+  const end = (i: number, result: ToolResultPart, outcome: ToolOutcome, args: string, startedAt: number, preview: string) => {
     if (ended.has(i)) return;
     ended.add(i);
     results[i] = result;
-    emit({ type: 'tool-end', iteration, id: result.id, name: result.name, args, durationMs: Math.max(0, opts.now() - startedAt), isError: result.isError, preview: shorten(preview, PREVIEW_CHARS) });
+    emit({ type: 'tool-end', iteration, id: result.id, name: result.name, args, durationMs: Math.max(0, opts.now() - startedAt), isError: result.isError, outcome, preview: shorten(preview, PREVIEW_CHARS) });
   };
 
   const runOne = async (i: number, started: Map<number, { args: string; at: number }>) => {
@@ -95,7 +95,7 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
       r = fail(runtime.registry.deps.scrubber.scrub(`${call.name} failed inside Pincer: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (r.halt && !halt) halt = r.halt.reason;
-    end(i, { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError }, args, at, r.forUser ?? r.forLLM);
+    end(i, { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError }, r.outcome ?? (r.isError ? 'error' : 'ok'), args, at, r.forUser ?? r.forLLM);
   };
 
   for (const batch of batches(runtime.registry, calls)) {
@@ -108,7 +108,7 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
       // Calls still running were cancelled through the same signal; do not wait for them.
       for (const [i, s] of started) {
         const content = `${calls[i].name} was cancelled by the user while it ran.`;
-        if (!ended.has(i)) end(i, { type: 'tool-result', id: calls[i].id, name: calls[i].name, content, isError: true }, s.args, s.at, content);
+        if (!ended.has(i)) end(i, { type: 'tool-result', id: calls[i].id, name: calls[i].name, content, isError: true }, 'cancelled', s.args, s.at, content);
       }
       break;
     }

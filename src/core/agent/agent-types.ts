@@ -3,7 +3,7 @@
 // instances, no functions), so sessions can store it as it is and replay it to any provider.
 import type { Clock } from '../clock';
 import type { PincerRuntime } from '../runtime';
-import type { ToolContext } from '../tools/types';
+import type { ToolContext, ToolOutcome } from '../tools/types';
 import type { ModelMessage, ModelProvider, ModelTool } from './model-types';
 import type { Pricing, TurnUsage } from './agent-usage';
 
@@ -109,7 +109,7 @@ export type TurnEvent =
   /** A tool call starts. `args` is the call's JSON, scrubbed and shortened for display. */
   | { type: 'tool-start'; iteration: number; id: string; name: string; args: string }
   /** A tool call ended; `preview` is the start of what a person sees (scrubbed by the pipeline). */
-  | { type: 'tool-end'; iteration: number; id: string; name: string; args: string; durationMs: number; isError: boolean; preview: string }
+  | { type: 'tool-end'; iteration: number; id: string; name: string; args: string; durationMs: number; isError: boolean; outcome: ToolOutcome; preview: string }
   /** A message was added to the turn (assistant reply or tool result): sessions may store it now. */
   | { type: 'message'; message: ModelMessage }
   /** Token usage of the turn so far, after each response. */

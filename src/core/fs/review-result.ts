@@ -65,7 +65,7 @@ export function decisionsResult(tool: string, items: readonly ChangeSummary[], d
     ...(ds[i]!.decision === 'rejected' && ds[i]!.reason ? { reason: ds[i]!.reason } : {}),
   }));
   const result = { details: { ...details, decisions: perFile } };
-  return rejected ? fail(forLLM, result) : ok(forLLM, result);
+  return rejected ? fail(forLLM, { ...result, outcome: 'rejected-by-user' }) : ok(forLLM, result);
 }
 
 /** Sends the changes of one tool call to the reviewer once and reports the decisions. */

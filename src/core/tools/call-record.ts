@@ -1,8 +1,12 @@
 // What the registry tells observers (the tool log, the sidebar, storage) about each call.
 // Everything in here has been through the scrubber: it is safe to show and to store.
 
-/** How a call ended. `refused`: policy/offer/trust; `invalid`: bad arguments; `loop`: halted run. */
-export type Outcome = 'ok' | 'error' | 'refused' | 'rate-limited' | 'invalid' | 'cancelled' | 'timeout' | 'loop' | 'unknown-tool';
+/**
+ * How a call ended. `refused`: policy/offer/trust, before the tool ran; `denied`: the tool's own
+ * guard refused (the command judge); `rejected-by-user`: a person said no (a diff, an approval);
+ * `invalid`: bad arguments; `loop`: halted run.
+ */
+export type Outcome = 'ok' | 'error' | 'refused' | 'denied' | 'rejected-by-user' | 'rate-limited' | 'invalid' | 'cancelled' | 'timeout' | 'loop' | 'unknown-tool';
 
 export interface CallStart {
   id: string;

@@ -10,7 +10,18 @@ import { parseArguments } from './arguments';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
 import { capText } from './result-cap';
-import { fail, type CallOptions, type Tool, type ToolContext, type ToolResult } from './types';
+import { fail, type CallOptions, type Tool, type ToolContext, type ToolOutcome, type ToolResult } from './types';
+
+/** The result's outcome for each way the pipeline saw a call end. */
+const RESULT_OUTCOME: Readonly<Record<Outcome, ToolOutcome>> = {
+  ok: 'ok', error: 'error', refused: 'denied', denied: 'denied', 'rejected-by-user': 'rejected-by-user', 'rate-limited': 'error',
+  invalid: 'error', cancelled: 'cancelled', timeout: 'timed-out', loop: 'error', 'unknown-tool': 'error',
+};
+
+/** The pipeline's record of a result a tool returned. */
+const CALL_OUTCOME: Readonly<Record<ToolOutcome, Outcome>> = {
+  ok: 'ok', error: 'error', denied: 'denied', 'rejected-by-user': 'rejected-by-user', cancelled: 'cancelled', 'timed-out': 'timeout',
+};
 
 let seq = 0;
 
@@ -69,8 +80,10 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
         outcome = 'loop';
       }
     }
+    // A result that failed says how; one that did not is ok (a halt above made it an error).
+    out.outcome = !out.isError ? 'ok' : RESULT_OUTCOME[outcome] === 'ok' ? 'error' : RESULT_OUTCOME[outcome];
     const durationMs = performance.now() - t0;
-    if (tool && !tool.interactive && (outcome === 'ok' || outcome === 'error')) reg.timing.record(tool.name, durationMs);
+    if (tool && !tool.interactive && (outcome === 'ok' || outcome === 'error' || outcome === 'denied')) reg.timing.record(tool.name, durationMs);
     reg.onCallEnd.fire({
       id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
       startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
@@ -140,7 +153,9 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     if (!result || typeof result.forLLM !== 'string') {
       return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
     }
-    return { result, outcome: result.isError ? 'error' : 'ok' };
+    // A tool's own outcome other than ok makes the result an error, whatever isError said.
+    const own = result.outcome && result.outcome !== 'ok' ? result.outcome : result.isError ? 'error' : 'ok';
+    return { result: own === 'ok' ? result : { ...result, isError: true }, outcome: CALL_OUTCOME[own] };
   } catch (e) {
     if (e instanceof CallTimeout) {
       return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };

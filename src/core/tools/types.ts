@@ -51,12 +51,25 @@ export interface CallOptions {
   malformed?: string;
 }
 
+/**
+ * How a call ended, as data for the chat, the tool log and the sidebar (never guessed from the text):
+ * `denied` — a policy or guard refused it (tool policy, the command judge); `rejected-by-user` — a
+ * person said no (a diff, an approval); `cancelled` — the caller aborted; `timed-out` — the deadline.
+ */
+export type ToolOutcome = 'ok' | 'error' | 'denied' | 'rejected-by-user' | 'cancelled' | 'timed-out';
+
 export interface ToolResult {
   /** What the model sees. */
   forLLM: string;
   /** What a person sees (markdown); defaults to forLLM when a tool has nothing better to show. */
   forUser?: string;
+  /** True exactly when `outcome` is not 'ok'. */
   isError: boolean;
+  /**
+   * Set by the pipeline on every result it returns. A tool sets it only to say more than ok/error
+   * (`denied`, `rejected-by-user`); the pipeline keeps that and keeps isError consistent with it.
+   */
+  outcome?: ToolOutcome;
   /** Structured facts about the call (counts, paths, truncation) for UIs and tests; never sent raw. */
   details?: Record<string, unknown>;
   /** Set when the run that made this call must stop (a critical loop, for instance). */

@@ -191,8 +191,7 @@ export class ChatController {
     if (e.type === 'text') this.live({ type: 'text-delta', turnId, text: e.text });
     else if (e.type === 'tool-start') this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: 'running' } });
     else if (e.type === 'tool-end') {
-      const denied = e.isError && /denied/i.test(e.preview.slice(0, 200));
-      this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: denied ? 'denied' : e.isError ? 'error' : 'ok', durationMs: Math.round(e.durationMs), result: preview(e.preview, 4000) } });
+      this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: e.outcome === 'denied' || e.outcome === 'rejected-by-user' ? 'denied' : e.isError ? 'error' : 'ok', durationMs: Math.round(e.durationMs), result: preview(e.preview, 4000) } });
     }
   }
 

@@ -107,6 +107,18 @@ describe('pincer CLI: the one toolset and its store', () => {
     assert.match(elsewhere.err, /approval needed/, 'another workspace has its own store');
   });
 
+  it('--json results say how the call ended: the judge denied it, or the write was refused without --write', () => {
+    const ws = tempDir('pincer-cli-ws-');
+    const xdg = tempDir('pincer-xdg-');
+    const denied = JSON.parse(pincer(['run', 'exec', '{"command":"rm -rf /"}', '--workspace', ws, '--json'], xdg).out);
+    assert.equal(denied.outcome, 'denied');
+    assert.equal(denied.isError, true);
+    const refused = JSON.parse(pincer(['run', 'write_file', '{"path":"a.txt","content":"x"}', '--workspace', ws, '--json'], xdg).out);
+    assert.equal(refused.outcome, 'rejected-by-user');
+    const fine = JSON.parse(pincer(['run', 'datetime', '--json'], xdg).out);
+    assert.equal(fine.outcome, 'ok');
+  });
+
   it('a write with --write keeps the original as a checkpoint in the store', async () => {
     const ws = tempDir('pincer-cli-ws-');
     const state = tempDir('pincer-cli-state-');

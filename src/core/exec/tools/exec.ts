@@ -76,14 +76,17 @@ export function createExecTool(deps: ExecToolDeps) {
         sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal,
       });
       if (decided.kind === 'refused') {
-        return fail(decided.message, { details: { decision: decided.verdict?.decision ?? 'deny', group: decided.verdict?.group, refusedBy: decided.by } });
+        return fail(decided.message, {
+          outcome: decided.by === 'person' ? 'rejected-by-user' : 'denied',
+          details: { decision: decided.verdict?.decision ?? 'deny', group: decided.verdict?.group, refusedBy: decided.by },
+        });
       }
       if (startAsks && !decided.approval) {
         const asked = await askPerson({ policy: c.policy, approver, approvalTimeoutMs: c.approvalTimeoutMs }, {
           command: decided.text, cwd, host: c.host, reason: startAsks, alwaysUnavailable: START_CONFIRMED,
           sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal,
         });
-        if ('refused' in asked) return fail(`Not started: ${asked.refused}`, { details: { decision: 'ask', interactive: inputTo?.kind, refusedBy: 'person' } });
+        if ('refused' in asked) return fail(`Not started: ${asked.refused}`, { outcome: 'rejected-by-user', details: { decision: 'ask', interactive: inputTo?.kind, refusedBy: 'person' } });
       }
       if (ctx.signal.aborted) return fail('Cancelled before the command started; nothing ran.');
       let job: Job;
