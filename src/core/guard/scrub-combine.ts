@@ -10,11 +10,13 @@
 import { defaultRender, type ScrubGroups, type ScrubRule } from './scrub-rule';
 
 type Render = (g: ScrubGroups, placeholder: string, match: string) => string;
+type Accept = (value: string, text: string, start: number) => boolean;
 
 export interface Combined {
   readonly re: RegExp;
   readonly names: readonly string[];
   readonly renders: readonly Render[];
+  readonly accepts: readonly (Accept | undefined)[];
 }
 
 function groupSource(members: readonly ScrubRule[]): string {
@@ -45,26 +47,117 @@ export function combine(rules: readonly ScrubRule[]): Combined {
       // The anchor character was consumed outside the rule's own group: put it back.
       return r.anchor === undefined ? render : (g: ScrubGroups, p: string, match: string) => match[0] + render(g, p, match);
     }),
+    accepts: rules.map((r) => r.accept),
   };
+}
+
+/** What the placeholder stands for: the match minus the labels its replacement kept on both sides. */
+function redactedValue(match: string, replacement: string, placeholder: string): string {
+  const at = replacement.indexOf(placeholder);
+  if (at < 0) return '';
+  return match.slice(at, match.length - (replacement.length - at - placeholder.length));
+}
+
+/** A refused candidate up to this long is looked into again (a vendor token after a key name). */
+const RESCAN_MAX = 600;
+/** Copies shorter than this are not chased (they would hit ordinary words); longer ones are not copied in practice. */
+const COPY_MIN = 8;
+const COPY_MAX = 512;
+/** How far back on its line a redaction looks for earlier copies; bounds the work on one huge line. */
+const COPY_BACK = 1024;
+/** At most this many values are chased forward on one line. */
+const COPY_ACTIVE = 32;
+
+/**
+ * The output under construction, with every other copy of a redacted value on the same line
+ * redacted too (`-pS3cret … # S3cret`, a token echoed back): values found on the current line are
+ * replaced in the unmatched text that follows on that line, and a newly found value is replaced in
+ * the unmatched text before it, up to COPY_BACK characters back on its line.
+ */
+class Output {
+  private readonly parts: string[] = [];
+  /** Whether parts[i] is unmatched text (where copies may be replaced). */
+  private readonly gap: boolean[] = [];
+  private active: string[] = [];
+
+  constructor(private readonly placeholder: string) {}
+
+  addGap(text: string): void {
+    if (this.active.length && text) {
+      const nl = text.indexOf('\n');
+      const end = nl < 0 ? text.length : nl;
+      let head = text.slice(0, end);
+      for (const v of this.active) head = head.split(v).join(this.placeholder);
+      text = head + text.slice(end);
+      if (nl >= 0) this.active = [];
+    }
+    this.parts.push(text);
+    this.gap.push(true);
+  }
+
+  addReplacement(replacement: string, value: string): void {
+    if (value.length >= COPY_MIN && value.length <= COPY_MAX && !value.includes('\n') &&
+        !value.includes(this.placeholder) && !this.placeholder.includes(value)) {
+      this.replaceBack(value);
+      if (!this.active.includes(value) && this.active.length < COPY_ACTIVE) this.active.push(value);
+    }
+    this.parts.push(replacement);
+    this.gap.push(false);
+  }
+
+  private replaceBack(value: string): void {
+    let budget = COPY_BACK;
+    for (let k = this.parts.length - 1; k >= 0 && budget > 0; k--) {
+      const part = this.parts[k];
+      const nl = part.lastIndexOf('\n');
+      const from = Math.max(nl + 1, part.length - budget);
+      if (this.gap[k] && part.length - from >= value.length) {
+        this.parts[k] = part.slice(0, from) + part.slice(from).split(value).join(this.placeholder);
+      }
+      if (nl >= 0) break;
+      budget -= part.length;
+    }
+  }
+
+  /** Concatenated, not joined: V8 keeps a rope and copies once, when the consumer reads it. */
+  toString(): string {
+    let s = '';
+    for (const part of this.parts) s += part;
+    return s;
+  }
 }
 
 /** One pass of the combined pattern over `text`. Returns `text` itself when nothing matched. */
 export function runCombined(c: Combined, text: string, placeholder: string): string {
-  const { re, names, renders } = c;
+  const { re, names, renders, accepts } = c;
   re.lastIndex = 0;
-  let out = '';
+  let out: Output | undefined;
   let last = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const g = m.groups as ScrubGroups;
     let replacement = m[0];
+    let accept: Accept | undefined;
     for (let i = 0; i < names.length; i++) {
       if (g[names[i]] !== undefined) {
         replacement = renders[i](g, placeholder, m[0]);
+        accept = accepts[i];
         break;
       }
     }
-    out += text.slice(last, m.index) + replacement;
+    if (replacement === m[0]) continue;
+    const value = redactedValue(m[0], replacement, placeholder);
+    if (accept && !accept(value, text, m.index)) {
+      // Refused: keep the text, and let the scan look again just after the match's start — unless
+      // the candidate was long, so that refusals cannot add up to quadratic work.
+      re.lastIndex = m[0].length > RESCAN_MAX ? m.index + m[0].length : m.index + 1;
+      continue;
+    }
+    out ??= new Output(placeholder);
+    out.addGap(text.slice(last, m.index));
+    out.addReplacement(replacement, value);
     last = m.index + m[0].length;
   }
-  return last === 0 ? text : out + text.slice(last);
+  if (!out) return text;
+  out.addGap(text.slice(last));
+  return out.toString();
 }

@@ -45,6 +45,7 @@
 // The other rules here: `Authorization: <scheme> <credentials>` headers (hdr), token-like URL query
 // parameters (qry). All of them are anchored at the separator; see genSource for why.
 import { anyOf, longestFirst, suffixTrie, type ScrubRule } from './scrub-rule';
+import { looksRandom, looksSecret } from './scrub-value';
 
 const ALNUM = '[A-Za-z0-9]';
 
@@ -58,9 +59,12 @@ const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'secret', 'token',
  * name and needs none (`stripeSecret`, `DB_PASSWORD`).
  */
 function caseless(word: string): string {
+  // A long keyword is a key even glued to a lower-case word before it (`dbpassword`, `mytoken`);
+  // the short ones are not (`bypass`, `oauth`).
+  const glued = word.length >= 5 && !word.startsWith('auth');
   return [...word].map((c, i) => {
     if (c === ' ') return '[_-]?';
-    if (i === 0) return `(?:(?<!${ALNUM})${c}|${c.toUpperCase()})`;
+    if (i === 0) return glued ? `[${c}${c.toUpperCase()}]` : `(?:(?<!${ALNUM})${c}|${c.toUpperCase()})`;
     return `[${c}${c.toUpperCase()}]`;
   }).join('');
 }
@@ -83,13 +87,22 @@ function keywordBehind(): string {
 }
 
 /**
+ * What may stand between a key's name and its separator besides a closing quote and spaces: a
+ * closing `]` (`ENV['API_KEY'] = …`), a type (`var token string = …`, `token: string = …`).
+ */
+const TYPE_OR_INDEX = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))`;
+const NAME_END = String.raw`(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])`;
+
+/**
  * Shared by every rule of the `[:=]` anchor group that needs a name before the separator (env,
  * qry, hdr, gen, azure): the name's last two characters, before an optional quote and spaces, are
  * the end of some keyword (`…rd`, `…en`, `…ey`, …) or of an UPPER_CASE name. One lookbehind turns
- * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs.
+ * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs. The rarer
+ * forms come second, each failing on its first character: Makefile `::=` `?=` `+=`, PHP `.=`, and a
+ * type or `]` between name and `=`.
  */
-export const KEYWORD_GUARD = String.raw`(?<=(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])` +
-  String.raw`(?:\\?["'])?[ \t]{0,32}[:=])`;
+export const KEYWORD_GUARD = String.raw`(?<=${NAME_END}(?:\\?["'])?[ \t]{0,32}[:=]` +
+  String.raw`|${NAME_END}(?:\\?["'])?[ \t]{0,32}(?:::|[?+.])=|${NAME_END}${TYPE_OR_INDEX}[ \t]{0,32}[:=])`;
 
 /** Characters of an unquoted value. */
 const V = String.raw`[\w\-+/=.~%@!*#^:$]`;
@@ -111,7 +124,8 @@ const QUOTE = String.raw`\\?["'\x60]`;
 const SEPARATOR_REST = String.raw`[>=]?(?![=~:])`;
 /** `https://x-access-token:…@host` is the uri rule's, which keeps the host: not a `token:` key. */
 const NOT_URL_USERINFO = String.raw`(?<!//[^\s/@:]{0,128}:)`;
-const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?[ \t]{0,32}(?:=>?|:=?)`;
+/** `=`, `=>`, `:`, `:=`, Makefile `::=` `?=` `+=`, PHP `.=`. */
+const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))?[ \t]{0,32}(?:=>?|::=|:=?|[?+.]=)`;
 
 /** Keyword stems, any case, for telling names apart from values (`"refresh_token"`, `"password"`). */
 const STEMS = ['pass', 'secret', 'token', 'key', 'auth', 'cred'].map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join(''));
@@ -144,6 +158,7 @@ const genRule: ScrubRule = {
   guard: KEYWORD_GUARD,
   source: genSource(),
   render: (g, ph) => g.genL + (g.genQ ?? '') + ph + (g.genQ ?? ''),
+  accept: looksSecret,
 };
 
 const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
@@ -154,6 +169,15 @@ const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKE
 /** Last name segments that say the value is about the secret, not the secret: `DB_PASSWORD_FILE=/run/…`. */
 const NOT_THE_SECRET = ['FILE', 'PATH', 'DIR', 'ENDPOINT', 'HOST', 'PORT', 'NAME', 'TYPE', 'TTL', 'EXPIRY', 'EXPIRES',
   'LENGTH', 'SIZE', 'HEADER', 'ENABLED', 'REGION', 'ID', 'ARN', 'VERSION'];
+
+/**
+ * Last name segments that say the value IS the secret (`DB_PASSWORD`, `SECRET_KEY_BASE`): any value
+ * that is not a placeholder goes. With another last segment (`KEY_FORMAT`, `CREDENTIAL_PROVIDER`,
+ * `PRIVATE_NETWORK_CIDR`) only a random-looking value does.
+ */
+const SECRET_LAST = new Set(['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
+  'CREDENTIALS', 'CREDS', 'TOKEN', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'PWD', 'DSN', 'URL', 'URI', 'STRING', 'BASE',
+  'PRIVATE', 'AUTH']);
 
 function envSource(): string {
   const kw = suffixTrie(ENV_WORDS);
@@ -175,6 +199,12 @@ const envRule: ScrubRule = {
   guard: KEYWORD_GUARD,
   source: envSource(),
   render: (g, ph) => g.envL + (g.envQ ?? '') + ph + (g.envQ ?? ''),
+  accept: (value, text, start) => {
+    let i = start;
+    while (i > 0 && i > start - 64 && /[A-Z0-9_]/.test(text[i - 1])) i -= 1;
+    const last = text.slice(i, start).split('_').pop() ?? '';
+    return SECRET_LAST.has(last) ? looksSecret(value) : looksRandom(value);
+  },
 };
 
 const SCHEMES = ['Bearer', 'bearer', 'BEARER', 'Basic', 'basic', 'BASIC', 'Token', 'token', 'TOKEN', 'Digest', 'digest',
@@ -190,6 +220,7 @@ const hdrRule: ScrubRule = {
   guard: KEYWORD_GUARD,
   source: String.raw`(?<hdrL>(?<=(?:Authorization|authorization|AUTHORIZATION)(?:\\?["'])?[ \t]{0,32}[:=])[ \t]*(?:${QUOTE})?` +
     String.raw`${anyOf(SCHEMES)}[ \t]+)(?![$<{%])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
+  accept: looksSecret,
 };
 
 const QUERY_NAMES = ['access_token', 'refresh_token', 'id_token', 'auth_token', 'session_token', 'private_token',
@@ -203,6 +234,7 @@ const qryRule: ScrubRule = {
   anchor: '[:=]',
   guard: KEYWORD_GUARD,
   source: String.raw`(?<=[?&]${suffixTrie(QUERY_NAMES)}=)(?![$<{:])[^&#\s"'<>\x60\\]+`,
+  accept: looksSecret,
 };
 
 /** In the order they are tried at one position: env and qry before gen (they take any value), hdr before gen. */

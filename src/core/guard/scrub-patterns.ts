@@ -8,54 +8,17 @@
 // backtracks over a long run. test/unit/guard/scrub-hostile.test.ts holds each rule to that.
 import { KEYWORD_GUARD, KEYWORD_RULES } from './scrub-keywords';
 import { escapeRegExp, type ScrubRule } from './scrub-rule';
-
-/** Not preceded by a token character: `sk-` inside `task-`, `AIza` inside a base64 digest are not keys. */
-const TOKEN_CHAR = '[A-Za-z0-9_+/-]';
+import { tokenRules } from './scrub-tokens';
 
 /**
- * A vendor token shape. The match starts at `anchor`, a character of the prefix chosen so that a
- * literal follows it (`k` then `-` for `sk-`, `g` then `h[pousr]_` for `ghp_`): V8 turns away an
- * anchor hit by that preloaded comparison for ~4 ns, where an attempt that reaches a lookaround
- * costs ~30 ns (measured). Only then does a lookbehind check the whole prefix and its boundary.
- * The prefix stays visible (`ghp_[REDACTED]`, `AKIA[REDACTED]`): it names the kind of key, not the key.
+ * JWTs (base64url of a JSON header `{"…` always starts `eyJ`; header.payload.signature, the signature
+ * may be empty). Anchored at `y` followed by the literal `J`, which V8 rejects with one comparison.
  */
-function shape(name: string, prefix: string, anchor: string, anchorRest: string, rest: string, notBefore = TOKEN_CHAR): ScrubRule {
-  const boundary = notBefore ? `(?<!${notBefore})` : '';
-  return { name, anchor, source: `(?<${name}L>${anchorRest})(?<=${boundary}${prefix})${rest}` };
-}
-
-const SHAPES: readonly ScrubRule[] = [
-  // OpenAI (sk-…, sk-proj-…) and Anthropic (sk-ant-api03-…).
-  shape('openai', 'sk-', 'k', '-', '[A-Za-z0-9_-]{20,}'),
-  // Slack webhook URLs: the host and path prefix stay, the secret path goes.
-  shape('hook', 'hooks\\.slack\\.com/services/', 'k', '\\.com/services/', '[A-Za-z0-9/_-]{8,}', ''),
-  // GitLab personal access tokens.
-  shape('gitlab', 'glpat-', 'g', 'lpat-', '[A-Za-z0-9_-]{20,}'),
-  // Google OAuth client secrets, access tokens and API keys; JWTs (base64url of a JSON header
-  // `{"…` always starts `eyJ`; header.payload.signature, the signature may be empty).
-  shape('gcsecret', 'GOCSPX-', 'X', '-', '[0-9A-Za-z_-]{20,}'),
-  shape('goauth', 'ya29\\.', 'y', 'a29\\.', '[0-9A-Za-z_-]{20,}'),
-  shape('jwt', 'eyJ', 'y', 'J', '[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*', '[A-Za-z0-9_-]'),
-  shape('gapi', 'AIza', 'z', 'a', '[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])'),
-  // Slack bot/user/app tokens.
-  shape('slack', '(?:xox[abposer]|xapp)-', 'x', '(?:ox[abposer]|app)-', '[0-9A-Za-z-]{10,}'),
-  // AWS access key ids (long-term AKIA, STS ASIA); SendGrid SG.<22>.<43>.
-  shape('aws', 'A[KS]IA', '[KS]', 'IA', '[A-Z0-9]{16}(?![A-Za-z0-9])'),
-  shape('sendgrid', 'SG\\.', '[KS]', 'G\\.', '[0-9A-Za-z_-]{16,32}\\.[0-9A-Za-z_-]{16,64}'),
-  // Stripe secret and restricted keys (live and test).
-  shape('stripe', '[rs]k_(?:live|test)_', '_', '(?:live|test)_', '[A-Za-z0-9]{16,}'),
-  // The rest of the `_` group behind one guard: `_` is rare, so here a lookbehind attempt at each
-  // `_` (~30 ns) costs less than quick checks at each of five lowercase anchor letters.
-  // Stripe webhook secrets; GitHub classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained tokens;
-  // npm; Hugging Face.
-  ...[
-    shape('whsec', 'whsec_', '_', '', '[A-Za-z0-9+/=]{24,}'),
-    shape('github', 'gh[pousr]_', '_', '', '[A-Za-z0-9]{36,}'),
-    shape('ghpat', 'github_pat_', '_', 'pat_', '[A-Za-z0-9_]{22,}'),
-    shape('npm', 'npm_', '_', '', '[A-Za-z0-9]{36}(?![A-Za-z0-9])'),
-    shape('hf', 'hf_', '_', '', '[A-Za-z0-9]{30,}'),
-  ].map((r) => ({ ...r, guard: '(?<=(?:ec|h[pousr]|ub|pm|hf)_)' })),
-];
+const jwtRule: ScrubRule = {
+  name: 'jwt',
+  anchor: 'y',
+  source: '(?<jwtL>J)(?<=(?<![A-Za-z0-9_-])eyJ)[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*',
+};
 
 /** Azure storage / service bus connection strings. */
 const azureRule: ScrubRule = {
@@ -128,5 +91,5 @@ function pemRule(placeholder: string): ScrubRule {
 
 /** Every static rule, in the order they are tried at one text position. */
 export function staticRules(placeholder: string): ScrubRule[] {
-  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), ...SHAPES, bearerRule];
+  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), jwtRule, ...tokenRules(), bearerRule];
 }

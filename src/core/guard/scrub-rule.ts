@@ -27,6 +27,13 @@ export interface ScrubRule {
    * keeps a label simply by capturing it under those names.
    */
   readonly render?: (g: ScrubGroups, placeholder: string, match: string) => string;
+  /**
+   * The value check (scrub-value.ts), run in JS on a candidate the regex found: `value` is what the
+   * placeholder would replace, `start` where the match begins in `text`. When it says no, the text
+   * is kept and the scan goes on one character after the match's start, so a rule that would match
+   * inside the refused candidate (a vendor token after a key name) still can.
+   */
+  readonly accept?: (value: string, text: string, start: number) => boolean;
 }
 
 export function escapeRegExp(s: string): string {

@@ -16,7 +16,7 @@ describe('Scrubber shape rules', () => {
       [`whsec_${a(32)}`, 'whsec_'], [`ghp_${a(36)}`, 'ghp_'], [`gho_${a(36)}`, 'gho_'], [`ghu_${a(36)}`, 'ghu_'],
       [`ghs_${a(36)}`, 'ghs_'], [`ghr_${a(36)}`, 'ghr_'], [`github_pat_11${a(20)}_${a(59)}`, 'github_pat_'],
       [`glpat-${a(20)}`, 'glpat-'], [`npm_${a(36)}`, 'npm_'], [`hf_${a(34)}`, 'hf_'], ['AKIAIOSFODNN7EXAMPLE', 'AKIA'],
-      ['ASIAY34FZKBOKMUTVV7A', 'ASIA'], [`AIza${a(35, 'Sy-_abcXYZ0189')}`, 'AIza'], [`ya29.${a(60)}`, 'ya29.'],
+      ['ASIAY34FZKBOKMUTVV7A', 'ASIA'], [`AIza${a(35, 'Sy-_abcXYZ01895')}`, 'AIza'], [`ya29.${a(60)}`, 'ya29.'],
       [`GOCSPX-${a(28)}`, 'GOCSPX-'], [`xoxb-1234-5678-${a(24)}`, 'xoxb-'], [`xoxp-${a(40)}`, 'xoxp-'],
       [`xapp-1-${a(30)}`, 'xapp-'], [`SG.${a(22)}.${a(43)}`, 'SG.'],
     ];

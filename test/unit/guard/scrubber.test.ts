@@ -92,7 +92,7 @@ describe('Scrubber', () => {
     it('works together with the static rules in the same pass', () => {
       const s = new Scrubber();
       s.register('Corp-Vault-Token-77');
-      assert.equal(s.scrub('X_HEADER=Corp-Vault-Token-77 ghp_' + 'a1'.repeat(18)), 'X_HEADER=[REDACTED] ghp_[REDACTED]');
+      assert.equal(s.scrub('X_HEADER=Corp-Vault-Token-77 ghp_' + 'a1B2c3D4e5F6g7H8i9'.repeat(2)), 'X_HEADER=[REDACTED] ghp_[REDACTED]');
       assert.equal(s.scrub('password=Corp-Vault-Token-77'), 'password=[REDACTED]');
     });
 

@@ -1,0 +1,110 @@
+// What a candidate value must look like before a rule redacts it. The combined regex finds
+// candidates (a key-like name and a separator, a vendor prefix); these checks, run only on the rare
+// candidates, decide on the VALUE: its length, character classes, entropy, and whether it is a
+// placeholder, a mask, a reference or an ordinary setting. A key-like name alone is never enough.
+
+/** Words that placeholders are made of: `YOUR_API_KEY_HERE`, `changeme`, `<your-token>`, `EXAMPLE`. */
+const PLACEHOLDER_WORDS = new Set(['example', 'examples', 'sample', 'dummy', 'fake', 'placeholder', 'changeme', 'change', 'me',
+  'your', 'my', 'our', 'here', 'replace', 'replaceme', 'redacted', 'removed', 'hidden', 'masked', 'todo', 'fixme', 'tbd', 'secret',
+  'secrets', 'password', 'passwd', 'pass', 'pwd', 'token', 'key', 'api', 'apikey', 'access', 'private', 'client', 'value', 'insert',
+  'enter', 'put', 'the', 'goes', 'a', 'an', 'with', 'test', 'testing', 'foo', 'bar', 'baz', 'qux', 'none', 'null', 'nil',
+  'undefined', 'not', 'set', 'unset', 'empty', 'default', 'xxx', 'auth', 'credential', 'credentials', 'id',
+  'username', 'name', 'string', 'str', 'text', 'new', 'generated', 'random', 'some', 'any', 'valid', 'invalid',
+  'real', 'actual', 'own', 'personal', 'app', 'service', 'account', 'github', 'gitlab', 'aws', 'openai', 'slack', 'stripe',
+  'dev', 'local', 'demo', 'sk', 'pk', 'live', 'prod', 'production', 'staging', 'mock', 'stub']);
+
+/** `${X}`, `$X`, `$(cmd)`, `%X%`, `<x>`, `{{ x }}`, `{% x %}`, `#{x}`, `@{x}`, `[[x]]`, `%(x)s`, `%s`, `!Ref`, `op://`, `vault:`. */
+const REFERENCE = /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_(]|<[^>]*>|\{\{|\{%|#\{|@\{|\[\[|!Ref\b|!Sub\b|op:\/\/|vault:|ref\+|arn:aws:|secretsmanager:|sm:\/\/|file:|env:)/;
+/** Reads of the environment or a secret store written as code: `process.env.X`, `os.environ["X"]`, `ENV.fetch`. */
+const ENV_READ = /process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv\(|System\.getenv|Environment\.GetEnvironmentVariable|\bENV\[|\bENV\.fetch|secrets\.|\$env:|env\(/;
+
+/** A display mask: `********`, `xxxx…`, `••••`, `sk-****abcd`, a run of one character. */
+function isMask(v: string): boolean {
+  return /\*{3,}|•{3,}|[xX]{5,}|#{5,}|\.{4,}|_{5,}|0{8,}|\?{4,}/.test(v) || /^(.)\1*$/.test(v) || /^(?:[xX*#•.?_-])+$/.test(v);
+}
+
+/** Every word of the value is a placeholder word: `YOUR_API_KEY_HERE`, `change-me`, `ExampleToken`, `test_secret`. */
+function isPlaceholderWords(v: string): boolean {
+  const words = v.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w));
+}
+
+export function isPlaceholder(v: string): boolean {
+  const t = v.replace(/^["'`]|["'`]$/g, '');
+  return t === '' || REFERENCE.test(t) || ENV_READ.test(t) || isMask(t) || isPlaceholderWords(t) || /EXAMPLE|example/.test(t) && /^[A-Za-z_-]*$/.test(t);
+}
+
+/** Shannon entropy in bits per character. */
+export function entropy(v: string): number {
+  const counts = new Map<string, number>();
+  for (const c of v) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / v.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** How many of lowercase, uppercase, digits, other appear. */
+export function charClasses(v: string): number {
+  return Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/[0-9]/.test(v)) + Number(/[^A-Za-z0-9]/.test(v));
+}
+
+/**
+ * A setting's ordinary value: numbers and durations (`3600`, `30d`), booleans, IPs and CIDRs
+ * (`10.0.0.0/8`), versions, dates, paths and file names (`/run/secrets/db`, `key.pem`), URLs
+ * without credentials, lower-case word lists (`aws-sso-profile`, `pem`), UPPER_CASE names.
+ */
+const ORDINARY = [
+  /^-?[0-9]+(?:\.[0-9]+)?(?:ms|s|m|h|d|w|y|kb|mb|gb|k|%)?$/i,
+  /^(?:true|false|yes|no|on|off|enabled|disabled)$/i,
+  /^[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:\/[0-9]{1,2})?(?::[0-9]+)?$/,
+  /^[0-9a-f:]+::[0-9a-f:]*(?:\/[0-9]{1,3})?$/i,
+  /^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$/,
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9:.]+Z?)?$/,
+  /^(?:~|\.{1,2})?\/[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]*)*$/,
+  /^[A-Za-z]:\\/,
+  /^[\w.-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|env|txt|pub|gpg|asc|conf|cfg|properties)$/i,
+  /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i,
+  /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/,
+  /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/,
+  /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
+];
+
+export function isOrdinary(v: string): boolean {
+  return ORDINARY.some((re) => re.test(v));
+}
+
+/**
+ * A value after a name whose LAST part is a keyword (`DB_PASSWORD`, `api_key`, `token:`): a secret
+ * unless it is a placeholder, a mask, a reference, a boolean or small number, or so repetitive that
+ * it carries nothing (`abcabcabc`).
+ */
+export function looksSecret(value: string): boolean {
+  if (isPlaceholder(value)) return false;
+  if (/^(?:true|false|yes|no|on|off|null|none|nil|[0-9]{1,6})$/i.test(value)) return false;
+  return value.length < 8 || entropy(value) >= 2;
+}
+
+/**
+ * A value after a name where the keyword is NOT the last part (`KEY_FORMAT`, `CREDENTIAL_PROVIDER`,
+ * `PRIVATE_NETWORK_CIDR`): only a random-looking value is taken for a secret — long enough, of
+ * several character classes, high entropy, and not an ordinary setting value.
+ */
+export function looksRandom(value: string): boolean {
+  return value.length >= 12 && !isOrdinary(value) && !isPlaceholder(value) && charClasses(value) >= 2 && entropy(value) >= 3;
+}
+
+/**
+ * The body after a vendor prefix: not a mask or placeholder (`ghp_xxxxxxxx…`, `sk-your-key-here`),
+ * and not an identifier that happens to share the prefix (`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`):
+ * camelCase or snake_case words have long lower-case runs, random tokens do not.
+ */
+export function tokenBodyOk(body: string): boolean {
+  if (isMask(body) || isPlaceholderWords(body)) return false;
+  const runs = body.match(/[a-z]+/g) ?? [];
+  const lower = runs.reduce((n, r) => n + r.length, 0);
+  const wordy = runs.length > 0 && lower / runs.length >= 4 && !/[0-9]/.test(body) && lower >= body.length * 0.6;
+  return !wordy && entropy(body) >= 2.5;
+}
