@@ -14,7 +14,7 @@
 // Steps 10–14 come after alsoAllow on purpose: no list can give a subagent, a non-owner or an
 // untrusted workspace what those steps take away.
 import { EntryMatcher, type PolicyTool } from './entry-matcher';
-import { LEAF_DENY, OWNER_ONLY, PROFILES, PROFILE_IDS, SUBAGENT_DENY, type ProfileId } from './groups';
+import { LEAF_DENY, PROFILES, PROFILE_IDS, SUBAGENT_DENY, type ProfileId } from './groups';
 import type { PolicyConfig, ToolPolicy } from './policy-config';
 
 export type PolicyStep =
@@ -159,7 +159,7 @@ export class PolicyEngine {
     }
     if (!req.isOwner) {
       for (const t of [...current]) {
-        if (byName.get(t)?.ownerOnly || OWNER_ONLY.includes(t)) remove(t, 'owner-only', 'only the owner of this editor may use it');
+        if (byName.get(t)?.ownerOnly) remove(t, 'owner-only', 'only the owner of this editor may use it');
       }
     }
     if (!req.trusted) {
