@@ -1,6 +1,8 @@
 // Finding old_string in a file: exact bytes first, then with the file's line endings, then in the
-// folded view (edit-normalize.ts). Each stage returns spans of the ORIGINAL text, so whatever stage
+// folded view (edit-normalize.ts), then without copied line-number prefixes, then with indentation
+// ignored (edit-fallback.ts). Each stage returns spans of the ORIGINAL text, so whatever stage
 // matched, only those spans are replaced.
+import { matchIgnoringIndentation, withoutLineNumbers } from './edit-fallback';
 import { fold, originalSpan } from './edit-normalize';
 import { convertEol, type Eol } from './text-encoding';
 
@@ -9,7 +11,7 @@ export interface Span {
   end: number;
 }
 
-export type MatchKind = 'exact' | 'eol' | 'fuzzy';
+export type MatchKind = 'exact' | 'eol' | 'fuzzy' | 'line-numbers' | 'indentation';
 
 export interface Located {
   kind: MatchKind;
@@ -17,6 +19,12 @@ export interface Located {
   spans: Span[];
   /** A second occurrence overlaps the first (`aa` in `aaa`): ambiguous even with one span. */
   overlapping: boolean;
+  /** What a fallback did, in words for the result. */
+  note?: string;
+  /** new_string as it must be written at the match (prefixes removed, re-indented). */
+  rewrite?: (newString: string) => string;
+  /** Several places matched loosely: refused even with replace_all (a loose match is never a guess). */
+  uniqueOnly?: boolean;
 }
 
 function occurrences(hay: string, needle: string): { spans: Span[]; overlapping: boolean } {
@@ -58,6 +66,10 @@ function fuzzyOccurrences(text: string, oldString: string): { spans: Span[]; ove
 /** Where `oldString` occurs in `text`, or undefined when no stage finds it. */
 export function locate(text: string, oldString: string, eol: Eol): Located | undefined {
   if (oldString === '') return undefined;
+  return strict(text, oldString, eol) ?? numbered(text, oldString, eol) ?? indented(text, oldString);
+}
+
+function strict(text: string, oldString: string, eol: Eol): Located | undefined {
   const exact = occurrences(text, oldString);
   if (exact.spans.length) return { kind: 'exact', ...exact };
   if (/[\r\n]/.test(oldString)) {
@@ -69,6 +81,37 @@ export function locate(text: string, oldString: string, eol: Eol): Located | und
   }
   const fuzzy = fuzzyOccurrences(text, oldString);
   return fuzzy.spans.length ? { kind: 'fuzzy', ...fuzzy } : undefined;
+}
+
+/** old_string with read_file's line numbers copied into it: matched without them (new_string loses them too, when it has them). */
+function numbered(text: string, oldString: string, eol: Eol): Located | undefined {
+  const bare = withoutLineNumbers(oldString);
+  if (!bare || bare.text.trim() === '') return undefined;
+  const found = strict(text, bare.text, eol) ?? indented(text, bare.text);
+  if (!found) return undefined;
+  const inner = found.rewrite;
+  return {
+    ...found,
+    kind: 'line-numbers',
+    note: `every line of old_string began with a line-number prefix (${bare.form}), as read_file shows them; it matched without them${found.note ? `, and ${found.note}` : ''}`,
+    rewrite: (s) => {
+      const plain = withoutLineNumbers(s)?.text ?? s;
+      return inner ? inner(plain) : plain;
+    },
+  };
+}
+
+function indented(text: string, oldString: string): Located | undefined {
+  const m = matchIgnoringIndentation(text, oldString);
+  if (!m) return undefined;
+  const note = 'old_string matched only with its indentation ignored';
+  if ('ambiguous' in m) {
+    return { kind: 'indentation', uniqueOnly: true, overlapping: false, note, spans: m.ambiguous };
+  }
+  return {
+    kind: 'indentation', overlapping: false, spans: [{ start: m.found.start, end: m.found.end }], rewrite: m.found.reindent,
+    note: `${note}; the file has ${m.found.offset} indentation there, and new_string was re-indented by the same`,
+  };
 }
 
 /** The line ending replacement text should use at `span`: the one the span itself uses, else the file's. */

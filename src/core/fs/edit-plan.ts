@@ -22,6 +22,8 @@ export interface Replacement extends Span {
   kind: MatchKind;
   /** 1-based line of the span's start in the original. */
   line: number;
+  /** What a fallback match did (line-number prefixes removed, indentation ignored), for the result. */
+  note?: string;
 }
 
 export type EditPlan =
@@ -66,6 +68,13 @@ function planOne(doc: DecodedText, e: EditSpec, index: number, field: (name: str
     };
   }
   const starts = found.spans.map((s) => s.start);
+  if (found.uniqueOnly && found.spans.length > 1) {
+    const lines = [...new Set(linesOf(text, starts))];
+    return {
+      ok: false, reason: 'ambiguous',
+      message: `${field('old_string')} was not found as written; ${found.note ?? 'it matched only loosely'}, and then it fits ${found.spans.length} places in ${rel}, at lines ${listLines(lines)}. A loose match must be unique: copy old_string exactly from the file (with its indentation), or include more lines.`,
+    };
+  }
   if ((found.spans.length > 1 || found.overlapping) && !e.replace_all) {
     const lines = [...new Set(linesOf(text, starts))];
     const count = found.overlapping && found.spans.length === 1 ? 'more than once (overlapping)' : `${found.spans.length} times`;
@@ -79,15 +88,17 @@ function planOne(doc: DecodedText, e: EditSpec, index: number, field: (name: str
     if (standIns.length) return { ok: false, reason: 'redacted', message: placeholderInNewMessage(field('new_string'), rel, standIns) };
   }
   const lines = linesOf(text, starts);
+  // A fallback match may need new_string adjusted the same way (prefixes removed, re-indented).
+  const newString = found.rewrite ? found.rewrite(convertEol(e.new_string, '\n')) : e.new_string;
   // The replacement takes the line endings of the place it lands in (CRLF in a CRLF file).
-  const multiline = /[\r\n]/.test(e.new_string);
-  const asLf = convertEol(e.new_string, '\n');
-  const asCrlf = convertEol(e.new_string, '\r\n');
+  const multiline = /[\r\n]/.test(newString);
+  const asLf = convertEol(newString, '\n');
+  const asCrlf = convertEol(newString, '\r\n');
   const out: Replacement[] = [];
   for (let k = 0; k < found.spans.length; k++) {
     const { start, end } = found.spans[k]!;
     const crlf = multiline && eolAt(text, { start, end }, eol) === '\r\n';
-    out.push({ start, end, edit: index, kind: found.kind, line: lines[k]!, text: multiline ? (crlf ? asCrlf : asLf) : e.new_string });
+    out.push({ start, end, edit: index, kind: found.kind, line: lines[k]!, text: multiline ? (crlf ? asCrlf : asLf) : newString, ...(found.note ? { note: found.note } : {}) });
   }
   return out;
 }

@@ -63,9 +63,10 @@ describe('edit', () => {
     assert.match(r.forLLM, /offset=1/);
   });
 
-  it('points out read_file line-number prefixes copied into old_string', async () => {
+  it('points out read_file line-number prefixes copied into old_string when it does not match without them either', async () => {
     const h = harness({ 'm.js': CODE });
-    const r = await h.run(createEditTool(h.deps), { path: 'm.js', old_string: '5\tfunction sub(a, b) {\n6\t  return a - b;', new_string: 'x' });
+    const r = await h.run(createEditTool(h.deps), { path: 'm.js', old_string: '5\tfunction sub(a, b) {\n6\t  return a - c;', new_string: 'x' });
+    assert.equal(r.isError, true);
     assert.match(r.forLLM, /line-number prefixes of read_file's output/);
     assert.match(r.forLLM, /lines 5-6/);
   });

@@ -1,7 +1,9 @@
 // edit: replaces exact text in one existing file, or several pieces at once (`edits`), all located
 // in the original content and applied together or not at all. Matching is exact first, then
-// tolerant of line endings, trailing spaces, Unicode forms and smart quotes, and whichever matched,
-// only the matched text is replaced (edit-plan.ts). The file's BOM, encoding and line endings stay.
+// tolerant of line endings, trailing spaces, Unicode forms and smart quotes, then of copied
+// line-number prefixes and of indentation (one place only; new_string re-indented to fit), and
+// whichever matched, only the matched text is replaced (edit-plan.ts) and the result says which.
+// The file's BOM, encoding and line endings stay.
 import { z } from 'zod';
 import { planEdits, type EditSpec, type Replacement } from '../edit-plan';
 import { numbered } from '../edit-nearest';
@@ -56,13 +58,20 @@ function preview(text: string, first: Replacement): string {
   return numbered(lines, from, to);
 }
 
+const FUZZY_NOTE = 'old_string matched only after unifying whitespace, quotes or Unicode forms, and only the matched text was replaced';
+
+/** Which fallback matched, loosest first (for details.match); 'exact' covers line endings too. */
+function matchKind(replacements: Replacement[]): string {
+  return (['indentation', 'line-numbers', 'fuzzy'] as const).find((k) => replacements.some((r) => r.kind === k)) ?? 'exact';
+}
+
 function summary(replacements: Replacement[], editCount: number): string {
-  const fuzzy = replacements.some((r) => r.kind === 'fuzzy');
+  const notes = [...new Set(replacements.map((r) => r.note ?? (r.kind === 'fuzzy' ? FUZZY_NOTE : '')).filter(Boolean))];
   const lines = [...new Set(replacements.map((r) => r.line))];
   const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ', …' : '');
   const count = `${replacements.length} replacement${replacements.length === 1 ? '' : 's'}`;
   const from = editCount > 1 ? ` from ${editCount} edits` : '';
-  const note = fuzzy ? '; old_string matched only after unifying whitespace, quotes or Unicode forms, and only the matched text was replaced' : '';
+  const note = notes.length ? `; ${notes.join('; ')}` : '';
   return `edited (${count}${from} at line${lines.length === 1 ? '' : 's'} ${shown}${note})`;
 }
 
@@ -101,7 +110,7 @@ export function createEditTool(deps: FsToolDeps): Tool {
         path: rel,
         replacements: plan.replacements.length,
         lines: [...new Set(plan.replacements.map((r) => r.line))],
-        match: plan.replacements.some((r) => r.kind === 'fuzzy') ? 'fuzzy' : 'exact',
+        match: matchKind(plan.replacements),
       });
       const decision = (result.details?.decisions as { decision: string }[] | undefined)?.[0]?.decision;
       if (decision === 'accepted') result.forLLM += `\nThe file now reads:\n${previewText}`;
