@@ -15,7 +15,11 @@ import { envRules, injectedNames } from './command-env';
 import { commandFlow, flowFindings, isForkBomb, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
 import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupName } from './command-policy';
-import { codeRules } from './command-rules-code';
+import { parseCommand } from './command-parse';
+import { argumentPathRules, outputOptionTargets } from './command-paths';
+import { codeFinding, codeRules } from './command-rules-code';
+import { stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
+import { gitRemoteRule, packageRunnerRule } from './command-workspace';
 import { networkRules } from './command-rules-network';
 import { remoteRules } from './command-rules-remote';
 import { secretsRules } from './command-rules-secrets';
@@ -32,7 +36,12 @@ export interface JudgeContext {
   guard?: PathResolver;
   /** For `~`; defaults to os.homedir(). */
   home?: string;
+  /** How many written-then-run files deep this judgement is (a script that writes a script …). */
+  depth?: number;
 }
+
+/** Scripts a command writes and runs are judged in turn, this many levels deep; deeper asks. */
+const MAX_STAGED_DEPTH = 3;
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Tools whose arguments are text to search or print: the regex layer would only see mentions. */
@@ -97,6 +106,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
+  const root = ctx.guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
+  const staged: Staged[] = [];
+  const judges = stagedJudges(policy, ctx, home);
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
@@ -104,7 +116,10 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const inner = unwrapInner(v.seg);
     const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
-    for (const t of all.flatMap(writeTargets)) {
+    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
+    if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
+    staged.push(...all.flatMap(stagedBy));
+    for (const t of [...all.flatMap(writeTargets), ...all.flatMap(outputOptionTargets)]) {
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }
@@ -120,6 +135,21 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
+}
+
+/** How a file written and then run in the same command is judged: as a command line, or as code. */
+function stagedJudges(policy: CommandPolicy, ctx: JudgeContext, home: string): StagedJudges {
+  const depth = (ctx.depth ?? 0) + 1;
+  return {
+    async shell(text) {
+      if (depth > MAX_STAGED_DEPTH) return ask('code_injection', 'scripts that write and run scripts are nested too deeply to judge');
+      const v = await judgeCommand(await parseCommand(text), policy, { ...ctx, home, depth });
+      if (v.decision === 'allow') return undefined;
+      const group = (v.group && v.group !== 'approval' ? v.group : 'code_injection') as Finding['group'];
+      return { decision: v.decision, group, reason: v.reason };
+    },
+    code: (lang, code) => codeFinding('the file', lang, code),
+  };
 }
 
 function isGroup(g: string): g is GroupName {

@@ -36,6 +36,11 @@ export function codeRules(v: SegmentView): Finding[] {
   return f;
 }
 
+/** The verdict on code in a file a command wrote and then runs (command-staged.ts). */
+export function codeFinding(name: string, lang: string, code: string): Finding | undefined {
+  return classify(name, { lang, code })[0];
+}
+
 function classify(name: string, c: InlineCode): Finding[] {
   const code = c.code;
   if (code === '\0file') return [ask('code_injection', `${name} reads commands from a file the policy does not read`)];

@@ -72,7 +72,7 @@ export function toolRules(v: SegmentView): Finding[] {
   if (/^(echo|printf|print)$/.test(name) && v.words.some((w) => [...w.raw.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g)].some((m) => SECRET_VAR.test(m[1]))))
     f.push(deny('env_dump', `${name} prints a secret from the environment`));
   const inputs = v.seg.redirects.filter((r) => r.op === '<' || r.op === '<>').map((r) => r.target.text);
-  if ([...args, ...inputs].some((a) => SECRET_PATH.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
+  if (!/^(chmod|chown|chgrp|ls|stat|test|ssh-add|ssh-keygen|file)$/.test(name) && [...args, ...inputs].some((a) => SECRET_PATH.test(a) && !/\.pub$/.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
   f.push(...packageRules(v));
   return f;
 }

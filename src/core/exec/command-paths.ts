@@ -1,0 +1,93 @@
+// Every path in any argument — not only in the options rules know — that leads outside the workspace
+// to a credential store, a start-up file, a scheduled job or a system secret is treated as the access
+// it would be: read by a program that prints or copies files, a credential is exfiltration; a system
+// secret is always refused; a start-up file handed to a program that is not a plain reader may be
+// changed. Output options of any program (`-o`, `--output`, `--outFile`, `-Logfile`, `--junit-xml`,
+// `--dump-bin` …) are write targets, checked like redirections.
+import path from 'node:path';
+import type { PathResolver } from '../fs/types';
+import type { WriteTarget } from './command-writes';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
+const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage)/;
+const SYSTEM_SECRET = /^(\/etc\/(shadow|gshadow|sudoers|sudoers\.d|master\.passwd|security\/opasswd|ssh\/ssh_host_[\w]+_key)$|\/etc\/(shadow|gshadow)-$|\/proc\/[^/]+\/(environ|mem|root|cwd|fd|maps|auxv)(\/|$)|\/proc\/(kcore|kallsyms)$|\/dev\/(mem|kmem|port)$|\/root(\/|$)|\/var\/run\/secrets(\/|$)|\/run\/secrets(\/|$)|\/var\/lib\/(docker|containerd|kubelet)(\/|$))/;
+const STARTUP = /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.xprofile|\.xinitrc|\.config\/fish\/config\.fish|\.config\/autostart\/.*|\.config\/systemd\/.*|Library\/LaunchAgents\/.*|\.ssh\/(authorized_keys2?|rc|environment|config)|\.gitconfig|\.config\/git\/config)$/;
+const SYSTEM_STARTUP = /^\/etc\/(cron[\w.]*|crontab|anacrontab|systemd\/.*|init\.d\/.*|rc\.local|profile(\.d\/.*)?|bash\.bashrc|environment|ld\.so\.preload|update-motd\.d\/.*)$|^\/var\/spool\/(cron|at)(\/|$)|^\/Library\/(LaunchAgents|LaunchDaemons)\//;
+
+/** Programs that only read or list what they are given, or manage a key without showing it. */
+const PLAIN_READERS = /^(cat|bat|batcat|less|more|head|tail|grep|egrep|fgrep|rg|wc|diff|cmp|file|stat|ls|ll|exa|eza|tree|md5sum|sha1sum|sha256sum|test|\[|\[\[|realpath|readlink|dirname|basename|echo|printf)$/;
+const KEY_TOOLS = /^(chmod|chown|chgrp|ls|stat|test|\[|\[\[|ssh-add|ssh-keygen|mkdir|touch|file|realpath|readlink|dirname|basename|echo|printf|ll|exa|eza|tree)$/;
+
+export type PathClass = 'credential' | 'system-secret' | 'startup';
+
+/** The class of an absolute, resolved path, or undefined for an ordinary one. */
+export function classifyPath(abs: string, home: string): PathClass | undefined {
+  const rel = path.relative(home, abs);
+  if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+    // The home folder may be /root: what is inside it is judged as a home folder, not as a system path.
+    if (CREDENTIAL_STORE.test(rel)) return 'credential';
+    if (STARTUP.test(rel)) return 'startup';
+    return undefined;
+  }
+  if (SYSTEM_SECRET.test(abs)) return 'system-secret';
+  if (SYSTEM_STARTUP.test(abs)) return 'startup';
+  return undefined;
+}
+
+/** Candidate paths in the arguments: each word, and the value of `--opt=VALUE` / `-oVALUE`-less forms. */
+function candidates(v: SegmentView): string[] {
+  const out: string[] = [];
+  for (const a of v.args) {
+    const eq = /^--?[\w-]+=(.+)$/.exec(a);
+    const s = eq ? eq[1] : a;
+    if (/^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/.test(s) || /(^|\/)\.\.(\/|$)/.test(s)) out.push(s);
+  }
+  for (const r of v.seg.redirects) if (r.op === '<' || r.op === '<>') out.push(r.target.text);
+  return out;
+}
+
+export interface PathContext {
+  cwd: string | undefined;
+  home: string;
+  guard?: PathResolver;
+}
+
+/** Resolves symlinks of what exists (the workspace link to ~/.ssh is ~/.ssh); lexical otherwise. */
+function resolved(p: string, ctx: PathContext): string {
+  const expanded = p.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home);
+  const lexical = path.resolve(ctx.cwd ?? ctx.home, expanded);
+  if (!ctx.guard?.resolveSync) return lexical;
+  try {
+    return ctx.guard.resolveSync(lexical, 'read').abs;
+  } catch {
+    return lexical; // outside the workspace or refused: the lexical path is what the class is judged on
+  }
+}
+
+export function argumentPathRules(v: SegmentView, ctx: PathContext): Finding[] {
+  const f: Finding[] = [];
+  for (const p of candidates(v)) {
+    const cls = classifyPath(resolved(p, ctx), ctx.home);
+    if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
+    else if (cls === 'credential' && !KEY_TOOLS.test(v.name)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
+    else if (cls === 'startup' && !PLAIN_READERS.test(v.name)) f.push(ask('persistence', `${v.name} is given a start-up or scheduled-job file (${p}) it may change`));
+  }
+  return f;
+}
+
+/** Long options (any program) whose value is a file the program writes. */
+const OUTPUT_OPTION = /^(o|output|out|outfile|out-file|output-file|outdir|out-dir|output-dir|output-directory|log|logfile|log-file|log-path|junit-xml|junitxml|xml|dump|dump-bin|dump-file|report|report-file|save|save-to|write|write-to|export|dest|destination|html|json-report|coverage-file|pidfile|pid-file|result-file|results|trace-file|keylog|cookie-jar|dump-header)$/i;
+
+/** `-o FILE`, `--output=FILE`, `-Logfile FILE`, `--junit-xml=FILE` … of any program, when the value is a path. */
+export function outputOptionTargets(v: SegmentView): WriteTarget[] {
+  const out: WriteTarget[] = [];
+  for (let i = 0; i < v.args.length; i++) {
+    const m = /^--?([A-Za-z][\w-]*)(=(.*))?$/.exec(v.args[i]);
+    if (!m || !OUTPUT_OPTION.test(m[1])) continue;
+    const value = m[2] !== undefined ? m[3] : v.args[i + 1];
+    if (!value || !/^(\/|~|\$HOME|\.\.?\/)/.test(value)) continue;
+    out.push({ text: value, dynamic: (m[2] !== undefined ? v.words[i] : v.words[i + 1])?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0]}` });
+  }
+  return out;
+}
