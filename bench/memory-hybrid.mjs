@@ -2,7 +2,8 @@
 // MemoryStore.search in hybrid mode (BM25 top-N and cosine top-N fused by reciprocal rank), against
 // keyword-only search of the same queries on the same store, in the same run. The query's embedding
 // comes from an in-process provider (the loopback test server's deterministic bag-of-words vectors),
-// so the figure is the search itself, not a network round trip to an embeddings endpoint.
+// so the figure is the search itself, not a network round trip to an embeddings endpoint. The p95 is
+// taken in each of several rounds of the same queries, and the median round recorded.
 // Writes memory-search-hybrid-50k to bench/results/.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,6 +26,7 @@ const CHUNKS = 50_000;
 const DIMS = 384;
 const QUERIES = 300;
 const WARMUP = 30;
+const ROUNDS = 3;
 const SCOPE = { agentId: 'bench', userId: '' };
 
 const provider = {
@@ -32,6 +34,7 @@ const provider = {
   embed: async (texts) => texts.map((t) => embedText(t, DIMS)),
 };
 
+const loadBefore = os.loadavg();
 const corpus = generateCorpus({ chunks: CHUNKS });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-bench-hybrid-'));
 try {
@@ -46,35 +49,42 @@ try {
   if (n !== CHUNKS) throw new Error(`${n} chunks have vectors, expected ${CHUNKS}`);
 
   const queries = corpus.queries(QUERIES + WARMUP, 2);
-  const hy = [];
-  const kw = [];
+  const rounds = [];
   let vectorHits = 0;
-  for (const [i, q] of queries.entries()) {
-    let t = performance.now();
-    const r = await hybrid.search(SCOPE, q, { limit: 8 });
-    const h = performance.now() - t;
-    if (r.mode !== 'hybrid') throw new Error(`search ran in ${r.mode} mode: ${r.note ?? ''}`);
-    t = performance.now();
-    await keyword.search(SCOPE, q, { limit: 8 });
-    const k = performance.now() - t;
-    if (i < WARMUP) continue;
-    hy.push(h);
-    kw.push(k);
-    vectorHits += r.hits.filter((x) => x.why.vector).length;
+  for (let round = 0; round < ROUNDS; round++) {
+    const hy = [];
+    const kw = [];
+    for (const [i, q] of queries.entries()) {
+      let t = performance.now();
+      const r = await hybrid.search(SCOPE, q, { limit: 8 });
+      const h = performance.now() - t;
+      if (r.mode !== 'hybrid') throw new Error(`search ran in ${r.mode} mode: ${r.note ?? ''}`);
+      t = performance.now();
+      await keyword.search(SCOPE, q, { limit: 8 });
+      const k = performance.now() - t;
+      // The first queries of the first round warm the caches and the JIT; later rounds repeat them.
+      if (round === 0 && i < WARMUP) continue;
+      hy.push(h);
+      kw.push(k);
+      if (round === 0) vectorHits += r.hits.filter((x) => x.why.vector).length;
+    }
+    rounds.push({ p95: percentile(hy, 95), p50: percentile(hy, 50), max: Math.max(...hy), refP95: percentile(kw, 95), refP50: percentile(kw, 50) });
   }
-  const p95 = percentile(hy, 95);
+  const mid = [...rounds].sort((a, b) => a.p95 - b.p95)[Math.floor(ROUNDS / 2)];
+  const p95 = mid.p95;
   record({
     name: 'memory-search-hybrid-50k',
     unit: 'ms',
     value: p95,
     reference: 'keyword-only (BM25, with its any-term fallback) search of the same queries on the same store',
-    referenceValue: percentile(kw, 95),
-    goal: '<= 15',
-    pass: p95 <= 15,
-    runs: QUERIES,
-    statistic: 'p95',
+    referenceValue: mid.refP95,
+    goal: '<= 12 (p95, median of rounds)',
+    pass: p95 <= 12,
+    runs: ROUNDS,
+    statistic: `p95 of ${QUERIES}+ queries per round, median round`,
     corpus: `${CHUNKS.toLocaleString('en')} chunks of ~530 chars, ${DIMS}-dim vectors (in-process query embedding), limit 8`,
-    extra: { p50: percentile(hy, 50), max: Math.max(...hy), referenceP50: percentile(kw, 50), indexAndEmbedMs: indexMs, meanVectorHitsPerQuery: vectorHits / QUERIES, node: process.version },
+    loadBefore,
+    extra: { p50: mid.p50, max: mid.max, referenceP50: mid.refP50, roundsP95: rounds.map((r) => r.p95), indexAndEmbedMs: indexMs, meanVectorHitsPerQuery: vectorHits / QUERIES },
   });
   await db.close();
 } finally {

@@ -40,18 +40,27 @@ async function rowsByIds(db: Database, ids: number[], where: Condition): Promise
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** Which of `ids` the filter allows: ids only, since most candidates never become hits. */
+async function allowedIds(db: Database, ids: number[], where: Condition): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.query<{ id: number }>(
+    `SELECT c.id FROM json_each(?) AS j CROSS JOIN memory_chunks AS c ON c.id = j.value CROSS JOIN memory_documents AS d ON d.id = c.doc_id
+     WHERE ${where.sql}`,
+    [JSON.stringify(ids), ...where.params] as SqlValue[]);
+  return new Set(rows.map((r) => r.id));
+}
+
 /**
  * The `pool` nearest chunks the filter allows. Usually nearly every chunk is allowed (one agent, one
  * user), so the index is asked for a few times more than needed, unfiltered, and the candidates are
- * checked with one query (their rows are needed for the hits anyway); only when too few pass is the
- * filter's whole document list loaded and applied inside the scan.
+ * checked with one query of their ids (the text of the few that become hits is fetched after the
+ * fusion); only when too few pass is the filter's whole document list loaded and applied inside the scan.
  */
 async function nearestAllowed(i: HybridInput, qv: Float32Array, pool: number, known: Map<number, Bm25Row>): Promise<{ id: number; score: number }[]> {
   const wide = pool * 4;
   const candidates = await i.vectors.search(i.provider, qv, wide);
-  const rows = await rowsByIds(i.db, candidates.filter((c) => !known.has(c.id)).map((c) => c.id), i.where);
-  for (const [id, row] of rows) known.set(id, row);
-  const passed = candidates.filter((c) => known.has(c.id));
+  const passing = await allowedIds(i.db, candidates.filter((c) => !known.has(c.id)).map((c) => c.id), i.where);
+  const passed = candidates.filter((c) => known.has(c.id) || passing.has(c.id));
   if (passed.length >= pool || candidates.length < wide) return passed.slice(0, pool);
   const allowed = await i.db.query<{ id: number }>(`SELECT d.id FROM memory_documents AS d WHERE ${i.where.sql}`, i.where.params);
   return i.vectors.search(i.provider, qv, pool, new Set(allowed.map((r) => r.id)));
