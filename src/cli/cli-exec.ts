@@ -6,13 +6,12 @@ import type { ApprovalAnswer, ApprovalStore, Approver, Executor, ExecHostKind } 
 import { createDevcontainerExecutor } from '../core/exec/run/devcontainer-executor';
 import { JobManager } from '../core/exec/run/job-manager';
 import { createProcessExecutor } from '../core/exec/run/process-executor';
-import { createSandboxExecutor } from '../core/exec/run/sandbox-executor';
+import { sandboxedExecutor } from '../core/exec/run/sandbox-select';
 import type { PathGuard } from '../core/fs/path-guard';
 import type { PincerRuntime } from '../core/runtime';
 import type { ToolsetPorts } from '../core/toolset';
 import { UsageError } from './usage-error';
 import os from 'node:os';
-import { expandHome } from '../core/fs/path-deny';
 
 export function parseApprove(v: string | undefined): ApprovalAnswer {
   if (v === undefined) return 'deny';
@@ -24,11 +23,12 @@ export function parseApprove(v: string | undefined): ApprovalAnswer {
 export function cliExecPorts(rt: PincerRuntime, guard: Pick<PathGuard, 'roots'>, store: ApprovalStore, approve: ApprovalAnswer, stderr: (m: string) => void): ToolsetPorts['exec'] {
   const jobs = new JobManager();
   const processExec = createProcessExecutor();
-  const executor = (kind: ExecHostKind): Executor => {
+  const executor = (kind: ExecHostKind, opts?: { sandbox?: boolean }): Executor => {
     const c = rt.currentConfig.exec;
-    if (kind === 'sandbox') return createSandboxExecutor({ writable: [...guard.roots], allowNetwork: c.sandbox.network, hide: c.sandbox.hide.map((p) => expandHome(p, os.homedir())), base: processExec });
-    if (kind === 'devcontainer') return createDevcontainerExecutor({ workspaceFolder: guard.roots[0], cliPath: c.devcontainer.cliPath || undefined, base: processExec });
-    return processExec;
+    const base = (k: ExecHostKind): Executor => k === 'devcontainer'
+      ? createDevcontainerExecutor({ workspaceFolder: guard.roots[0], cliPath: c.devcontainer.cliPath || undefined, base: processExec })
+      : processExec;
+    return sandboxedExecutor(kind, base, { config: c.sandbox, roots: guard.roots, notice: (m) => stderr(`pincer: ${m}`) }, opts);
   };
   const approver: Approver = {
     async request(req) {

@@ -20,7 +20,7 @@ const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number(
  */
 export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'exec.host', 'exec.security', 'exec.ask', 'exec.denyGroups', 'exec.allowlist', 'exec.sandbox.network',
-  'exec.sandbox.hidePaths', 'exec.devcontainer.cliPath', 'exec.credentialed',
+  'exec.sandbox.hidePaths', 'exec.sandbox.mode', 'exec.sandbox.allowDomains', 'exec.sandbox.writablePaths', 'exec.sandbox.maxProcesses', 'exec.devcontainer.cliPath', 'exec.credentialed',
   'memory.embeddings.baseUrl',
   'providers.openai.baseUrl', 'providers.anthropic.baseUrl',
 ]);

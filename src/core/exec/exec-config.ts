@@ -6,6 +6,7 @@ import { readSetting } from '../policy/policy-config';
 import { allGroups, ALWAYS_DENY_GROUPS, GROUP_NAMES, type AllowlistEntry, type CommandPolicy, type GroupAction, type GroupName } from './command-policy';
 import type { ExecHostKind } from './exec-types';
 import { readCredentialedConfig, type CredentialedBinary } from './credentialed-config';
+import { readSandboxConfig, type SandboxConfig } from './sandbox-config';
 
 export interface ExecConfig {
   host: ExecHostKind;
@@ -19,7 +20,7 @@ export interface ExecConfig {
   approvalTimeoutMs: number;
   /** What the model sees of one run's output (head + tail); the rest is paged with `process log`. */
   maxOutputChars: number;
-  sandbox: { network: boolean; hide: string[] };
+  sandbox: SandboxConfig;
   devcontainer: { cliPath: string };
   /** How long to wait for a new terminal's shell integration before running as a child process. */
   shellIntegrationWaitMs: number;
@@ -33,9 +34,6 @@ const allowlistEntry = z.object({
   executable: z.string().min(1),
   args: z.string().optional(),
 }).strict();
-
-/** Sandbox hide list default: credentials in the home folder (only existing ones are hidden). */
-export const DEFAULT_SANDBOX_HIDE_SETTING = ['~/.ssh', '~/.aws', '~/.config/gcloud', '~/.kube', '~/.gnupg', '~/.docker', '~/.netrc', '~/.npmrc', '~/.git-credentials', '~/.config/gh'];
 
 /**
  * pincer.exec.denyGroups: per group `true` (on, its default action), `false` (off), `"deny"` or
@@ -79,10 +77,7 @@ export function readExecConfig(get: (key: string) => unknown, warn: (message: st
     backgroundTimeoutMs: seconds('exec.backgroundTimeoutSeconds', 1, 7 * 86_400, 1800),
     approvalTimeoutMs: seconds('exec.approvalTimeoutSeconds', 5, 3600, 120),
     maxOutputChars: readSetting(get, 'exec.maxOutputChars', z.number().int().min(1000).max(2_000_000), 30_000, warn),
-    sandbox: {
-      network: readSetting(get, 'exec.sandbox.network', z.boolean(), false, warn),
-      hide: readSetting(get, 'exec.sandbox.hidePaths', z.array(z.string().min(1)), DEFAULT_SANDBOX_HIDE_SETTING, warn),
-    },
+    sandbox: readSandboxConfig(get, warn),
     devcontainer: { cliPath: readSetting(get, 'exec.devcontainer.cliPath', z.string(), '', warn) },
     shellIntegrationWaitMs: seconds('exec.terminal.shellIntegrationWaitSeconds', 0, 120, 5),
     approvalPrompt: readSetting(get, 'exec.approvalPrompt', z.enum(['modal', 'notification']), 'modal', warn),

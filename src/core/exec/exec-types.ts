@@ -8,8 +8,12 @@ import type { SegmentVerdict } from './command-types';
 /** Where a command runs (pincer.exec.host). */
 export type ExecHostKind = 'terminal' | 'process' | 'sandbox' | 'devcontainer';
 
-/** What to run: shell text (exec: the judge's normalised text) or an argv run without any shell (credentialed_exec). */
-export type RunTarget = { shell: string } | { argv: readonly string[] };
+/**
+ * What to run: shell text (exec: the judge's normalised text) or an argv run without any shell
+ * (credentialed_exec). `visible`: an argv the terminal host shows and runs in the terminal anyway
+ * (the sandbox's bwrap line around judged shell text); other argvs run as child processes.
+ */
+export type RunTarget = { shell: string } | { argv: readonly string[]; visible?: boolean };
 
 export interface RunRequest {
   target: RunTarget;
@@ -36,6 +40,8 @@ export interface RunOutcome {
   startError?: string;
   /** Something the model should know about how it ran ("shell integration unavailable: ran as a child process"). */
   note?: string;
+  /** The run failed because the sandbox refused something (a write outside, a domain): what, in one sentence. */
+  sandboxDenied?: { kind: 'write' | 'network'; detail: string };
 }
 
 /** One started program. */
@@ -56,6 +62,8 @@ export interface RunningProcess {
 
 export interface Executor {
   readonly kind: ExecHostKind;
+  /** Runs what it starts inside the sandbox (pincer.exec.sandbox). */
+  readonly sandboxed?: boolean;
   /**
    * Starts the program. `onOutput` gets every chunk as it arrives, in order, decoded as UTF-8
    * (a multi-byte character split across reads is kept whole); no chunk arrives after `done` settles.

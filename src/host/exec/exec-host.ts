@@ -7,11 +7,10 @@ import * as vscode from 'vscode';
 import { DbApprovalStore, LazyApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
 import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
 import { createExecTools } from '../../core/exec/exec-tools';
-import { expandHome } from '../../core/fs/path-deny';
 import { createDevcontainerExecutor } from '../../core/exec/run/devcontainer-executor';
 import { JobManager } from '../../core/exec/run/job-manager';
 import { createProcessExecutor } from '../../core/exec/run/process-executor';
-import { createSandboxExecutor } from '../../core/exec/run/sandbox-executor';
+import { sandboxedExecutor } from '../../core/exec/run/sandbox-select';
 import type { PathResolver } from '../../core/fs/types';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
@@ -41,15 +40,16 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
   const processExec = createProcessExecutor();
   const terminal = new TerminalExecutor(processExec, () => rt.currentConfig.exec.shellIntegrationWaitMs);
   const alwaysHidden = [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p);
-  const executor = (kind: ExecHostKind): Executor => {
+  const executor = (kind: ExecHostKind, opts?: { sandbox?: boolean }): Executor => {
     const c = rt.currentConfig.exec;
     const roots = [...guard().roots];
-    switch (kind) {
-      case 'process': return processExec;
-      case 'terminal': return terminal;
-      case 'sandbox': return createSandboxExecutor({ writable: roots, allowNetwork: c.sandbox.network, hide: [...c.sandbox.hide.map((p) => expandHome(p, os.homedir())), ...alwaysHidden], base: processExec });
-      case 'devcontainer': return createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: processExec });
-    }
+    const base = (k: ExecHostKind): Executor => {
+      if (k === 'terminal') return terminal;
+      if (k === 'devcontainer') return createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: processExec });
+      return processExec;
+    };
+    // Where it runs (terminal, process, dev container) and whether it is confined are separate settings.
+    return sandboxedExecutor(kind, base, { config: c.sandbox, roots, alwaysHidden, notice: (m) => void vscode.window.showInformationMessage(`Pincer: ${m}`) }, opts);
   };
   const build = () => rt.replaceTools(createExecTools({
     config: () => rt.currentConfig.exec, guard, executor, jobs, store, approver: () => approvals,

@@ -32,10 +32,12 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
   ) {}
 
   start(req: RunRequest, onOutput: (chunk: string, stream: OutputStream) => void): RunningProcess {
-    if (!('shell' in req.target)) return this.viaFallback(req, onOutput, 'a program run without a shell');
+    // A sandboxed command arrives as bwrap's argv around the judged text, and is shown like any other.
+    if (!('shell' in req.target) && !req.target.visible) return this.viaFallback(req, onOutput, 'a program run without a shell');
     if (req.interactive) return this.viaFallback(req, onOutput, 'a job that takes input');
     const killer = new KillSwitch();
-    const done = this.run(req, req.target.shell, onOutput, killer)
+    const argv = 'shell' in req.target ? shellArgv(req.target.shell) : [...req.target.argv];
+    const done = this.run(req, argv, onOutput, killer)
       .catch((e: unknown): RunOutcome => ({ exitCode: null, startError: `The terminal could not run the command: ${(e as Error).message}` }));
     return {
       done,
@@ -48,7 +50,7 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     };
   }
 
-  private async run(req: RunRequest, text: string, onOutput: (chunk: string, stream: OutputStream) => void, killer: KillSwitch): Promise<RunOutcome> {
+  private async run(req: RunRequest, argv: readonly string[], onOutput: (chunk: string, stream: OutputStream) => void, killer: KillSwitch): Promise<RunOutcome> {
     const p = this.acquire(req);
     const integration = p.terminal.shellIntegration ?? await waitForIntegration(p.terminal, this.integrationWaitMs());
     if (integration === 'closed') {
@@ -69,7 +71,7 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     // cannot change what the judged text means, and `exit` cannot end the terminal. The folder is set
     // by `cd` rather than the terminal's cwd option: VS Code refuses a folder made moments ago as a
     // terminal's starting folder, and one terminal can then serve every folder.
-    const line = `cd -- ${shellQuote(req.cwd)} && ${shellArgv(text).map(shellQuote).join(' ')}`;
+    const line = `cd -- ${shellQuote(req.cwd)} && ${argv.map(shellQuote).join(' ')}`;
     const execution = integration.executeCommand(line);
     const stream = execution.read();
     // Closing the terminal may end the execution first (with no exit code) and close it after.

@@ -41,7 +41,9 @@ describe('pincer run exec', () => {
 
   it('a command that asks is denied unless --approve says otherwise', () => {
     const ws = workspace();
-    const marker = path.join(os.tmpdir(), `pincer-cli-approve-${process.pid}`);
+    // Not under /tmp: a sandboxed command has a private /tmp. Outside it the sandbox refuses the write
+    // and --approve also answers the question about running it again outside the sandbox.
+    const marker = path.join('/var/tmp', `pincer-cli-approve-${process.pid}`);
     const args = ['run', 'exec', JSON.stringify({ command: `touch ${marker}` }), '--workspace', ws];
     try {
       const denied = pincer(args);

@@ -1,89 +1,51 @@
-// The `sandbox` host: the same child process as the `process` host, wrapped in bubblewrap. The whole
-// file system is visible read-only, only the writable roots (the workspace) can be written, /tmp is
-// a private tmpfs, credentials folders are hidden, and the network is cut off unless allowed.
-// It fails closed: when bubblewrap is missing or cannot make its namespaces, nothing runs.
+// Confinement: any executor's runs (the terminal's, a child process's) wrapped in bubblewrap with the
+// default profile (sandbox-profile.ts): the file system read-only but for the workspace, the package
+// caches and a private /tmp; credential stores hidden; the network only through the filtering proxy
+// (sandbox-proxy.ts); a process limit (process-limit.ts). It fails closed: when bubblewrap is missing
+// or cannot make its namespaces, or the proxy or the limit cannot be set up, nothing runs.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { resolveExecutable } from '../command-allowlist';
-import type { Executor, RunningProcess, RunRequest } from '../exec-types';
+import type { Executor, RunningProcess, RunOutcome, RunRequest } from '../exec-types';
 import { deferredProcess, failedProcess, type OnOutput } from './pending-process';
+import { prepareProcessLimit } from './process-limit';
 import { createProcessExecutor } from './process-executor';
-import { shellArgv } from './shell-command';
-
-/** Credentials a command has no business reading; hidden when they exist. `~` is the home folder. */
-export const DEFAULT_SANDBOX_HIDE: readonly string[] = [
-  '~/.ssh', '~/.aws', '~/.config/gcloud', '~/.kube', '~/.gnupg', '~/.docker', '~/.netrc', '~/.npmrc',
-  '~/.git-credentials', '~/.config/gh',
-];
-
-export interface HiddenPath {
-  path: string;
-  /** A folder is covered by an empty tmpfs; a file by /dev/null (reads as empty). */
-  dir: boolean;
-}
-
-export interface BubblewrapOptions {
-  writable: readonly string[];
-  allowNetwork: boolean;
-  hide?: readonly HiddenPath[];
-}
+import { shellPath } from './shell-command';
+import { DenialWatcher } from './sandbox-denial';
+import {
+  bubblewrapArgs, DEFAULT_SANDBOX_CACHES, DEFAULT_SANDBOX_HIDE, existingCaches, existingHidden, sandboxSetupScript,
+  type BubblewrapOptions,
+} from './sandbox-profile';
+import { DEFAULT_ALLOWED_DOMAINS, startSandboxProxy, type SandboxProxy } from './sandbox-proxy';
 
 export interface SandboxExecutorOptions {
   /** Absolute folders the command may write (the workspace folders). */
   writable: string[];
-  allowNetwork: boolean;
+  /** `proxy` (default): only allowed domains through the proxy; `full`: the host's network; `none`. */
+  network?: 'proxy' | 'full' | 'none';
+  /** Domains the proxy admits; default DEFAULT_ALLOWED_DOMAINS. */
+  allowDomains?: readonly string[];
   /** Paths to hide (`~/` allowed); default DEFAULT_SANDBOX_HIDE. Only existing ones are hidden. */
-  hide?: string[];
+  hide?: readonly string[];
+  /** Cache folders made writable (`~/` allowed); default DEFAULT_SANDBOX_CACHES. */
+  caches?: readonly string[];
+  /** Most processes the command may have at once (default 1024). */
+  maxProcesses?: number;
   /** The bwrap binary; default `bwrap` on PATH. */
   bwrapPath?: string;
-  /** The executor that runs bwrap; default a process executor. */
+  /** The relay into the sandbox's network namespace; default `socat` on PATH. */
+  socatPath?: string;
+  /** The executor that runs the bwrap line (the terminal or a child process); default a process executor. */
   base?: Executor;
+  /** Name resolution for the proxy (tests map a registry name to loopback). */
+  lookup?: LookupFunction;
+  home?: string;
 }
 
-const FIX = 'Install bubblewrap (`sudo apt install bubblewrap`), or set `pincer.exec.host` to `process` to run commands without a sandbox.';
-
-/**
- * bwrap's arguments (without the command). Order matters: later mounts cover earlier ones, so the
- * private /tmp comes before the writable binds (a workspace under /tmp stays visible and writable)
- * and the hidden paths come last (a credentials folder stays hidden even inside a writable root).
- */
-export function bubblewrapArgs(opts: BubblewrapOptions, cwd: string): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  for (const w of opts.writable) args.push('--bind', w, w);
-  // A working directory under /tmp outside every writable root would vanish under the private /tmp.
-  if (isUnder(cwd, '/tmp') && !opts.writable.some((w) => isUnder(cwd, w))) args.push('--ro-bind', cwd, cwd);
-  // A file gets /dev/null with device access kept: bwrap's plain binds are nodev, and a nodev
-  // /dev/null fails every read with EACCES — which breaks npm on a hidden ~/.npmrc — rather than
-  // reading as empty. Writes to it vanish; the real file is untouched either way.
-  for (const h of opts.hide ?? []) args.push(...(h.dir ? ['--tmpfs', h.path] : ['--dev-bind', '/dev/null', h.path]));
-  args.push('--unshare-all');
-  if (opts.allowNetwork) args.push('--share-net');
-  // --new-session: no TIOCSTI keystrokes into the terminal that started us.
-  args.push('--die-with-parent', '--new-session', '--chdir', cwd);
-  return args;
-}
-
-function isUnder(p: string, root: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** The paths of `paths` (with `~/` expanded) that exist, each marked folder or file. */
-export function existingHidden(paths: readonly string[], home = os.homedir()): HiddenPath[] {
-  const out: HiddenPath[] = [];
-  for (const p of paths) {
-    const abs = p === '~' || p.startsWith('~/') ? path.join(home, p.slice(1)) : p;
-    try {
-      const real = fs.realpathSync.native(abs);
-      out.push({ path: real, dir: fs.statSync(real).isDirectory() });
-    } catch {
-      /* does not exist: nothing to hide */
-    }
-  }
-  return out;
-}
+const FIX = 'Install bubblewrap (`sudo apt install bubblewrap`), or set `pincer.exec.sandbox` to `off` to run commands without confinement.';
+const NO_RELAY = 'socat is not installed, so this sandbox had no network at all (not even the allowed domains); install socat (`sudo apt install socat`) to reach package registries from sandboxed commands.';
 
 const probes = new Map<string, Promise<string | undefined>>();
 
@@ -103,7 +65,8 @@ function probe(bwrap: string): Promise<string | undefined> {
   return p;
 }
 
-function findBwrap(explicit: string | undefined): string | undefined {
+/** The program at `explicit` if it is an executable file, else `name` on PATH. */
+export function findProgram(name: string, explicit?: string): string | undefined {
   if (explicit) {
     try {
       fs.accessSync(explicit, fs.constants.X_OK);
@@ -112,7 +75,19 @@ function findBwrap(explicit: string | undefined): string | undefined {
       return undefined;
     }
   }
-  return resolveExecutable('bwrap', '/', process.env.PATH ?? '/usr/bin:/bin');
+  return resolveExecutable(name, '/', process.env.PATH ?? '/usr/bin:/bin');
+}
+
+/** Whether commands can be confined here at all: Linux with bubblewrap installed. */
+export function sandboxSupported(bwrapPath?: string): boolean {
+  return process.platform === 'linux' && findProgram('bwrap', bwrapPath) !== undefined;
+}
+
+/** What one run set up and must take down when it ends (however it ends). */
+interface Held {
+  proxy?: SandboxProxy;
+  socat?: string;
+  release?: () => Promise<void>;
 }
 
 function realOrSelf(p: string): string {
@@ -127,24 +102,65 @@ export function createSandboxExecutor(opts: SandboxExecutorOptions): Executor {
   const base = opts.base ?? createProcessExecutor();
   const start = (req: RunRequest, onOutput: OnOutput): RunningProcess => {
     if (process.platform !== 'linux') {
-      return failedProcess(`The sandbox uses bubblewrap, which needs Linux (this is ${process.platform}); nothing ran. Set \`pincer.exec.host\` to \`process\` or \`devcontainer\`.`);
+      return failedProcess(`The sandbox uses bubblewrap, which needs Linux (this is ${process.platform}); nothing ran. Set \`pincer.exec.sandbox\` to \`off\`, or \`pincer.exec.host\` to \`devcontainer\`.`);
     }
-    const bwrap = findBwrap(opts.bwrapPath);
+    const bwrap = findProgram('bwrap', opts.bwrapPath);
     if (!bwrap) {
       return failedProcess(`bubblewrap (bwrap) was not found ${opts.bwrapPath ? `at ${opts.bwrapPath}` : 'on PATH'}, so the sandbox cannot run anything; nothing ran. ${FIX}`);
     }
-    return deferredProcess(probe(bwrap).then((problem) => {
+    const watcher = new DenialWatcher();
+    const held: Held = {};
+    const notes: string[] = [];
+    const run = deferredProcess((async () => {
+      const problem = await probe(bwrap);
       if (problem) {
         return { startError: `bubblewrap cannot create its sandbox here (${problem}); nothing ran. Allow unprivileged user namespaces, or ${FIX[0].toLowerCase()}${FIX.slice(1)}` };
       }
+      const limit = prepareProcessLimit(opts.maxProcesses ?? 1024);
+      if ('problem' in limit) return { startError: `The sandbox's process limit could not be set: ${limit.problem}; nothing ran.` };
+      held.release = limit.release;
+      const network = await sandboxNetwork(opts, held, notes);
       // Canonical paths: a bind or chdir through a symlink under the private /tmp would not resolve.
-      const writable = opts.writable.filter((w) => fs.existsSync(w)).map(realOrSelf);
+      const writable = [...opts.writable.filter((w) => fs.existsSync(w)).map(realOrSelf), ...existingCaches(opts.caches ?? DEFAULT_SANDBOX_CACHES, opts.home)];
       const cwd = realOrSelf(req.cwd);
-      const inner = 'shell' in req.target ? shellArgv(req.target.shell) : [...req.target.argv];
-      const args = bubblewrapArgs({ writable, allowNetwork: opts.allowNetwork, hide: existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE) }, cwd);
+      const shell = shellPath();
+      const inner = 'shell' in req.target ? [shell, '--norc', '--noprofile', '-c', req.target.shell] : [...req.target.argv];
+      const profile: BubblewrapOptions = { writable, network, hide: existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE, opts.home ?? os.homedir()) };
+      const setup = sandboxSetupScript({ maxProcesses: opts.maxProcesses ?? 1024, relay: network.kind === 'proxy' ? held.socat : undefined });
+      const argv = [...limit.prefix, bwrap, ...bubblewrapArgs(profile, cwd), '--', shell, '--norc', '--noprofile', '-c', setup, 'pincer-sandbox', ...inner];
       // bwrap runs with the request's cwd on the host too: a missing cwd is reported by the base executor.
-      return { start: () => base.start({ ...req, target: { argv: [bwrap, ...args, '--', ...inner] } }, onOutput) };
-    }));
+      return {
+        start: () => base.start({ ...req, target: { argv, visible: true } }, (chunk, stream) => {
+          watcher.push(chunk);
+          onOutput(chunk, stream);
+        }),
+      };
+    })());
+    const done = run.done.then(async (o): Promise<RunOutcome> => {
+      const refusals = held.proxy ? [...held.proxy.refusals] : [];
+      await held.proxy?.close();
+      // The cgroup goes once what is left of the tree has ended: that need not hold up the result.
+      void held.release?.();
+      const failed = !o.startError && o.exitCode !== 0;
+      const sandboxDenied = watcher.verdict(failed, refusals);
+      const note = [o.note, ...notes].filter(Boolean).join('; ') || undefined;
+      return { ...o, ...(note ? { note } : {}), ...(sandboxDenied ? { sandboxDenied } : {}) };
+    });
+    return { get pid() { return run.pid; }, done, write: (d) => run.write(d), endInput: () => run.endInput(), kill: async (g) => { await run.kill(g); await done; } };
   };
-  return { kind: 'sandbox', start };
+  return { kind: base.kind, sandboxed: true, start };
+}
+
+/** The network the run gets; with the proxy, the proxy is started and kept in `held` for cleanup. */
+async function sandboxNetwork(opts: SandboxExecutorOptions, held: Held, notes: string[]): Promise<BubblewrapOptions['network']> {
+  const kind = opts.network ?? 'proxy';
+  if (kind !== 'proxy') return { kind };
+  const socat = findProgram('socat', opts.socatPath);
+  if (!socat) {
+    notes.push(NO_RELAY);
+    return { kind: 'none' };
+  }
+  held.socat = socat;
+  held.proxy = await startSandboxProxy({ allowDomains: opts.allowDomains ?? DEFAULT_ALLOWED_DOMAINS, lookup: opts.lookup });
+  return { kind: 'proxy', hostSocket: held.proxy.socketPath };
 }

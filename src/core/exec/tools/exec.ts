@@ -13,6 +13,7 @@ import { JobLimitError, type Job, type JobManager } from '../run/job-manager';
 import { askPerson, prefixed } from './interactive-approval';
 import { describeTarget, inputTargetOfCommand } from './interactive-programs';
 import { pollReport } from './process-report';
+import { offerRunOutsideSandbox } from './sandbox-rerun';
 
 export interface ExecToolDeps {
   config: () => ExecConfig;
@@ -116,8 +117,14 @@ export function createExecTool(deps: ExecToolDeps) {
         const lead = `${preface ? `${preface}\n` : ''}Still running after ${args.yieldMs} ms; it goes on in the background as job ${job.id} (process kill id=${job.id} stops it).`;
         return ok(pollReport(deps.jobs, job, c.maxOutputChars, lead).text, { details });
       }
+      // A failure the sandbox caused is said in plain words; the person may allow one run outside it.
+      const outside = await offerRunOutsideSandbox({
+        person: { policy: c.policy, approver, approvalTimeoutMs: c.approvalTimeoutMs }, jobs: deps.jobs, unconfined: () => deps.executor(c.host, { sandbox: false }),
+      }, job, { host: c.host, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal });
+      if (outside?.job) job = outside.job;
+      const lead = [preface, outside?.lead].filter(Boolean).join('\n');
       const failed = job.status !== 'exited' || job.outcome?.exitCode !== 0;
-      const text = pollReport(deps.jobs, job, c.maxOutputChars, preface || undefined).text;
+      const text = pollReport(deps.jobs, job, c.maxOutputChars, lead || undefined).text;
       return failed ? fail(text, { details: { ...details, exitCode: job.outcome?.exitCode ?? null } }) : ok(text, { details: { ...details, exitCode: 0 } });
     },
   });

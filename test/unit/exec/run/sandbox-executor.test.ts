@@ -1,7 +1,9 @@
 // The sandbox executor through the real bubblewrap: writes only inside the writable roots, a private
-// /tmp, no network unless allowed, hidden credentials, and failing closed (nothing runs) when
-// bubblewrap is missing or cannot make its namespaces. Skipped only where bwrap is not installed.
+// /tmp, no network of its own, every credential store unreadable, a process limit that contains a
+// fork bomb, and failing closed (nothing runs) when bubblewrap is missing or cannot make its
+// namespaces. The network through the proxy is in sandbox-network.test.ts.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,54 +12,20 @@ import path from 'node:path';
 import { resolveExecutable } from '../../../../src/core/exec/command-allowlist';
 import type { RunRequest } from '../../../../src/core/exec/exec-types';
 import { descendants } from '../../../../src/core/exec/run/kill-tree';
-import { bubblewrapArgs, createSandboxExecutor, DEFAULT_SANDBOX_HIDE, existingHidden } from '../../../../src/core/exec/run/sandbox-executor';
+import { createSandboxExecutor } from '../../../../src/core/exec/run/sandbox-executor';
+import { DEFAULT_SANDBOX_HIDE } from '../../../../src/core/exec/run/sandbox-profile';
 import { removeTempDirs, tempDir } from '../../../support/fs-fixtures';
-import { baseEnv, isLive, pidFrom, run, startCollecting } from './executor-support';
+import { baseEnv, isLive, pidFrom, run, startCollecting, waitFor } from './executor-support';
 
-describe('sandbox: bubblewrap arguments', () => {
-  const args = bubblewrapArgs(
-    { writable: ['/tmp/ws', '/home/u/proj'], allowNetwork: false, hide: [{ path: '/home/u/.ssh', dir: true }, { path: '/home/u/.netrc', dir: false }] },
-    '/tmp/ws/sub',
-  );
-  const at = (...seq: string[]) => args.findIndex((_, i) => seq.every((s, j) => args[i + j] === s));
-
-  it('read-only root, own /dev, /proc and /tmp, then the writable binds after the private /tmp', () => {
-    assert.deepEqual(args.slice(0, 8), ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs']);
-    assert.ok(at('--tmpfs', '/tmp') >= 0);
-    assert.ok(at('--bind', '/tmp/ws', '/tmp/ws') > at('--tmpfs', '/tmp'), 'a workspace under /tmp stays writable');
-    assert.ok(at('--bind', '/home/u/proj', '/home/u/proj') > 0);
-  });
-
-  it('hides folders with a tmpfs and files with /dev/null, after the binds', () => {
-    assert.ok(at('--tmpfs', '/home/u/.ssh') > at('--bind', '/home/u/proj', '/home/u/proj'));
-    assert.ok(at('--dev-bind', '/dev/null', '/home/u/.netrc') > at('--bind', '/home/u/proj', '/home/u/proj'));
-  });
-
-  it('unshares everything, shares the network only when allowed, dies with its parent, new session, chdir', () => {
-    assert.ok(args.includes('--unshare-all'));
-    assert.ok(!args.includes('--share-net'));
-    assert.ok(bubblewrapArgs({ writable: [], allowNetwork: true }, '/').includes('--share-net'));
-    assert.ok(args.includes('--die-with-parent') && args.includes('--new-session'));
-    assert.deepEqual(args.slice(-2), ['--chdir', '/tmp/ws/sub']);
-  });
-
-  it('keeps a working directory under /tmp visible (read-only) when no writable root holds it', () => {
-    const a = bubblewrapArgs({ writable: ['/srv/ws'], allowNetwork: false }, '/tmp/elsewhere');
-    assert.ok(a.join(' ').includes('--ro-bind /tmp/elsewhere /tmp/elsewhere'));
-    assert.ok(!args.join(' ').includes('--ro-bind /tmp/ws/sub'), 'not when a writable root holds it');
-  });
-
-  it('existingHidden expands ~ and keeps only what exists, marking folders and files', () => {
-    const home = tempDir('sbx-home');
-    fs.mkdirSync(path.join(home, '.ssh'));
-    fs.writeFileSync(path.join(home, '.netrc'), 'machine x');
-    assert.deepEqual(existingHidden(DEFAULT_SANDBOX_HIDE, home), [
-      { path: path.join(home, '.ssh'), dir: true },
-      { path: path.join(home, '.netrc'), dir: false },
-    ]);
-    assert.ok(DEFAULT_SANDBOX_HIDE.includes('~/.aws') && DEFAULT_SANDBOX_HIDE.includes('~/.config/gh'));
-  });
-});
+/** Counts the sandbox's processes with shell builtins only: at the limit, no new process can start. */
+const COUNT = 'n=0; for d in /proc/[0-9]*; do n=$((n+1)); done';
+const varTmpDirs: string[] = [];
+/** A folder outside /tmp (the sandbox's /tmp is private, so only there is a path read-only inside). */
+function varTmp(): string {
+  const d = fs.mkdtempSync('/var/tmp/pincer-sbx-');
+  varTmpDirs.push(d);
+  return d;
+}
 
 describe('sandbox executor (real bubblewrap)', function () {
   this.timeout(30_000);
@@ -70,14 +38,18 @@ describe('sandbox executor (real bubblewrap)', function () {
     ws = tempDir('sbx-ws');
     outside = tempDir('sbx-outside');
   });
-  after(removeTempDirs);
+  after(() => {
+    removeTempDirs();
+    for (const d of varTmpDirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
   const sandbox = (over: Partial<Parameters<typeof createSandboxExecutor>[0]> = {}) =>
-    createSandboxExecutor({ writable: [ws], allowNetwork: false, hide: [], ...over });
+    createSandboxExecutor({ writable: [ws], network: 'none', hide: [], caches: [], ...over });
   const req = (shell: string, cwd = ws): RunRequest => ({ target: { shell }, cwd, env: baseEnv() });
 
   it('runs the command: output, exit code, kind', async () => {
     const ex = sandbox();
-    assert.equal(ex.kind, 'sandbox');
+    assert.equal(ex.kind, 'process');
+    assert.equal(ex.sandboxed, true);
     const r = await run(ex, req('echo "in $PWD"; echo oops >&2; exit 3'));
     assert.deepEqual(r.outcome, { exitCode: 3 });
     assert.equal(r.stdout(), `in ${ws}\n`);
@@ -134,8 +106,8 @@ describe('sandbox executor (real bubblewrap)', function () {
       assert.match(r.stderr(), /Connection refused|Network is unreachable|Cannot assign/);
     });
 
-    it('is shared when allowNetwork: the host loopback server answers', async () => {
-      const r = await run(sandbox({ allowNetwork: true }), req(get()));
+    it('is shared when the network is full: the host loopback server answers', async () => {
+      const r = await run(sandbox({ network: 'full' }), req(get()));
       assert.deepEqual(r.outcome, { exitCode: 0 }, r.stderr());
       assert.match(r.stdout(), /pong$/);
     });
@@ -164,7 +136,7 @@ describe('sandbox executor (real bubblewrap)', function () {
     process.env.HOME = home;
     let r;
     try {
-      r = await run(createSandboxExecutor({ writable: [ws], allowNetwork: false }), req(`wc -c < '${npmrc}'`));
+      r = await run(createSandboxExecutor({ writable: [ws], network: 'none' }), req(`wc -c < '${npmrc}'`));
     } finally {
       process.env.HOME = saved;
     }
@@ -197,7 +169,7 @@ describe('sandbox executor (real bubblewrap)', function () {
     const marker = path.join(ws, 'marker-missing');
     const r = await run(sandbox({ bwrapPath: path.join(outside, 'no-bwrap') }), req(`touch '${marker}'`));
     assert.equal(r.outcome.exitCode, null);
-    assert.match(r.outcome.startError ?? '', /bubblewrap \(bwrap\) was not found.*sudo apt install bubblewrap.*pincer\.exec\.host/);
+    assert.match(r.outcome.startError ?? '', /bubblewrap \(bwrap\) was not found.*sudo apt install bubblewrap.*pincer\.exec\.sandbox/);
     await new Promise((res) => setTimeout(res, 200));
     assert.equal(fs.existsSync(marker), false);
   });
@@ -212,11 +184,83 @@ describe('sandbox executor (real bubblewrap)', function () {
     const r = await run(ex, req(`touch '${marker}'`));
     assert.equal(r.outcome.exitCode, null);
     assert.match(r.outcome.startError ?? '', /No permissions to create new namespace/);
-    assert.match(r.outcome.startError ?? '', /pincer\.exec\.host/);
+    assert.match(r.outcome.startError ?? '', /pincer\.exec\.sandbox/);
     assert.equal(fs.existsSync(marker), false);
     // The probe ran once (cached): a second run does not call bwrap again and fails the same way.
     const again = await run(ex, req(`touch '${marker}'`));
     assert.match(again.outcome.startError ?? '', /No permissions/);
     assert.equal(fs.readFileSync(ran, 'utf8').trim().split('\n').length, 1);
+  });
+  it('every default credential store is unreadable: folders empty, files empty, the real ones untouched', async () => {
+    const home = tempDir('sbx-creds');
+    const files = ['.npmrc', '.yarnrc', '.pypirc', '.netrc', '.git-credentials', '.pgpass', '.my.cnf', '.cargo/credentials', '.cargo/credentials.toml'];
+    const made: string[] = [];
+    for (const entry of DEFAULT_SANDBOX_HIDE) {
+      const rel = entry.slice(2);
+      const abs = path.join(home, rel);
+      if (files.includes(rel)) {
+        fs.mkdirSync(path.dirname(abs), { recursive: true });
+        fs.writeFileSync(abs, `SECRET-${rel}\n`);
+      } else {
+        fs.mkdirSync(abs, { recursive: true });
+        fs.writeFileSync(path.join(abs, 'key'), `SECRET-${rel}\n`);
+      }
+      made.push(abs);
+    }
+    const store = tempDir('sbx-pincer-store');
+    fs.writeFileSync(path.join(store, 'state.db'), 'SECRET-pincer-store\n');
+    const ex = createSandboxExecutor({ writable: [ws], network: 'none', home, hide: [...DEFAULT_SANDBOX_HIDE, store], caches: [] });
+    const list = [...made, store].map((p) => `'${p}'`).join(' ');
+    const r = await run(ex, req(`for p in ${list}; do if [ -d "$p" ]; then cat "$p"/* 2>&1; ls -A "$p"; else cat "$p"; fi; done; grep -r SECRET '${home}' '${store}' 2>&1; echo end`));
+    assert.deepEqual(r.outcome, { exitCode: 0 }, r.stderr());
+    assert.ok(!/SECRET/.test(r.stdout() + r.stderr()), r.stdout());
+    assert.match(r.stdout(), /end\n$/);
+    assert.equal(fs.readFileSync(path.join(home, '.ssh', 'key'), 'utf8'), 'SECRET-.ssh\n', 'the real files are untouched');
+  });
+
+  it('a write outside is refused, and the result says which path and why', async () => {
+    // Outside /tmp: under the private /tmp a write lands in the sandbox's own tmpfs instead.
+    const target = path.join(varTmp(), 'escaped.txt');
+    const r = await run(sandbox(), req(`echo x > '${target}'`));
+    assert.notEqual(r.outcome.exitCode, 0);
+    assert.equal(fs.existsSync(target), false);
+    assert.equal(r.outcome.sandboxDenied?.kind, 'write');
+    assert.ok(r.outcome.sandboxDenied?.detail.includes(target), r.outcome.sandboxDenied?.detail);
+    // A failure of the command's own (no sandbox refusal) is not blamed on the sandbox.
+    const own = await run(sandbox(), req('echo no > /dev/stderr; exit 4'));
+    assert.equal(own.outcome.sandboxDenied, undefined);
+  });
+
+  it('package caches are writable, the rest of the home is not', async () => {
+    const home = varTmp();
+    fs.mkdirSync(path.join(home, '.cache', 'pip'), { recursive: true });
+    const ex = createSandboxExecutor({ writable: [ws], network: 'none', home, hide: [], caches: ['~/.npm', '~/.cache/pip'] });
+    const r = await run(ex, req(`echo a > '${home}/.npm/c' && echo b > '${home}/.cache/pip/c' && echo c > '${home}/.profile'`));
+    assert.notEqual(r.outcome.exitCode, 0);
+    assert.equal(fs.readFileSync(path.join(home, '.npm', 'c'), 'utf8'), 'a\n');
+    assert.equal(fs.readFileSync(path.join(home, '.cache', 'pip', 'c'), 'utf8'), 'b\n');
+    assert.equal(fs.existsSync(path.join(home, '.profile')), false);
+  });
+
+  it('the process limit holds: of 300 background processes only up to the limit start', async () => {
+    // bash gives up (and exits) at the first fork the limit refuses: the loop runs in a subshell.
+    const r = await run(sandbox({ maxProcesses: 40 }), req(`(for i in $(seq 300); do sleep 30 & done) 2>/dev/null; ${COUNT}; echo "procs=$n"`));
+    const n = Number(/procs=(\d+)/.exec(r.stdout())?.[1]);
+    assert.ok(n > 5 && n <= 40, `processes inside: ${n}`);
+  });
+
+  it('a fork bomb is contained and cleaned up: the run ends, nothing of it is left', async () => {
+    const c = startCollecting(sandbox({ maxProcesses: 48 }), req(`bomb() { bomb | bomb & }; bomb; sleep 2; ${COUNT}; echo "still=$n"`));
+    const o = await c.proc.done;
+    assert.equal(o.exitCode, 0, c.stderr().slice(-500));
+    const n = Number(/still=(\d+)/.exec(c.stdout())?.[1]);
+    assert.ok(n > 0 && n <= 48, `processes inside at the peak: ${n}`);
+    // Everything of the sandbox went with its pid namespace; as root its pids cgroup is removed too.
+    if (process.geteuid?.() === 0) {
+      const ours = () => fs.readdirSync('/sys/fs/cgroup/pids').filter((n) => n.startsWith(`pincer-${process.pid}-`));
+      assert.ok(await waitFor(() => ours().length === 0), `left: ${ours().join(', ')}`);
+    }
+    const host = spawnSync('true');
+    assert.equal(host.status, 0, 'the machine can still start processes');
   });
 });

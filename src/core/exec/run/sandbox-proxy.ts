@@ -1,0 +1,153 @@
+// The sandbox's only way out to the network: an HTTP proxy on a unix socket that admits an allowlist
+// of domain names (package registries and git hosts by default) and refuses every other host. The
+// sandboxed command has no network of its own (its own network namespace with only loopback); a
+// relay inside the namespace turns the socket into 127.0.0.1:3128, and HTTP_PROXY / HTTPS_PROXY
+// point there. HTTPS goes through CONNECT (the proxy sees the host name, never the content); plain
+// HTTP is forwarded. Every refusal is recorded, so a failed command can be explained in plain words.
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { LookupFunction } from 'node:net';
+
+/** Registries and git hosts commands commonly need (npm, yarn, pip, go, cargo, gems, git). */
+export const DEFAULT_ALLOWED_DOMAINS: readonly string[] = [
+  'registry.npmjs.org', 'registry.yarnpkg.com', 'repo.yarnpkg.com', 'pypi.org', 'files.pythonhosted.org',
+  'proxy.golang.org', 'sum.golang.org', 'crates.io', 'index.crates.io', 'static.crates.io', 'rubygems.org',
+  'repo.maven.apache.org', 'repo1.maven.org', 'github.com', 'codeload.github.com', 'objects.githubusercontent.com',
+  'raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org', 'deb.debian.org', 'security.debian.org',
+];
+
+export interface ProxyRefusal {
+  host: string;
+  port: number;
+  /** CONNECT, GET, POST … */
+  method: string;
+}
+
+export interface SandboxProxy {
+  /** The unix socket the proxy listens on (bind it into the sandbox). */
+  readonly socketPath: string;
+  /** Hosts refused so far, in order (at most 50 kept). */
+  readonly refusals: readonly ProxyRefusal[];
+  close(): Promise<void>;
+}
+
+export interface SandboxProxyOptions {
+  allowDomains: readonly string[];
+  /** Name resolution for allowed hosts; default the system's. Tests map a registry name to loopback. */
+  lookup?: LookupFunction;
+}
+
+/** `name` is allowed by `pattern`: the same name, or `*.example.com` for any name below example.com. */
+export function domainAllowed(host: string, patterns: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return patterns.some((raw) => {
+    const p = raw.toLowerCase().replace(/\.$/, '');
+    if (p.startsWith('*.')) return name.endsWith(p.slice(1)) && name.length > p.length - 1;
+    return name === p;
+  });
+}
+
+/** host:port of a CONNECT target or a Host header; IPv6 literals in brackets. */
+function splitHostPort(target: string, defaultPort: number): { host: string; port: number } | undefined {
+  const m = /^\[([^\]]+)\](?::(\d+))?$/.exec(target) ?? /^([^:]+)(?::(\d+))?$/.exec(target);
+  if (!m) return undefined;
+  const port = m[2] ? Number(m[2]) : defaultPort;
+  return port > 0 && port < 65536 ? { host: m[1], port } : undefined;
+}
+
+const REFUSED_BODY = (host: string) =>
+  `Pincer sandbox: ${host} is not in the allowed domains (pincer.exec.sandbox.allowDomains); the connection was refused.\n`;
+
+export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<SandboxProxy> {
+  // A private folder: only this user can reach the socket on the host side.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-proxy-'));
+  fs.chmodSync(dir, 0o700);
+  const socketPath = path.join(dir, 'proxy.sock');
+  const refusals: ProxyRefusal[] = [];
+  const refuse = (host: string, port: number, method: string) => {
+    if (refusals.length < 50) refusals.push({ host, port, method });
+  };
+  const sockets = new Set<net.Socket>();
+
+  const server = http.createServer((req, res) => {
+    // A proxied plain-HTTP request carries the absolute URL.
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('Pincer sandbox proxy: only proxy requests (absolute URLs) are served.\n');
+      return;
+    }
+    const port = Number(url.port || 80);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (url.protocol !== 'http:' || !domainAllowed(host, opts.allowDomains)) {
+      refuse(host, port, req.method ?? 'GET');
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(REFUSED_BODY(host));
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-connection'];
+    delete headers['proxy-authorization'];
+    const upstream = http.request({ host, port, method: req.method, path: url.pathname + url.search, headers, lookup: opts.lookup }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`Pincer sandbox proxy: ${host} could not be reached (${e.message}).\n`);
+    });
+    req.pipe(upstream);
+  });
+
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const target = splitHostPort(req.url ?? '', 443);
+    client.on('error', () => client.destroy());
+    if (!target || !domainAllowed(target.host, opts.allowDomains)) {
+      refuse(target?.host ?? String(req.url), target?.port ?? 0, 'CONNECT');
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${REFUSED_BODY(target?.host ?? String(req.url))}`);
+      return;
+    }
+    const upstream = net.connect({ host: target.host, port: target.port, lookup: opts.lookup });
+    sockets.add(upstream);
+    let connected = false;
+    upstream.once('connect', () => {
+      connected = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (e) => {
+      if (!connected && client.writable) {
+        client.end(`HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\n\r\nPincer sandbox proxy: ${target.host} could not be reached (${e.message}).\n`);
+      } else client.destroy();
+    });
+    upstream.once('close', () => sockets.delete(upstream));
+  });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.once('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (_e, s) => s.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  // The proxy must never keep the extension host (or a CLI run) alive by itself.
+  server.unref();
+  return {
+    socketPath,
+    refusals,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        resolve();
+      });
+    }),
+  };
+}

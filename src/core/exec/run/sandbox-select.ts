@@ -1,0 +1,65 @@
+// Where a command runs and how it is confined are two settings: pincer.exec.host picks the executor
+// (terminal, process, devcontainer), pincer.exec.sandbox.mode wraps it in the sandbox. The legacy host
+// value `sandbox` means a child process in the sandbox, required (it never runs unconfined). With
+// `on` and no bubblewrap (another platform, or none installed) commands run unconfined, and the
+// person is told once. A dev container is its own confinement and is not wrapped again.
+import os from 'node:os';
+import type { ExecHostKind, Executor } from '../exec-types';
+import type { SandboxConfig } from '../sandbox-config';
+import { createSandboxExecutor, sandboxSupported, type SandboxExecutorOptions } from './sandbox-executor';
+import { DEFAULT_SANDBOX_CACHES, expandTilde } from './sandbox-profile';
+import { DEFAULT_ALLOWED_DOMAINS } from './sandbox-proxy';
+
+export interface SandboxContext {
+  config: SandboxConfig;
+  /** The workspace folders (writable). */
+  roots: readonly string[];
+  /** Paths hidden whatever the settings say (Pincer's own storage). */
+  alwaysHidden?: readonly string[];
+  /** Told once per process when `on` cannot confine here. */
+  notice?: (message: string) => void;
+  /** Test seams. */
+  overrides?: Partial<SandboxExecutorOptions>;
+}
+
+let noticeGiven = false;
+
+export const UNSUPPORTED_NOTICE = process.platform === 'linux'
+  ? 'Commands run without a sandbox: bubblewrap is not installed. Install it (`sudo apt install bubblewrap`, and `socat` for package registries) to confine them to the workspace, or set pincer.exec.sandbox.mode to "off" to hide this notice.'
+  : `Commands run without a sandbox: Pincer's sandbox needs Linux with bubblewrap, and this is ${process.platform}. Set pincer.exec.sandbox.mode to "off" to hide this notice, or use pincer.exec.host "devcontainer".`;
+
+/** The sandbox options the settings describe (paths expanded, built-in lists extended). */
+export function sandboxOptions(ctx: SandboxContext, base: Executor): SandboxExecutorOptions {
+  const c = ctx.config;
+  const home = os.homedir();
+  return {
+    writable: [...ctx.roots],
+    network: c.fullNetwork ? 'full' : 'proxy',
+    allowDomains: [...DEFAULT_ALLOWED_DOMAINS, ...c.allowDomains],
+    hide: [...c.hide.map((p) => expandTilde(p, home)), ...(ctx.alwaysHidden ?? [])],
+    caches: [...DEFAULT_SANDBOX_CACHES, ...c.writable],
+    maxProcesses: c.maxProcesses,
+    base,
+    ...ctx.overrides,
+  };
+}
+
+/**
+ * The executor for `host`, confined as configured. `sandbox: false` asks for it unconfined (a re-run
+ * the person allowed outside the sandbox); it never confines what the settings leave unconfined.
+ */
+export function sandboxedExecutor(host: ExecHostKind, base: (kind: Exclude<ExecHostKind, 'sandbox'>) => Executor, ctx: SandboxContext, opts: { sandbox?: boolean } = {}): Executor {
+  if (host === 'sandbox') {
+    return opts.sandbox === false ? base('process') : createSandboxExecutor(sandboxOptions(ctx, base('process')));
+  }
+  const inner = base(host);
+  if (host === 'devcontainer' || opts.sandbox === false || ctx.config.mode === 'off') return inner;
+  if (!sandboxSupported(ctx.overrides?.bwrapPath)) {
+    if (!noticeGiven) {
+      noticeGiven = true;
+      ctx.notice?.(UNSUPPORTED_NOTICE);
+    }
+    return inner;
+  }
+  return createSandboxExecutor(sandboxOptions(ctx, inner));
+}
