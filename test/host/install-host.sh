@@ -9,10 +9,11 @@ set -euo pipefail
 HOST_DIR=${VSCODE_HOST_DIR:-$HOME/.cache/vscode-host}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
 
-# Chromium for the workbench UI (and the chat webview's unit tests); bubblewrap for exec's sandbox
+# Chromium for the workbench UI (and the chat webview's unit tests); bubblewrap and socat (the relay to its
+# network proxy) for exec's sandbox
 # (its unit and host tests run it for real); Kerberos, xkbfile and libsecret headers for code-server's native
 # modules (kerberos fails to build without gssapi/gssapi.h); a C/C++ toolchain for node-gyp.
-APT_PACKAGES="chromium bubblewrap ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config"
+APT_PACKAGES="chromium bubblewrap socat ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config"
 if ! dpkg -s $APT_PACKAGES >/dev/null 2>&1; then
   echo "== apt: $APT_PACKAGES"
   export DEBIAN_FRONTEND=noninteractive

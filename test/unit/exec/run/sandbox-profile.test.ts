@@ -71,6 +71,8 @@ describe('sandbox profile: bubblewrap arguments', () => {
       { path: path.join(home, '.ssh'), dir: true },
       { path: path.join(home, '.netrc'), dir: false },
     ]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', '..', 'package.json'), 'utf8'));
+    assert.deepEqual(manifest.contributes.configuration.properties['pincer.exec.sandbox.hidePaths'].default, [...DEFAULT_SANDBOX_HIDE], 'package.json shows the same default');
     for (const p of ['~/.ssh', '~/.aws', '~/.config/gh', '~/.config/gcloud', '~/.docker', '~/.kube', '~/.npmrc', '~/.netrc', '~/.git-credentials', '~/.gnupg', '~/.local/share/keyrings', '~/.mozilla', '~/.config/google-chrome']) {
       assert.ok(DEFAULT_SANDBOX_HIDE.includes(p), p);
     }
