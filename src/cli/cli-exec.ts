@@ -9,7 +9,7 @@ import { createProcessExecutor } from '../core/exec/run/process-executor';
 import { sandboxedExecutor } from '../core/exec/run/sandbox-select';
 import type { PathGuard } from '../core/fs/path-guard';
 import type { PincerRuntime } from '../core/runtime';
-import type { ToolsetPorts } from '../core/toolset';
+import type { ExecPorts } from '../core/toolset';
 import { UsageError } from './usage-error';
 import os from 'node:os';
 
@@ -20,7 +20,7 @@ export function parseApprove(v: string | undefined): ApprovalAnswer {
 }
 
 /** `guard` is the toolset's current guard (its roots are the workspace). */
-export function cliExecPorts(rt: PincerRuntime, guard: Pick<PathGuard, 'roots'>, store: ApprovalStore, approve: ApprovalAnswer, stderr: (m: string) => void): ToolsetPorts['exec'] {
+export function cliExecPorts(rt: PincerRuntime, guard: Pick<PathGuard, 'roots'>, store: ApprovalStore, approve: ApprovalAnswer, stderr: (m: string) => void): ExecPorts {
   const jobs = new JobManager();
   const processExec = createProcessExecutor();
   const executor = (kind: ExecHostKind, opts?: { sandbox?: boolean }): Executor => {

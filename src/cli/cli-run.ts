@@ -47,18 +47,21 @@ function runtimeFor(values: Values): CliRuntime {
   const reviewer = values.write
     ? new CheckpointingReviewer(new AutoApplyReviewer(nodeFs), () => store.checkpoints(), nodeFs, warn)
     : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
-  let guard: { readonly roots: readonly string[] } = { roots: [root] };
-  const exec = cliExecPorts(rt, { get roots() { return guard.roots; } }, store.approvals, parseApprove(values.approve), (m) => process.stderr.write(`${m}\n`));
-  const toolset = createToolset({
+  const approve = parseApprove(values.approve);
+  let jobs: JobManager | undefined;
+  createToolset({
     rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs,
     reviewer, rgPath: locateRipgrep([]),
     memory: () => store.memory(), userId: () => store.userId(), sessions: () => store.sessions(),
     // No model in the CLI: sessions_send says so.
     runner: () => undefined,
-    exec,
+    exec: (guard) => {
+      const ports = cliExecPorts(rt, { get roots() { return guard().roots; } }, store.approvals, approve, (m) => process.stderr.write(`${m}\n`));
+      jobs = ports.jobs;
+      return ports;
+    },
   });
-  guard = toolset.guard();
-  return { rt, root, jobs: exec.jobs, store };
+  return { rt, root, jobs: jobs!, store };
 }
 
 export function tools(values: Values): number {

@@ -35,11 +35,17 @@ export interface ToolsetPorts {
   sessions: () => Promise<SessionStore | undefined>;
   /** Runs a turn in another session; undefined where no model is configured. */
   runner: () => SessionRunner | undefined;
-  exec: Pick<ExecToolsDeps, 'executor' | 'jobs' | 'store' | 'approver'> & {
-    /** Where credentialed_exec finds a credential's value. */
-    secrets: ExecToolsDeps['credentials']['secrets'];
-  };
+  /**
+   * What exec, process and credentialed_exec run with, given the toolset's path guard (the executors
+   * read its roots when a command starts; the sandbox makes them writable).
+   */
+  exec: (guard: () => PathGuard) => ExecPorts;
 }
+
+export type ExecPorts = Pick<ExecToolsDeps, 'executor' | 'jobs' | 'store' | 'approver'> & {
+  /** Where credentialed_exec finds a credential's value. */
+  secrets: ExecToolsDeps['credentials']['secrets'];
+};
 
 export interface Toolset {
   /** Builds every tool again from the current settings and folders (after either changed). */
@@ -50,6 +56,7 @@ export interface Toolset {
 
 export function createToolset(p: ToolsetPorts): Toolset {
   let guard = guardFor(p);
+  const exec = p.exec(() => guard);
   const build = () => {
     guard = guardFor(p);
     const g = guard;
@@ -67,9 +74,9 @@ export function createToolset(p: ToolsetPorts): Toolset {
       ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       ...createExecTools({
-        config: () => p.rt.currentConfig.exec, guard: () => guard, executor: p.exec.executor, jobs: p.exec.jobs,
-        store: p.exec.store, approver: p.exec.approver, baseEnv: () => process.env, home: p.home,
-        credentials: { binaries: () => p.rt.currentConfig.exec.credentialed, secrets: p.exec.secrets, scrubber: p.rt.scrubber },
+        config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
+        store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,
+        credentials: { binaries: () => p.rt.currentConfig.exec.credentialed, secrets: exec.secrets, scrubber: p.rt.scrubber },
         workspaceRoot: () => guard.roots[0],
       }),
     ] as Tool[]);

@@ -13,10 +13,12 @@ import { SidebarView } from './sidebar-view';
 import { StorageHost } from './storage-host';
 import { ToolLog } from './tool-log';
 import { registerReview, type ReviewHost } from './review/review-host';
-import { registerFsTools } from './fs-host';
 import { CheckpointStore } from '../core/fs/checkpoint-store';
 import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
 import { restoreCheckpointCommand } from './checkpoints-host';
+import { locateRipgrep } from '../core/fs/ripgrep-locate';
+import type { PathGuard } from '../core/fs/path-guard';
+import { createToolset } from '../core/toolset';
 import { VscodeWorkspaceFs } from './vscode-fs';
 import { MemoryHost } from './memory/memory-host';
 import { registerMemory } from './memory/memory-register';
@@ -65,18 +67,32 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const reviewer = new CheckpointingReviewer(review.reviewer, checkpointStore, new VscodeWorkspaceFs(), warn);
   const memory = new MemoryHost(context, rt, storage, warn);
   const memoryParts = registerMemory(memory);
-  const fsTools = registerFsTools(context, rt, reviewer, memoryParts.intercept);
-  const exec = registerExec(context, rt, storage, () => fsTools.guard(), warn);
+  // The executors read the toolset's path guard; the toolset hands it over as it starts.
+  let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
+  const exec = registerExec(context, rt, storage, () => guard(), warn);
   const chat = registerChatLazily(context, rt, storage, memory, exec, review);
+  // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders, reads
+  // through vscode.workspace.fs, writes through the review, grep with VS Code's own ripgrep, Pincer's
+  // storage folders never visible to the tools.
+  const toolset = createToolset({
+    rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
+    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
+    ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
+    memory: () => memory.services(), userId: () => memory.userId(),
+    sessions: chat.sessions, runner: () => chat.service.runner(),
+    exec: (g) => {
+      guard = g;
+      return exec.ports;
+    },
+  });
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
-    fsTools.rebuild();
-    exec.rebuild();
+    toolset.rebuild();
     chat.rebuild();
     sidebar.refresh();
   };
   context.subscriptions.push(
-    fsTools, exec, chat, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    vscode.workspace.onDidChangeWorkspaceFolders(() => toolset.rebuild()), exec, chat, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),

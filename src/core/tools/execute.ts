@@ -9,6 +9,7 @@ import { stableJson } from '../guard/stable-json';
 import { parseArguments } from './arguments';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
+import { knownErrorResult } from './known-errors';
 import { capText } from './result-cap';
 import { fail, type CallOptions, type Tool, type ToolContext, type ToolOutcome, type ToolResult } from './types';
 
@@ -161,6 +162,8 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
       return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };
     }
     if (controller.signal.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
+    const known = knownErrorResult(e);
+    if (known) return { result: known, outcome: 'error' };
     const msg = e instanceof Error ? e.message : String(e);
     return { result: fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), outcome: 'error' };
   } finally {

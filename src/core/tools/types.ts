@@ -1,6 +1,7 @@
 // The contract between the runtime and every tool. One tool instance serves many concurrent calls,
 // so everything a call needs arrives in its ToolContext; tools keep no per-call state of their own.
 import type { z } from 'zod';
+import { knownErrorResult } from './known-errors';
 
 /** What a tool may do to the world; the policy engine, the rate limiter and the scheduler read it. */
 export type Capability = 'read-only' | 'mutating' | 'external';
@@ -109,7 +110,24 @@ export function fail(forLLM: string, extra: Partial<ToolResult> = {}): ToolResul
   return { forLLM, isError: true, ...extra };
 }
 
-/** Helps declare a tool with its argument type inferred from its zod schema. */
+/**
+ * Declares a tool with its argument type inferred from its zod schema. A known error the tool lets
+ * propagate (a refused path, a memory or session refusal: known-errors.ts) becomes its error result
+ * here, the one place for it, so a tool never repeats that mapping and a direct call (a test, another
+ * tool wrapping it) gets the same answer as a call through the pipeline.
+ */
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
-  return tool;
+  const run = tool.execute;
+  return {
+    ...tool,
+    async execute(args, ctx) {
+      try {
+        return await run.call(tool, args, ctx);
+      } catch (e) {
+        const known = knownErrorResult(e);
+        if (known) return known;
+        throw e;
+      }
+    },
+  };
 }

@@ -1,17 +1,13 @@
 // The seam between the runtime (dist/host-core.js) and the chat stack (dist/host-chat.js, see
 // chat-stack.ts). The tools must not wait for the model SDKs, markdown and the chat view to load:
-// at host-core's load this registers only what the window needs at once — the session tools and
-// the chat's command ids — and requires the chat bundle on the first chat use (the view opening, a
+// at host-core's load this sets up only what the window needs at once — the session store (for the
+// toolset's session tools) and the chat's command ids — and requires the chat bundle on the first chat use (the view opening, a
 // chat command, sessions_send needing a model). Module identity across the two bundles: the chat
 // bundle has its own copies of shared core modules, so objects crossing the seam are checked by
 // shape (error names and codes), never with instanceof against a class from the other side.
 import * as vscode from 'vscode';
 import type { PincerRuntime } from '../../core/runtime';
 import { SessionStore } from '../../core/sessions/session-store';
-import { createSessionsHistoryTool } from '../../core/sessions/tools/sessions-history';
-import { createSessionsListTool } from '../../core/sessions/tools/sessions-list';
-import { createSessionsSendTool } from '../../core/sessions/tools/sessions-send';
-import type { Tool } from '../../core/tools/types';
 import type { ExecHost } from '../exec/exec-host';
 import type { MemoryHost } from '../memory/memory-host';
 import type { ReviewHost } from '../review/review-host';
@@ -41,7 +37,7 @@ export interface ChatHost extends vscode.Disposable {
   /** Whether the chat bundle has been loaded (nothing of it runs before). */
   isLoaded(): boolean;
   sessions(): Promise<SessionStore | undefined>;
-  /** Registers the session tools again and, once loaded, refreshes the model list (after settings changed). */
+  /** Once loaded, refreshes the model list (after settings changed). */
   rebuild(): void;
   commands: Record<string, (...args: never[]) => unknown>;
 }
@@ -51,13 +47,8 @@ export function registerChatLazily(context: vscode.ExtensionContext, rt: PincerR
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
   let chat: LoadedChat | undefined;
   const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, memory, exec, review }));
-  const rebuild = () => {
-    rt.replaceTools([
-      createSessionsListTool(sessions), createSessionsHistoryTool(sessions), createSessionsSendTool(sessions, () => load().service.runner()),
-    ] as Tool[]);
-    chat?.models.changed();
-  };
-  rebuild();
+  // The session tools are in the toolset (host-core); sessions_send's runner loads the chat here.
+  const rebuild = () => chat?.models.changed();
   return {
     get view() { return load().view; },
     get service() { return load().service; },

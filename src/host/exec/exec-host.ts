@@ -1,18 +1,18 @@
 // Running commands in a window: the executors (the integrated terminal with a child-process fallback,
 // a plain child process, bubblewrap, the dev container), one job manager, the approval prompt, the
-// workspace's "Always allow" rules in its database, credentials in SecretStorage, and the tools
-// exec, process and credentialed_exec. Rebuilt when settings or folders change; jobs outlive rebuilds.
+// workspace's "Always allow" rules in its database, credentials in SecretStorage: the ports the
+// toolset's exec, process and credentialed_exec run with (the toolset rebuilds; jobs outlive it).
 import * as os from 'os';
 import * as vscode from 'vscode';
 import { DbApprovalStore, LazyApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
 import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
-import { createExecTools } from '../../core/exec/exec-tools';
 import { createDevcontainerExecutor } from '../../core/exec/run/devcontainer-executor';
 import { JobManager } from '../../core/exec/run/job-manager';
 import { createProcessExecutor } from '../../core/exec/run/process-executor';
 import { sandboxedExecutor } from '../../core/exec/run/sandbox-select';
 import type { PathResolver } from '../../core/fs/types';
 import type { PincerRuntime } from '../../core/runtime';
+import type { ExecPorts } from '../../core/toolset';
 import type { StorageHost } from '../storage-host';
 import { ApprovalPrompt } from './approval-prompt';
 import { manageApprovalsCommand } from './approvals-manage';
@@ -24,7 +24,8 @@ export interface ExecHost extends vscode.Disposable {
   readonly jobs: JobManager;
   readonly approvals: ApprovalPrompt;
   readonly store: ApprovalStore;
-  rebuild(): void;
+  /** What the toolset's exec, process and credentialed_exec run with in this window. */
+  readonly ports: ExecPorts;
   commands: Record<string, (...args: never[]) => unknown>;
 }
 
@@ -51,15 +52,9 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
     // Where it runs (terminal, process, dev container) and whether it is confined are separate settings.
     return sandboxedExecutor(kind, base, { config: c.sandbox, roots, alwaysHidden, notice: (m) => void vscode.window.showInformationMessage(`Pincer: ${m}`) }, opts);
   };
-  const build = () => rt.replaceTools(createExecTools({
-    config: () => rt.currentConfig.exec, guard, executor, jobs, store, approver: () => approvals,
-    baseEnv: () => process.env, home: os.homedir(),
-    credentials: { binaries: () => rt.currentConfig.exec.credentialed, secrets, scrubber: rt.scrubber },
-    workspaceRoot: () => guard().roots[0],
-  }));
-  build();
   return {
-    jobs, approvals, store, rebuild: build,
+    jobs, approvals, store,
+    ports: { executor, jobs, store, approver: () => approvals, secrets },
     commands: {
       'pincer.exec.showJobs': (id?: string) => showJobsCommand(jobs, id),
       'pincer.exec.manageApprovals': () => manageApprovalsCommand(store, () => rt.currentConfig.exec.policy.allowlist),

@@ -1,14 +1,10 @@
 // Memory and context files in a window: the stores open with the workspace database on first use;
-// the memory tools and the file tools' interceptors are registered at once and wait for them. The
+// the toolset's memory tools and file-tool routing wait for them. The
 // embeddings endpoint comes from settings, its key from SecretStorage; without one, search is
 // keyword-only and says so once.
-import * as os from 'os';
 import * as vscode from 'vscode';
 import type { EmbeddingProvider } from '../../core/memory/embeddings';
-import { ContextStore } from '../../core/memory/context-store';
-import { MemoryStore } from '../../core/memory/memory-store';
-import { RoutedFiles } from '../../core/memory/routed-files';
-import { RevisionStore } from '../../core/memory/revision-store';
+import { memoryUserId, openMemoryServices, type MemoryServices } from '../../core/memory/memory-services';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
 import { chatStack } from '../chat/chat-lazy';
@@ -16,13 +12,6 @@ import { AgentsHost } from './agents-host';
 import { MemoryFileSystem } from './memory-fs-provider';
 
 export const EMBEDDINGS_KEY_SECRET = 'pincer.memory.embeddings.apiKey';
-
-export interface MemoryServices {
-  memory: MemoryStore;
-  context: ContextStore;
-  routed: RoutedFiles;
-  revisions: RevisionStore;
-}
 
 export class MemoryHost implements vscode.Disposable {
   readonly agents: AgentsHost;
@@ -48,37 +37,18 @@ export class MemoryHost implements vscode.Disposable {
 
   /** pincer.user, else the OS user name: whose memory and per-user context files these are. */
   userId(): string {
-    const configured = this.rt.currentConfig.memory.user;
-    if (configured) return configured;
-    try {
-      return os.userInfo().username || 'user';
-    } catch {
-      return 'user';
-    }
+    return memoryUserId(this.rt.currentConfig.memory.user);
   }
 
   services(): Promise<MemoryServices | undefined> {
     this.opening ??= (async () => {
       const [db] = await Promise.all([this.storage.database(), this.agents.ready(), this.keyLoaded ??= this.loadKey()]);
       if (!db) return undefined;
-      const memory = new MemoryStore(db, { embeddings: () => this.embeddings() });
-      const context = new ContextStore(db);
-      const revisions = new RevisionStore(db);
-      const routed = new RoutedFiles({
-        context, memory, agents: this.agents.registry, revisions,
-        routedNames: () => this.rt.currentConfig.memory.routedContextFiles,
+      return openMemoryServices(db, {
+        agents: this.agents.registry, embeddings: () => this.embeddings(), routedNames: () => this.rt.currentConfig.memory.routedContextFiles,
       });
-      return { memory, context, routed, revisions };
     })();
     return this.opening;
-  }
-
-  async memoryStore(): Promise<MemoryStore | undefined> {
-    return (await this.services())?.memory;
-  }
-
-  async routed(): Promise<RoutedFiles | undefined> {
-    return (await this.services())?.routed;
   }
 
   /** The configured embeddings endpoint, rebuilt when its settings or key change; undefined = keyword-only. */

@@ -1,11 +1,8 @@
-// Puts memory into the window: the memory tools and the file tools' interceptors (both wait for the
-// store on first use), the agents' tool policies, and the memory commands.
+// Puts memory into the window: the agents' tool policies, the Memory view and the memory commands
+// (the memory tools and the file tools' routing are in the toolset, over MemoryHost's services).
 import * as vscode from 'vscode';
 import { withAgentPolicies } from '../../core/agents/agent-policy';
 import type { PincerConfig } from '../../core/config';
-import { interceptFsTools } from '../../core/memory/fs-interceptor';
-import { createMemoryTools } from '../../core/memory/memory-tools';
-import type { Tool } from '../../core/tools/types';
 import {
   addMemoryToExplorerCommand, openContextFileCommand, reindexMemoryCommand, searchMemoryCommand, setEmbeddingsKeyCommand,
 } from './memory-commands';
@@ -16,23 +13,16 @@ import { restoreRevisionCommand } from './memory-revisions';
 import type { ResultDocuments } from '../result-documents';
 
 export interface MemoryRegistration extends vscode.Disposable {
-  intercept(tools: Tool[], roots: () => readonly string[]): Tool[];
   withAgents(config: PincerConfig): PincerConfig;
   commands(context: vscode.ExtensionContext, docs: ResultDocuments): Record<string, (...args: never[]) => unknown>;
   view: MemoryView;
 }
 
 export function registerMemory(host: MemoryHost): MemoryRegistration {
-  const userId = () => host.userId();
-  host.rt.replaceTools(createMemoryTools({ store: () => host.memoryStore(), userId }));
   void host.agents.ready();
   const view = new MemoryView(host);
   return {
     view,
-    intercept: (tools, roots) => interceptFsTools(tools, {
-      routed: () => host.routed(), userId, roots, routedNames: () => host.rt.currentConfig.memory.routedContextFiles,
-      maxResultChars: host.rt.currentConfig.limits.maxResultChars,
-    }),
     withAgents: (config) => ({ ...config, policy: withAgentPolicies(config.policy, host.agents.registry.all()) }),
     commands: (context, docs) => ({
       'pincer.memory.restoreRevision': (opts?: { agent?: string; path?: string; id?: number; confirm?: boolean }) => restoreRevisionCommand(host, docs, opts),

@@ -6,6 +6,7 @@ import * as nodePath from 'node:path';
 import { z } from 'zod';
 import { formatCount } from '../../format-count';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
+import { isKnownToolError } from '../../tools/known-errors';
 import { rulesAbove } from '../ignore-rules';
 import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
 import { walk, type WalkFile } from '../walk';
@@ -171,7 +172,7 @@ export function createGlobTool(deps: FsToolDeps): Tool {
       try {
         return await run(deps, args, ctx);
       } catch (e) {
-        if (e instanceof PathError) return fail(e.message, { details: { code: e.code } });
+        if (isKnownToolError(e)) throw e; // the pipeline answers a refused path
         if (ctx.signal.aborted) return fail('glob was cancelled before it finished.', { details: { aborted: true } });
         return fail(`glob failed: ${(e as Error).message}`);
       }

@@ -10,7 +10,7 @@ import { grepReport, MAX_LIMIT } from '../grep-report';
 import { compileFlags, escapeRegex } from '../grep-worker-source';
 import { denyPathsToRgGlobs } from '../ripgrep-args';
 import { looksBinary, searchWithRipgrep } from '../ripgrep-search';
-import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
+import { type FsToolDeps, type ResolvedPath } from '../types';
 
 const parameters = z.object({
   pattern: z.string().min(1).describe('What to search for: a regular expression (ripgrep syntax, close to JavaScript\'s; one line at a time), or with literal: true the exact text.'),
@@ -79,13 +79,8 @@ export function createGrepTool(deps: FsToolDeps, opts: GrepToolOptions = {}): To
     async execute(args, ctx) {
       const q = toQuery(args);
       const caps: GrepCaps = { limit: args.limit ?? DEFAULT_CAPS.limit, maxLineChars: args.maxLineChars ?? DEFAULT_CAPS.maxLineChars, maxBytes: args.maxBytes ?? DEFAULT_CAPS.maxBytes };
-      let target: ResolvedPath;
-      try {
-        target = await deps.guard.resolve(args.path ?? '.', 'read');
-      } catch (e) {
-        if (e instanceof PathError) return fail(e.message);
-        throw e;
-      }
+      // A refused path is a PathError: the pipeline answers with its message.
+      const target: ResolvedPath = await deps.guard.resolve(args.path ?? '.', 'read');
       const st = target.exists ? await deps.fs.stat(target.abs) : undefined;
       if (!st) return fail(`${JSON.stringify(args.path ?? '.')} does not exist. Use glob or list_files to find the right path.`);
       if (st.type !== 'file' && st.type !== 'directory') return fail(`${JSON.stringify(target.rel || target.input)} is neither a file nor a directory; grep searches files and directories.`);

@@ -4,6 +4,7 @@
 import * as nodePath from 'node:path';
 import { z } from 'zod';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
+import { isKnownToolError } from '../../tools/known-errors';
 import { formatBytes } from '../read-budget';
 import { PathError, type FileStat, type FsToolDeps } from '../types';
 
@@ -121,7 +122,7 @@ export function createListFilesTool(deps: FsToolDeps): Tool {
       try {
         return await run(deps, args, ctx);
       } catch (e) {
-        if (e instanceof PathError) return fail(e.message, { details: { code: e.code } });
+        if (isKnownToolError(e)) throw e; // the pipeline answers a refused path
         if (ctx.signal.aborted) return fail('list_files was cancelled.', { details: { aborted: true } });
         return fail(`Could not list ${args.path ?? 'the workspace root'}: ${(e as Error).message}`);
       }

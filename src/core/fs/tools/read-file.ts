@@ -4,11 +4,12 @@
 import { z } from 'zod';
 import { formatCount } from '../../format-count';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
+import { isKnownToolError } from '../../tools/known-errors';
 import { binaryMessage, sniffContent, SNIFF_BYTES } from '../binary';
 import { formatBytes, readBudget, type ReadBudget } from '../read-budget';
 import { readLineWindow, type LineWindow } from '../read-lines';
 import { memorySource, openSource, type ByteSource, type RangeReadable } from '../read-range';
-import { PathError, type FsToolDeps, type ResolvedPath, type WorkspaceFs } from '../types';
+import { type FsToolDeps, type ResolvedPath, type WorkspaceFs } from '../types';
 
 const parameters = z.object({
   path: z.string().min(1).describe('File to read: relative to the workspace root, or absolute.'),
@@ -132,7 +133,7 @@ export function createReadFileTool(deps: FsToolDeps, options: ReadFileOptions = 
       try {
         return await read(deps, options, args, ctx);
       } catch (e) {
-        if (e instanceof PathError) return fail(e.message, { details: { code: e.code } });
+        if (isKnownToolError(e)) throw e; // the pipeline answers a refused path
         if (ctx.signal.aborted) throw e;
         return fail(`Could not read ${args.path}: ${(e as Error).message}`);
       }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { hasPlaceholder, placeholderInNewMessage, redactedStandIns } from '../edit-redaction';
 import { reviewChanges } from '../review-result';
 import { convertEol, countLines, decodeLossy, decodeText, encodeText, type TextFormat } from '../text-encoding';
-import { PathError, type FsToolDeps, type ProposedChange } from '../types';
+import { type FsToolDeps, type ProposedChange } from '../types';
 import { defineTool, fail, ok, type Tool } from '../../tools/types';
 
 const parameters = z.object({
@@ -35,13 +35,8 @@ export function createWriteFileTool(deps: FsToolDeps): Tool {
     group: 'fs',
     capability: 'mutating',
     async execute(args, ctx) {
-      let target;
-      try {
-        target = await deps.guard.resolve(args.path, 'write');
-      } catch (e) {
-        if (e instanceof PathError) return fail(e.message);
-        throw e;
-      }
+      // A refused path is a PathError: the pipeline answers with its message.
+      const target = await deps.guard.resolve(args.path, 'write');
       const rel = target.rel || target.abs;
       const st = await deps.fs.stat(target.abs);
       if (st && st.type !== 'file') {

@@ -8,7 +8,7 @@ import { checkMemoryPath } from '../memory-paths';
 import { normalizeFolder } from '../memory-scope-sql';
 import type { MemoryStore } from '../memory-store';
 import { levelLabel, type MemoryToolEnv } from '../memory-tools';
-import { MemoryError, type MemoryDocumentInfo, type Scope } from '../types';
+import { type MemoryDocumentInfo, type Scope } from '../types';
 
 const parameters = z.object({
   path: z.string().min(1).describe('MEMORY.md, memory.md or a path under memory/ (e.g. "memory/projects/pincer.md"). A folder ("memory/projects") lists its documents.'),
@@ -74,37 +74,32 @@ export function createMemoryGetTool(env: MemoryToolEnv): Tool {
     async execute(args, ctx) {
       const scope = env.scope(ctx);
       const path = normalizeFolder(args.path.trim()).replace(/^\/+/, '');
-      try {
-        const store = await env.store();
-        if (path === 'memory' || (path.startsWith('memory/') && !/\.[^/]+$/.test(path))) {
-          const listing = await folderListing(store, scope, path);
-          if (listing) return ok(listing, { details: { path, folder: true } });
-        }
-        checkMemoryPath(path);
-        const doc = await store.read(scope, path);
-        if (!doc) return fail(await missing(store, scope, path), { details: { path, found: false } });
-        const lines = splitLines(doc.content);
-        const from = args.offset ?? 1;
-        const level = levelLabel(doc.userId, scope);
-        if (lines.length === 0) return ok(`${path} (${level}) is empty.`, { details: { path, userId: doc.userId, lines: 0 } });
-        if (from > lines.length) return fail(`offset=${from} is past the end of ${path}, which has ${lines.length} line${lines.length === 1 ? '' : 's'}.`);
-        const wantedTo = Math.min(lines.length, from - 1 + (args.limit ?? MAX_LINES), from - 1 + MAX_LINES);
-        const width = String(wantedTo).length;
-        let out = '';
-        let to = from - 1;
-        while (to < wantedTo) {
-          const line = `${String(to + 1).padStart(width)}\t${lines[to]}\n`;
-          if (out.length + line.length > MAX_CHARS && to >= from) break;
-          out += line.length > MAX_CHARS ? `${line.slice(0, MAX_CHARS)}…\n` : line;
-          to++;
-        }
-        const head = `${path} (${level}; ${lines.length} line${lines.length === 1 ? '' : 's'})`;
-        const tail = to < lines.length ? `\n[Showing lines ${from}-${to} of ${lines.length}. Use offset=${to + 1} to continue.]` : '';
-        return ok(`${head}\n${out.trimEnd()}${tail}`, { details: { path, userId: doc.userId, from, to, lines: lines.length } });
-      } catch (e) {
-        if (e instanceof MemoryError) return fail(e.message, { details: { path, code: e.code } });
-        throw e;
+      const store = await env.store();
+      if (path === 'memory' || (path.startsWith('memory/') && !/\.[^/]+$/.test(path))) {
+        const listing = await folderListing(store, scope, path);
+        if (listing) return ok(listing, { details: { path, folder: true } });
       }
+      checkMemoryPath(path);
+      const doc = await store.read(scope, path);
+      if (!doc) return fail(await missing(store, scope, path), { details: { path, found: false } });
+      const lines = splitLines(doc.content);
+      const from = args.offset ?? 1;
+      const level = levelLabel(doc.userId, scope);
+      if (lines.length === 0) return ok(`${path} (${level}) is empty.`, { details: { path, userId: doc.userId, lines: 0 } });
+      if (from > lines.length) return fail(`offset=${from} is past the end of ${path}, which has ${lines.length} line${lines.length === 1 ? '' : 's'}.`);
+      const wantedTo = Math.min(lines.length, from - 1 + (args.limit ?? MAX_LINES), from - 1 + MAX_LINES);
+      const width = String(wantedTo).length;
+      let out = '';
+      let to = from - 1;
+      while (to < wantedTo) {
+        const line = `${String(to + 1).padStart(width)}\t${lines[to]}\n`;
+        if (out.length + line.length > MAX_CHARS && to >= from) break;
+        out += line.length > MAX_CHARS ? `${line.slice(0, MAX_CHARS)}…\n` : line;
+        to++;
+      }
+      const head = `${path} (${level}; ${lines.length} line${lines.length === 1 ? '' : 's'})`;
+      const tail = to < lines.length ? `\n[Showing lines ${from}-${to} of ${lines.length}. Use offset=${to + 1} to continue.]` : '';
+      return ok(`${head}\n${out.trimEnd()}${tail}`, { details: { path, userId: doc.userId, from, to, lines: lines.length } });
     },
   });
 }

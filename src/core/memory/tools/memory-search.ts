@@ -2,10 +2,10 @@
 // endpoint is configured, by meaning (vectors, fused by reciprocal rank). Returns L1 hits: short
 // abstracts with ids, paths and line ranges; memory_expand gives a hit's full text (L2).
 import { z } from 'zod';
-import { defineTool, fail, ok, type Tool } from '../../tools/types';
+import { defineTool, ok, type Tool } from '../../tools/types';
 import type { MemoryStore, SearchResult } from '../memory-store';
 import { levelLabel, type MemoryToolEnv } from '../memory-tools';
-import { MemoryError, type Scope, type SearchHit } from '../types';
+import { type Scope, type SearchHit } from '../types';
 
 const parameters = z.object({
   query: z.string().min(1).describe('What to look for: a few distinctive words (names, terms, dates) work best.'),
@@ -74,17 +74,12 @@ export function createMemorySearchTool(env: MemoryToolEnv): Tool {
     capability: 'read-only',
     async execute(args, ctx) {
       const scope = env.scope(ctx);
-      try {
-        const store = await env.store();
-        const r = await store.search(scope, args.query, { limit: args.limit ?? 8, path: args.path, scope: args.scope, signal: ctx.signal });
-        const keywordNote = r.mode === 'bm25' && !store.embeddingsEnabled && !noted.has(store);
-        if (keywordNote) noted.add(store);
-        const { text, shown } = formatSearch(args.query, r, scope, keywordNote);
-        return ok(text, { details: { mode: r.mode, hits: r.hits.length, shown, ids: r.hits.map((h) => h.id), terms: r.terms } });
-      } catch (e) {
-        if (e instanceof MemoryError) return fail(e.message);
-        throw e;
-      }
+      const store = await env.store();
+      const r = await store.search(scope, args.query, { limit: args.limit ?? 8, path: args.path, scope: args.scope, signal: ctx.signal });
+      const keywordNote = r.mode === 'bm25' && !store.embeddingsEnabled && !noted.has(store);
+      if (keywordNote) noted.add(store);
+      const { text, shown } = formatSearch(args.query, r, scope, keywordNote);
+      return ok(text, { details: { mode: r.mode, hits: r.hits.length, shown, ids: r.hits.map((h) => h.id), terms: r.terms } });
     },
   });
 }
