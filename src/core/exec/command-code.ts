@@ -24,6 +24,8 @@ const CODE_FLAGS: Record<string, { lang: string; code: string; value: string; lo
   r: { lang: 'r', code: 'e', value: '', long: [] }, rscript: { lang: 'r', code: 'e', value: '', long: [] }, osascript: { lang: 'applescript', code: 'e', value: 'ls' },
   pwsh: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] }, powershell: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] },
 };
+/** Interpreters, REPLs and tools with a command language of their own, taking code in their arguments. */
+const GENERIC_CODE = /^(irb|tclsh|wish|expect|jshell|groovy|groovysh|scala|scala-cli|amm|guile|racket|sbcl|clisp|ecl|ghc|ghci|runghc|runhaskell|stack|elixir|iex|erl|escript|nim|octave|maxima|gnuplot|emacs|emacsclient|vim|vi|nvim|view|ex|cpan|py|kotlin|kotlinc|swift|dart|crystal|raku|perl6|rakudo|dc|bc|clojure|clj|bb|lein|node-repl|deno|php-cli|hhvm|pry|rails|ipython|jupyter|matlab|mathematica|wolframscript|sage|gp|pari|lisp|chicken|csi|gsi|chez|scheme|mit-scheme|ocaml|utop|fsi|dotnet-script|csi\.exe|coffee|ts-node|tsx|esno|zx|vite-node)$/;
 const LATEX = /^(latex|pdflatex|xelatex|lualatex|tex|pdftex|luatex|xetex|latexmk|context|platex|uplatex)$/;
 
 /** The interpreter family of a program name (`python3.12` → python3), lower-cased. */
@@ -49,7 +51,7 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
         continue;
       }
       if (!a.startsWith('-') || a === '-') break; // the script file: its own arguments follow
-      if (fam === 'pwsh' || fam === 'powershell') { if (/^-(c|command|encodedcommand|e|ec)$/i.test(a)) out.push({ lang: 'powershell', code: args.slice(i + 1).join(' ') }); continue; }
+      if (fam === 'pwsh' || fam === 'powershell') { if (/^-(c|command|encodedcommand|e|ec|enc|en)$/i.test(a)) out.push({ lang: 'powershell', code: args.slice(i + 1).join(' ') }); continue; }
       for (let j = 1; j < a.length; j++) {
         const c = a[j];
         const rest = a.slice(j + 1);
@@ -105,6 +107,12 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
     const escape = args.some((a) => /^--?(shell-escape|enable-write18)$/.test(a) || /shell_escape\s*=\s*[tpy1]/i.test(a));
     const tex = args.filter((a) => /\\/.test(a)).join('\n');
     if (escape || /\\write18|\\immediate/.test(tex)) out.push({ lang: 'tex', code: `${escape ? '\0escape\n' : ''}${tex}` });
+    return out;
+  }
+  if (GENERIC_CODE.test(fam)) {
+    // Languages the judge does not model: every argument that looks like code is code.
+    const code = args.filter((a) => /[\s()'"`;{}$!]/.test(a) || /^[:!]/.test(a)).join('\n');
+    if (code) out.push({ lang: 'generic', code });
     return out;
   }
   if (fam === 'm4') { const d = args.filter((a) => /(esys|sys)cmd/.test(a)); if (d.length) out.push({ lang: 'm4', code: d.join('\n') }); return out; }
@@ -176,7 +184,11 @@ export function embeddedCommands(c: InlineCode): string[] {
     const s = STR.exec(after);
     if (s && s.index === 0) out.push(s[2]);
   }
-  if (/^(perl|ruby|php|julia|node)$/.test(c.lang) || c.lang === 'r') {
+  if (c.lang === 'generic') {
+    for (const line of code.split('\n')) { const m = /^\s*:?!\s*([\s\S]+)$/.exec(line); if (m) out.push(m[1]); }
+    for (const m of code.matchAll(/(["'])((?:\\.|(?!\1)[^\\])*)\1/g)) if (/^\s*(sh|bash|rm|curl|wget|nc|cat|env|chmod|python3?|perl|node|dd|find|xargs|sudo|kill)\b\s/.test(m[2])) out.push(m[2]);
+  }
+  if (/^(perl|ruby|php|julia|node|generic)$/.test(c.lang) || c.lang === 'r') {
     for (const m of code.matchAll(/(?:^|[^\\\w])`([^`]+)`/g)) out.push(m[1]);
     for (const m of code.matchAll(/\b(?:qx|%x)\s*[{(\[/|!]([^})\]/|!]*)[})\]/|!]/g)) out.push(m[1]);
   }

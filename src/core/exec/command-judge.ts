@@ -18,7 +18,7 @@ import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupN
 import { parseCommand } from './command-parse';
 import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding, codeRules } from './command-rules-code';
-import { stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
+import { contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
 import { gitRemoteRule, packageRunnerRule } from './command-workspace';
 import { networkRules } from './command-rules-network';
 import { remoteRules } from './command-rules-remote';
@@ -101,6 +101,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     return { decision: 'deny', group: 'security', reason, problems: parsed.problems, segments: segments.map((segment) => ({ segment, decision: 'deny', group: 'security', reason })) };
   }
   const views = segments.map((s) => viewOf(s));
+  for (let i = 0; i + 1 < views.length; i++) if (segments[i + 1].joinedBy === '|' || segments[i + 1].joinedBy === '|&') views[i].pipedTo = views[i + 1];
   const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
@@ -109,6 +110,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const root = ctx.guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
   const staged: Staged[] = [];
   const judges = stagedJudges(policy, ctx, home);
+  // Text the command shows being written or fed to a program (order does not matter: `cmake -P <(echo …)`).
+  const shown = views.flatMap((x) => [...stagedBy(x).map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
+  const shownUsed = new Set<number>();
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
@@ -118,6 +122,10 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
+    if (shown.length && !shownUsed.has(0)) {
+      const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
+      if (found.length) { f.push(...found); shownUsed.add(0); }
+    }
     staged.push(...all.flatMap(stagedBy));
     for (const t of [...all.flatMap(writeTargets), ...all.flatMap(outputOptionTargets)]) {
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });

@@ -8,15 +8,33 @@ const SOCKET_TOOLS = /^(nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|
 const RECON = /^(nmap|masscan|zmap|rustscan|unicornscan|hping3?|arp-scan|netdiscover|nikto|gobuster|ffuf|dirb|sqlmap|amass|subfinder|wpscan|responder|bettercap|tcpdump|tshark|wireshark|ettercap)$/;
 const TUNNELS = /^(ngrok|chisel|cloudflared|frpc|frps|bore|lt|localtunnel|sshuttle|autossh|ligolo|ligolo-ng|inlets|serveo|pagekite|tailscale|zrok|gost|iodine)$/;
 const REMOTE_COPY = /^(scp|sftp|ftp|tftp|lftp|rsync|rcp|rclone|smbclient|s3cmd)$/;
+/** Every target named is this machine (localhost, 127.x, ::1, the loopback interface). */
+export function onlyThisMachine(args: readonly string[]): boolean {
+  return args.some((a) => /^(localhost|127(\.\d+){3}|::1|lo|lo0)$/.test(a)) && !args.some((a) => /^(\d{1,3}(\.\d{1,3}){3}(\/\d+)?|[\w-]+(\.[\w-]+)+)$/.test(a) && !/^127\./.test(a));
+}
+
+/** ssh: `-G` prints the configuration; a login or a remote command asks; tunnels and proxies are denied. */
+function sshRule(name: string, args: string[]): Finding[] {
+  if (name === 'ssh' && args.includes('-G')) return [];
+  const o = parseOptions(args, { shortValue: 'bcDEeFIiJLlmOopQRSWw', longValue: [] });
+  if (name === 'ssh' && (o.short.has('R') || o.short.has('D') || o.short.has('L') || o.short.has('w') || o.short.has('J') || valuesOf(o, [], 'o').some((x) => /^(ProxyCommand|LocalCommand|PermitLocalCommand|RemoteForward|LocalForward|DynamicForward)/i.test(x))))
+    return [deny('network_recon', 'ssh opens a tunnel or runs a local command')];
+  return [ask('network_recon', `${name} logs in to another machine`)];
+}
+
 export function networkRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
   if (SOCKET_TOOLS.test(name)) f.push(deny('reverse_shell', `${name} opens raw network connections or listeners`));
-  if (name === 'openssl' && /^(s_client|s_server)$/.test(args[0] ?? '')) f.push(deny('reverse_shell', `openssl ${args[0]} opens a raw TLS connection`));
+  // `openssl s_client … < /dev/null` only looks at a server's certificate: nothing is wired to it.
+  const probe = args[0] === 's_client' && v.seg.redirects.some((r) => r.op === '<' && r.target.text === '/dev/null');
+  if (name === 'openssl' && /^(s_client|s_server)$/.test(args[0] ?? '') && !probe) f.push(deny('reverse_shell', `openssl ${args[0]} opens a raw TLS connection`));
   if (name === 'mkfifo' || (name === 'mknod' && args.includes('p'))) f.push(deny('reverse_shell', 'a named pipe is the usual way to wire a shell to a socket'));
-  if (RECON.test(name)) f.push(deny('network_recon', `${name} scans or sniffs the network`));
+  // Scanning or sniffing only this machine (a dev server's port, the loopback interface) asks.
+  const local = onlyThisMachine(args);
+  if (RECON.test(name)) f.push(local ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} scans or sniffs the network`));
   if (TUNNELS.test(name)) f.push(deny('network_recon', `${name} opens a tunnel to the outside`));
-  if (name === 'ssh' || name === 'mosh' || name === 'rsh' || name === 'rlogin' || name === 'ssh-copy-id') f.push(deny('network_recon', `${name} logs in to another machine`));
+  if (name === 'ssh' || name === 'mosh' || name === 'rsh' || name === 'rlogin' || name === 'ssh-copy-id') f.push(...sshRule(name, args));
   if (REMOTE_COPY.test(name) && (name !== 'rsync' || args.some((a) => /^[^-/][^/]*:|^rsync:\/\/|^[\w.-]+@/.test(a)))) f.push(deny('data_exfiltration', `${name} copies files to or from another machine`));
   if (/^(dig|nslookup|host|drill|resolvectl|getent)$/.test(name) && v.words.some((w) => w.dynamic)) f.push(deny('data_exfiltration', `${name} with a value computed at run time can carry data out in DNS queries`));
   if (args.some((a) => /^\/dev\/(tcp|udp)\//.test(a)) || v.seg.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.text))) f.push(deny('reverse_shell', 'the arguments open a /dev/tcp socket'));

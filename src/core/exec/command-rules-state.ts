@@ -3,6 +3,7 @@
 // package managers or the editor re-pointed at another source. Status, list and version forms of the
 // same programs only read, and stay allowed.
 import { parseOptions } from './command-options';
+import { onlyThisMachine } from './command-rules-network';
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
 
 
@@ -23,7 +24,9 @@ const INFO_ARGS = /^(--?version|-V|--?help|-\?|version|help|--list-interfaces|-D
 
 /** `tcpdump -D`, `amass -version`, `ssh -V`, `nmap --help`: the program describes itself and does nothing else. */
 export function isInfoForm(v: SegmentView): boolean {
-  if (v.args.length !== 1 || !INFO_ARGS.test(v.args[0])) return false;
+  // Every word an option and one of them asks for help or the version: `nuclei -update-templates -h`.
+  if (v.args.length > 1 && v.args.every((a) => a.startsWith('-')) && v.args.some((a) => /^(--?(help|version)|-h)$/i.test(a)) && !/^(shutdown|halt|reboot|poweroff)$/.test(v.name)) return true;
+  if (v.args.length !== 1 || !(INFO_ARGS.test(v.args[0]) || /^--?(version|help)$/i.test(v.args[0]))) return false;
   const a = v.args[0];
   // -h means "halt" to shutdown, -D "debug"/"daemon" to most programs: only where they describe the program.
   if (a === '-h') return !/^(shutdown|halt|reboot|poweroff|sort|du|df|ls|free|last)$/.test(v.name);
@@ -34,7 +37,7 @@ export function isInfoForm(v: SegmentView): boolean {
 export function stateRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  if (ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) f.push(deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
+  if (ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) f.push(onlyThisMachine(args) ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
   switch (name) {
     case 'iptables': case 'ip6tables': case 'iptables-legacy': case 'ip6tables-legacy': case 'iptables-nft': case 'ebtables': case 'arptables': {
       const o = parseOptions(args, { shortValue: 'tjmspdioAIDRNXPFZLS', longValue: ['table', 'jump', 'match', 'source', 'destination', 'in-interface', 'out-interface', 'protocol'] });

@@ -46,8 +46,11 @@ export function systemRules(v: SegmentView): Finding[] {
   if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
   if (POWER.test(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(args.find((a) => !a.startsWith('-')) ?? '')))
     f.push(deny('destructive_ops', `${name} stops or restarts the machine`));
-  if (PRIV.test(name) || (name === 'sg' && isNewgrpSg(args))) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
-  if (v.seg.via.some((w) => /^(sudo|doas|su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through sudo/su'));
+  // sudo and doas ask a person for a password anyway: what they run is judged on its own, and they ask.
+  if (/^(sudo|doas)$/.test(name) && !args.some((a) => /^-(s|i|-shell|-login|E|-preserve-env)$/.test(a))) f.push(ask('privilege_escalation', `${name} runs the command as another user`));
+  else if (name === 'mount' && args.every((a) => /^-(l|-show-labels)$/.test(a))) { /* `mount` alone lists what is mounted */ }
+  else if (PRIV.test(name) || (name === 'sg' && isNewgrpSg(args))) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
+  if (v.seg.via.some((w) => /^(su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through su/pkexec'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
   if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
@@ -58,10 +61,15 @@ export function systemRules(v: SegmentView): Finding[] {
     case 'dd': f.push(...ddRule(args)); break;
     case 'chmod': case 'chown': case 'chgrp': case 'setfacl': case 'chattr': f.push(...permRule(name, args)); break;
     case 'kill': f.push(...killRule(args)); break;
-    case 'killall': case 'pkill': case 'killall5': case 'xkill': case 'skill': case 'slay':
-      f.push(deny('process_control', `${name} kills processes by name`)); break;
+    case 'killall': case 'pkill': case 'skill': case 'slay': {
+      const hard = args.some((a) => /^-(9|KILL|SIGKILL|s)$/i.test(a) || /^--signal(=|$)/.test(a)) || args.some((a) => /^-u$|^--euid|^--uid/.test(a));
+      f.push(hard ? deny('process_control', `${name} kills processes by name with SIGKILL or for a whole user`) : ask('process_control', `${name} kills processes by name`));
+      break;
+    }
+    case 'killall5': case 'xkill': f.push(deny('process_control', `${name} kills processes it picks`)); break;
     case 'crontab': if (!(args.length === 1 && args[0] === '-l')) f.push(deny('persistence', 'crontab installs a scheduled job')); break;
-    case 'at': case 'batch': case 'atq': case 'schtasks': case 'launchctl': f.push(deny('persistence', `${name} schedules something to run later`)); break;
+    case 'launchctl': if (!/^(list|print|print-disabled|version|help|blame|dumpstate|managerpid|manageruid|managername)$/.test(args[0] ?? '')) f.push(deny('persistence', 'launchctl loads or changes what runs later')); break;
+    case 'at': case 'batch': case 'schtasks': f.push(deny('persistence', `${name} schedules something to run later`)); break;
     case 'systemctl': if (args.some((a) => /^(enable|link|edit|set-property|mask|daemon-reload|preset)$/.test(a))) f.push(deny('persistence', 'systemctl changes what starts with the system')); break;
     case 'find': f.push(...findRule(args)); break;
     case 'docker': case 'podman': case 'nerdctl': f.push(...containerRule(name, args)); break;

@@ -3,11 +3,11 @@
 // awk system()). Mentions inside arguments never count: `grep -r "rm -rf" .` is a search.
 import { analyzeSed } from './command-sed';
 import { hasFlag, parseOptions, valuesOf } from './command-options';
+import { SECRET_VAR } from './command-rules-secrets';
 import { ask, baseName, deny, isPathLike, type Finding, type SegmentView } from './command-view';
 
 /** Files whose contents are credentials: reading them is the first half of an exfiltration. */
 export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys|known_hosts)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
-const SECRET_VAR = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|CREDENTIAL|ACCESS_KEY|SESSION_KEY|AUTH|COOKIE|^AWS_|^GITHUB_|^GH_|^NPM_|^PINCER_|^GOCLAW_|^OPENAI|^ANTHROPIC|DATABASE_URL)/i;
 const GIT_DANGER_CONFIG = /^(core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy|alternaterefs)|diff\..*\.(textconv|command)|diff\.external|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential\.helper|gpg\.(program|.*\.program)|sequence\.editor|protocol\..*\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|https\.proxy|url\..*\.insteadof|include\.path|includeif\..*|init\.templatedir|alias\..*|pager\..*|web\.browser|browser\..*\.cmd|sendemail\..*cmd|notes\.rewriteref|status\.showuntrackedfiles)$/i;
 
 export function toolRules(v: SegmentView): Finding[] {
@@ -63,9 +63,18 @@ export function toolRules(v: SegmentView): Finding[] {
       if (v.words.some((w) => w.dynamic) || args.some((a) => /^\/dev\/|^\/proc\//.test(a))) f.push(ask('code_injection', 'source of a path computed at run time'));
       else f.push(ask('code_injection', `${name} runs a script file the policy does not read`));
       break;
-    case 'env': case 'printenv': if (v.args.filter((a) => !a.startsWith('-')).length === 0 || name === 'printenv') f.push(deny('env_dump', `${name} prints the environment, secrets included`)); break;
+    case 'env': case 'printenv': {
+      const names = v.args.filter((a) => !a.startsWith('-'));
+      // `printenv PATH` prints one ordinary variable; `env | grep -i proxy` filters to names that are not secrets.
+      if (name === 'printenv' && names.length && names.every((n) => !SECRET_VAR.test(n))) break;
+      if (names.length === 0 || name === 'printenv') f.push(filteredOut(v) ? ask('env_dump', `${name} prints the environment, filtered by what reads it`) : deny('env_dump', `${name} prints the environment, secrets included`));
+      break;
+    }
     case 'export': case 'declare': case 'typeset': case 'set':
       if (args.length === 0 || args.every((a) => /^-[pxr]*$/.test(a))) f.push(deny('env_dump', `${name} without names prints the environment`));
+      break;
+    case 'jq': case 'yq': case 'gojq': case 'jaq':
+      if (args.some((a) => !a.startsWith('-') && /(^|[^\w.$])(\$ENV|\$__loc__|env)\b(?!\s*\.\s*(PATH|HOME|USER|SHELL|PWD|LANG)\b)/.test(a))) f.push(deny('env_dump', `${name} reads the environment in its filter`));
       break;
     case 'compgen': if (args.includes('-v') || args.includes('-e')) f.push(deny('env_dump', 'compgen lists variables')); break;
   }
@@ -75,6 +84,11 @@ export function toolRules(v: SegmentView): Finding[] {
   if (!/^(chmod|chown|chgrp|ls|stat|test|ssh-add|ssh-keygen|file)$/.test(name) && [...args, ...inputs].some((a) => SECRET_PATH.test(a) && !/\.pub$/.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
   f.push(...packageRules(v));
   return f;
+}
+
+/** `env | grep PATTERN` with a pattern that names no secret: the output is one or a few ordinary variables. */
+function filteredOut(v: SegmentView): boolean {
+  return v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo !== undefined && /^(grep|egrep|rg)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a) => !a.startsWith('-')) && !v.pipedTo.args.some((a) => SECRET_VAR.test(a.replace(/^\^/, '')) || /^-v$/.test(a));
 }
 
 /** GoClaw advisory: `grep -R` over / or ~ reads every secret on the machine. */

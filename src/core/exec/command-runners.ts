@@ -25,6 +25,8 @@ interface RunnerSpec {
   shellStrings?: boolean;
   /** Options whose value is a shell string (`npx -c 'cmd'`, `hyperfine --prepare 'cmd'`). */
   scriptOptions?: readonly string[];
+  /** The command is everything after this word (`gdb --args prog …`). */
+  argsAfter?: string;
 }
 
 const R: Record<string, RunnerSpec> = {
@@ -71,11 +73,13 @@ const R: Record<string, RunnerSpec> = {
   'sandbox-exec': { short: 'fpD' }, fakeroot: { short: 'lsi' }, fakechroot: {}, screen: { short: 'ScpTe' }, xterm: { scriptOptions: ['e'] },
   kubectl: { sub: ['exec'], dashDash: true }, oc: { sub: ['exec', 'rsh'], dashDash: true }, docker: { sub: ['exec'], skip: 1, short: 'euwd', long: ['env', 'user', 'workdir', 'detach-keys', 'env-file'] },
   podman: { sub: ['exec'], skip: 1, short: 'euwd', long: ['env', 'user', 'workdir', 'detach-keys', 'env-file'] }, lxc: { sub: ['exec'], skip: 1, dashDash: true },
-  expect: { scriptOptions: ['c'] }, retry: { dashDash: true },
+  expect: { scriptOptions: ['c'] }, retry: { dashDash: true }, vagrant: { sub: ['ssh'], scriptOptions: ['c', 'command'] },
+  ansible: { short: 'imuMfetBPkc', long: ['inventory', 'module-name', 'user', 'forks', 'extra-vars', 'become-user', 'connection', 'private-key', 'limit'], scriptOptions: ['a', 'args'] },
+  nano: { scriptOptions: ['s', 'speller'] }, pico: { scriptOptions: ['s', 'speller'] }, gdb: { argsAfter: '--args' }, cgdb: { argsAfter: '--args' },
 };
 
 /** Shell text handed to a program in an option value: the long name says so. */
-const SHELL_OPTION = /^(exec|exec-batch|execute|command|cmd|run|run-command|entrypoint|shell-command|sh|rsh|ssh|rsh-command|rsync-path|(pre|post)[-_]?(hook|exec|command|cmd|build|install|script|start|run)|[\w-]*-(hook|command|cmd|exec|script|program|wrapper|filter)|password[-_]?(command|cmd|eval)|passcmd|passwordcmd|passeval|askpass|pager|editor|wrapper|launcher|interpreter|proxy-?command|on-[\w-]+|onsuccess|onfailure|callback|notify-command|compress-program|use-compress-program|to-command|checkpoint-action|info-script|new-volume-script|rmt-command|upload-pack|receive-pack|preexec|precmd|shell-escape-command)$/i;
+const SHELL_OPTION = /^(pipe|exec|exec-batch|execute|command|cmd|run|run-command|entrypoint|shell-command|sh|rsh|ssh|rsh-command|rsync-path|(pre|post)[-_]?(hook|exec|command|cmd|build|install|script|start|run)|[\w-]*-(hook|command|cmd|exec|script|program|wrapper|filter)|password[-_]?(command|cmd|eval)|passcmd|passwordcmd|passeval|askpass|pager|editor|wrapper|launcher|interpreter|proxy-?command|on-[\w-]+|onsuccess|onfailure|callback|notify-command|compress-program|use-compress-program|to-command|checkpoint-action|info-script|new-volume-script|rmt-command|upload-pack|receive-pack|preexec|precmd|shell-escape-command)$/i;
 /** Options whose name matches SHELL_OPTION but whose value is data. */
 const NOT_SHELL = /^(execution[\w-]*|exec-path|ssh-key|sh-completion|filter|pre-release|post-release|command-name|log-filter|type-filter|path-filter|prefilter)$/i;
 
@@ -97,6 +101,10 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
       if (t === flag && argv[i + 1]) out.push(scriptAction(`${name} ${flag}`, argv[i + 1]));
       else if (o.length > 1 && t.startsWith(`${flag}=`)) out.push(scriptAction(`${name} ${flag}`, { ...argv[i], text: t.slice(flag.length + 1) }));
     }
+  }
+  if (spec.argsAfter) {
+    const at = argv.findIndex((w) => w.text === spec.argsAfter);
+    return at > 0 && at + 1 < argv.length ? [...out, { kind: 'argv', label: `${name} ${spec.argsAfter}`, argv: argv.slice(at + 1) }] : out;
   }
   let i = 1;
   if (spec.sub) {
@@ -140,6 +148,25 @@ export function optionScripts(argv: Word[], name: string): WrapAction[] {
     const text = /wrapper$/i.test(m[1]) ? value.text.replace(/,/g, ' ') : value.text;
     out.push(scriptAction(`${name} --${m[1]}`, { ...value, text }));
     if (m[2] === undefined) i++;
+  }
+  return out;
+}
+
+/** `KEY=value` inside any argument whose key says the value runs (`ProxyCommand=…`, `Pre-Invoke::=…`, `runner="…"`, `ssh_command=…`). */
+const KEY_RUNS = /([\w.:-]*(?:ProxyCommand|LocalCommand|Invoke|[Cc]ommand|_cmd|Cmd|[Hh]ook|runner|wrapper|launcher|LAUNCHER|toolexec|vettool|pager|editor|askpass|passcommand|PASSCOMMAND))(?:::)?\s*=\s*(?:"((?:\\.|[^"\\])*)"|'([^']*)'|([^\s'",]+(?:\s[^\s'",=]+)*))/g;
+
+/** Shell text inside arguments: `KEY=value` with a key that runs its value, and fzf-style `execute(…)`. */
+export function embeddedInArguments(argv: Word[], name: string): WrapAction[] {
+  const out: WrapAction[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i].text;
+    if (!t.includes('=') && !t.includes('(')) continue;
+    for (const m of t.matchAll(KEY_RUNS)) {
+      const value = (m[2] ?? m[3] ?? m[4] ?? '').replace(/\\"/g, '"');
+      if (value.trim()) out.push(scriptAction(`${name} ${m[1]}=`, { ...argv[i], text: /LAUNCHER|wrapper/i.test(m[1]) ? value.replace(/[;,]/g, ' ') : value }));
+    }
+    for (const m of t.matchAll(/\b(?:execute|execute-silent|become|reload|preview)\(([^)]*)\)/g)) if (m[1].trim()) out.push(scriptAction(`${name} ${m[0].split('(')[0]}()`, { ...argv[i], text: m[1] }));
+    if (/^(scripts|hooks?|tasks?)\.[\w:.-]+=/.test(t)) out.push(scriptAction(`${name} ${t.split('=')[0]}`, { ...argv[i], text: t.slice(t.indexOf('=') + 1) }));
   }
   return out;
 }

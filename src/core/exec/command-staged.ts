@@ -11,8 +11,10 @@ import { writeTargets } from './command-writes';
 export interface Staged {
   /** Normalised relative or absolute path as written in the command. */
   file: string;
-  /** What was written, when the command shows it (echo/printf arguments, a heredoc). */
+  /** What was written, when the command shows it and it is the whole file (echo/printf arguments, a heredoc). */
   content?: string;
+  /** What the command shows being written, whole or appended. */
+  shown?: string;
 }
 
 const key = (p: string): string => path.posix.normalize(p.replace(/^\.\//, ''));
@@ -29,7 +31,50 @@ export function stagedBy(v: SegmentView): Staged[] {
   else if ((v.name === 'cat' || v.name === 'tee') && v.seg.heredocs.length) content = v.seg.heredocs.join('\n');
   else if (v.name === 'cat' && v.seg.redirects.some((r) => r.op === '<<<')) content = v.seg.redirects.find((r) => r.op === '<<<')?.target.text;
   const appended = targets.some((t) => t.by.includes('>>'));
-  return targets.map((t) => ({ file: key(t.text), content: appended ? undefined : content }));
+  return targets.map((t) => ({ file: key(t.text), content: appended ? undefined : content, shown: content }));
+}
+
+/** Text a command line shows being fed to another program: echo/printf into a process substitution. */
+export function fedBy(v: SegmentView): string | undefined {
+  if (v.seg.context !== 'process-substitution' || !/^(echo|printf)$/.test(v.name)) return undefined;
+  return v.name === 'printf' ? (v.args[0] ?? '').replace(/\\n/g, '\n') : v.args.join(' ');
+}
+
+/** Plain writers and readers: running one of them after a write runs nothing that was written. */
+const INERT = /^(echo|printf|cat|tee|chmod|chown|touch|mkdir|cd|pushd|popd|true|false|:|ls|head|tail|grep|wc|diff|sort|uniq|sed|awk|cp|mv|ln|rm|test|\[|sleep|git)$/;
+
+/**
+ * Command lines inside text a command wrote (any file, any syntax): every line with its leading
+ * `key:`/`key =`/`- `/`RUN`/`.shell`/`:!` stripped, and every quoted string, when it starts with a
+ * program the rules judge. Used when a later segment runs a program that may read the file as its
+ * configuration (a Taskfile, a pre-commit config, a build script, a Procfile …).
+ */
+export function commandLinesIn(text: string): string[] {
+  const t = text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/\\n/g, '\n');
+  const out = new Set<string>();
+  const judged = /^(sh|bash|zsh|dash|rm|curl|wget|nc|ncat|socat|cat|env|printenv|chmod|python3?|perl|ruby|node|php|dd|find|xargs|sudo|kill|pkill|base64|tar|scp|rsync|git|npm|npx|pip|mkfs|shred|crontab|ssh|telnet|openssl|xmrig|nmap|docker|kubectl|aws|terraform|mail|sendmail|printf|echo)\b/;
+  const strip = (l: string) => l.trim().replace(/^(\/\/go:generate|#!?\S*|RUN|CMD|ENTRYPOINT|\.?(shell|system)|:?!|exec)\s+/i, '').replace(/^-\s+/, '').replace(/^[\w.@/-]+\s*(:|=)\s*(-\s+)?/, '').replace(/^["']|["']$/g, '').replace(/^\[?["']?|["']?\]?$/g, '').trim();
+  for (const line of t.split('\n')) {
+    const l = strip(line);
+    if (judged.test(l)) out.add(l);
+  }
+  for (const m of t.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) if (judged.test(m[2].trim()) && /\s/.test(m[2].trim())) out.add(m[2].trim());
+  return [...out];
+}
+
+/** Findings from what earlier segments wrote, for a later segment that may read it as configuration. */
+export async function contentFindings(v: SegmentView, shown: readonly string[], judges: StagedJudges): Promise<Finding[]> {
+  if (!shown.length || INERT.test(v.name)) return [];
+  const f: Finding[] = [];
+  for (const text of shown) {
+    const code = judges.code('generic', text);
+    if (code && code.decision === 'deny') f.push({ ...code, reason: `${v.name} may run what this command wrote: ${code.reason}` });
+    for (const line of commandLinesIn(text)) {
+      const found = await judges.shell(line);
+      if (found && !/^(write|parse|allowlist|inline-code|package_install)$/.test(found.group)) f.push({ ...found, reason: `${v.name} may run what this command wrote (${line.slice(0, 60)}): ${found.reason}` });
+    }
+  }
+  return f;
 }
 
 /** What a segment runs from the workspace: the file, and how its content is to be read. */

@@ -14,6 +14,8 @@ export interface SegmentView {
   args: string[];
   /** argv[1..] words. */
   words: Word[];
+  /** The command this one's output is piped into, when the judge knows it. */
+  pipedTo?: SegmentView;
 }
 
 export interface Finding {

@@ -222,6 +222,11 @@ export class SegmentWalker {
       else this.stdinShell(seg, action.label, inner);
     }
     this.embedded(seg, ctx);
+    for (const a of seg.assignments) {
+      if (!/(COMMAND|_CMD|EXEC|HOOK|EDITOR|PAGER|SHELL|WRAPPER|LAUNCHER|RUNNER|ASKPASS)$|^(CC|CXX|LD|AR|FC|CPP)$/.test(a.name) || !a.value.text.trim()) continue;
+      const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, `${a.name}=`], redirects: [], heredocs: [], stdinPipe: false });
+      if (inner) this.script(a.value, `${a.name}=`, inner);
+    }
   }
 
   /** Command lines that inline code hands to a shell (`python3 -c 'os.system("…")'`, awk `system("…")`). */

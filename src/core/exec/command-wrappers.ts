@@ -4,7 +4,7 @@
 // when it cannot be found the wrapper is still a segment of its own and the judge sees its name.
 import * as path from 'node:path';
 import type { ParseProblem, Word } from './command-types';
-import { optionScripts, runnerActions, unknownProgramActions } from './command-runners';
+import { embeddedInArguments, optionScripts, runnerActions, unknownProgramActions } from './command-runners';
 import { skipOptions } from './command-wrapper-options';
 import { staticWord } from './command-words';
 
@@ -197,7 +197,11 @@ function parallel(argv: Word[]): WrapAction[] {
   if (end === i) {
     return [{ kind: 'problem', problem: { kind: 'eval', detail: 'parallel reads the commands it runs from its input' } }];
   }
-  return [{ kind: 'script', label: 'parallel', script: joined(argv.slice(i, end)) }];
+  const cmd = joined(argv.slice(i, end));
+  const inputs = argv.slice(end + 1).filter((w) => !/^:::[:+]?$/.test(w.text));
+  if (!inputs.length) return [{ kind: 'script', label: 'parallel', script: cmd }];
+  // Each input is appended to the command as one more word, quoted as parallel quotes it.
+  return inputs.map((w) => ({ kind: 'script', label: 'parallel', script: { ...cmd, text: `${cmd.text} '${w.text.replace(/'/g, "'\\''")}'`, dynamic: cmd.dynamic || w.dynamic } }));
 }
 
 const UNWRAPPERS: Record<string, Unwrapper> = {
@@ -220,6 +224,23 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   script: scriptOption('c', ['command'], 'script -c'),
 };
 
+/** git subcommands that run a command line: `rebase -x`, `submodule foreach`, `bisect run`, `difftool -x`. */
+function gitRunners(argv: Word[]): WrapAction[] {
+  const words = argv.map((w) => w.text);
+  const sub = words.findIndex((t, i) => i > 0 && /^(rebase|submodule|bisect|difftool|mergetool)$/.test(t));
+  if (sub < 0) return [];
+  const rest = argv.slice(sub + 1);
+  const out: WrapAction[] = [];
+  for (let i = 0; i < rest.length; i++) if (/^(-x|--exec|--extcmd|-t|--tool-cmd)$/.test(rest[i].text) && rest[i + 1]) out.push({ kind: 'script', label: `git ${words[sub]} ${rest[i].text}`, script: rest[i + 1] });
+  const at = (w: string) => rest.findIndex((x) => x.text === w);
+  if (words[sub] === 'submodule' && at('foreach') >= 0) {
+    const cmd = rest.slice(at('foreach') + 1).filter((w) => !/^--(recursive|quiet)$/.test(w.text));
+    if (cmd.length) out.push({ kind: 'script', label: 'git submodule foreach', script: joined(cmd) });
+  }
+  if (words[sub] === 'bisect' && at('run') >= 0 && rest.length > at('run') + 1) out.push({ kind: 'argv', label: 'git bisect run', argv: rest.slice(at('run') + 1) });
+  return out;
+}
+
 /** What a command runs besides itself, if it is a wrapper; [] otherwise. */
 export function unwrapCommand(argv: Word[]): WrapAction[] {
   const first = argv[0];
@@ -228,7 +249,7 @@ export function unwrapCommand(argv: Word[]): WrapAction[] {
   if (SHELLS.has(name)) return shell(argv, name);
   const unwrap = Object.prototype.hasOwnProperty.call(UNWRAPPERS, name) ? UNWRAPPERS[name] : undefined;
   if (unwrap) return unwrap(argv, name);
-  const options = optionScripts(argv, name);
+  const options = [...optionScripts(argv, name), ...embeddedInArguments(argv, name), ...(name === 'git' ? gitRunners(argv) : [])];
   const table = runnerActions(argv, name);
   return table ? [...table, ...options] : [...options, ...unknownProgramActions(argv, name)];
 }

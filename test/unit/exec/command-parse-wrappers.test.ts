@@ -43,7 +43,7 @@ describe('exec: shell parser — wrappers and eval', () => {
       ['bash -lc "rm x"', ['rm', 'x']],
       ['bash -o pipefail -c "rm x"', ['rm', 'x']],
       ['trap "rm x" EXIT', ['rm', 'x']],
-      ['parallel rm ::: a b', ['rm']],
+      ['parallel rm ::: a b', ['rm', 'a']],
     ] as const) {
       const expected: readonly string[] = innerArgv;
       const p = await parse(cmd);
