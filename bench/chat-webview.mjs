@@ -29,8 +29,8 @@ try {
   const gz = zlib.gzipSync(fs.readFileSync(path.join(dir, 'chat.js'))).length;
   record({
     name: 'chat-webview-bundle', unit: 'KB', value: bytes / 1024, goal: '<= 250', pass: bytes / 1024 <= 250, runs: 1, statistic: 'size',
-    corpus: 'webview-ui/chat/main.ts bundled by esbuild (iife, chrome120, minified): markdown-it, zod/mini, @vscode-elements/elements (button, toolbar-button, single-select)',
-    extra: { bytes, gzipKB: gz / 1024, cssKB: fs.statSync(path.join(dir, 'chat.css')).size / 1024 },
+    corpus: 'webview-ui/chat/main.ts bundled by esbuild (iife, chrome120, minified): markdown-it, zod/mini, @vscode-elements/elements (button, toolbar-button, single-select); the code highlighter (highlight.js core + 18 languages) is chat-highlight.js, loaded on the first code block, not counted',
+    extra: { bytes, gzipKB: gz / 1024, cssKB: fs.statSync(path.join(dir, 'chat.css')).size / 1024, lazyHighlightKB: fs.statSync(path.join(dir, 'chat-highlight.js')).size / 1024 },
   });
 
   const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
