@@ -93,7 +93,7 @@ export class PincerRuntime {
   /** A context with safe defaults for entry points that are not an agent run (palette, CLI). */
   context(over: Partial<ToolContext> & Pick<ToolContext, 'channel'>): ToolContext {
     return {
-      sessionKey: `${over.channel}:default`, agentId: 'default', peerKind: 'direct', subagentDepth: 0,
+      sessionKey: `${over.channel}:default`, agentId: 'default', subagentDepth: 0,
       // No deadline of the caller's own: the tool's limit (or pincer.tools.timeoutSeconds) applies.
       isOwner: true, workspaceTrusted: true, signal: new AbortController().signal,
       deadline: Number.POSITIVE_INFINITY, ...over,

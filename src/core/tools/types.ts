@@ -20,8 +20,6 @@ export interface ToolContext {
   readonly turnId?: string;
   readonly agentId: string;
   readonly channel: Channel;
-  /** 'direct' for the user's own chat; 'group' where several people share one conversation. */
-  readonly peerKind: 'direct' | 'group';
   /** 0 for the user's agent, 1 for its subagents, and so on. */
   readonly subagentDepth: number;
   /** Whether the caller acts for the owner of this editor (owner-only tools need it). */

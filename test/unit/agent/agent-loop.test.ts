@@ -60,7 +60,7 @@ describe('agent loop: a turn and how it ends', () => {
     const status = resultsOf(r.messages)[0].content;
     assert.match(status, /^Session: chat:abc$/m);
     assert.match(status, /^Agent: default \(provider scripted\)$/m);
-    assert.match(status, /^Entry point: chat \(direct\)$/m);
+    assert.match(status, /^Entry point: chat$/m);
     assert.match(status, /^Workspace: \/ws\/demo$/m);
   });
 

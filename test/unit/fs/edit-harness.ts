@@ -37,7 +37,7 @@ export interface Harness {
 
 export function context(signal: AbortSignal = new AbortController().signal): ToolContext {
   return {
-    sessionKey: 'test:fs', agentId: 'main', channel: 'test', peerKind: 'direct', subagentDepth: 0,
+    sessionKey: 'test:fs', agentId: 'main', channel: 'test', subagentDepth: 0,
     isOwner: true, signal, deadline: Date.now() + 60_000, workspaceTrusted: true,
   };
 }

@@ -13,7 +13,7 @@ import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir, type TreeSpec 
 const RG = fs.existsSync('/usr/bin/rg') ? '/usr/bin/rg' : locateRipgrep([]);
 
 function ctxWith(signal = new AbortController().signal, deadline = Date.now() + 60_000): ToolContext {
-  return { sessionKey: 's', agentId: 'a', channel: 'test', peerKind: 'direct', subagentDepth: 0, isOwner: true, workspaceTrusted: true, signal, deadline };
+  return { sessionKey: 's', agentId: 'a', channel: 'test', subagentDepth: 0, isOwner: true, workspaceTrusted: true, signal, deadline };
 }
 
 function setup(files: TreeSpec, guardOver: Partial<PathGuardConfig> = {}, opts: GrepToolOptions = {}) {

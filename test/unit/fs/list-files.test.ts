@@ -9,7 +9,7 @@ import type { ToolContext, ToolResult } from '../../../src/core/tools/types';
 import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir, type TreeSpec } from '../../support/fs-fixtures';
 
 function ctx(): ToolContext {
-  return { sessionKey: 's', agentId: 'agent', channel: 'test', peerKind: 'direct', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
+  return { sessionKey: 's', agentId: 'agent', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
 }
 
 function lister(root: string, over: Partial<PathGuardConfig> = {}) {

@@ -8,7 +8,7 @@ import type { ToolContext, ToolResult } from '../../../src/core/tools/types';
 import { makeGuard, makeWorkspace, removeTempDirs, type TreeSpec } from '../../support/fs-fixtures';
 
 function ctx(signal = new AbortController().signal): ToolContext {
-  return { sessionKey: 's', agentId: 'agent', channel: 'test', peerKind: 'direct', subagentDepth: 0, isOwner: true, signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
+  return { sessionKey: 's', agentId: 'agent', channel: 'test', subagentDepth: 0, isOwner: true, signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
 }
 
 interface Reader {

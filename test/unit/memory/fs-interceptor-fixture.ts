@@ -21,7 +21,7 @@ export interface Intercepted extends Routed {
 
 export function ctx(agentId: string): ToolContext {
   return {
-    sessionKey: 'test:routing', agentId, channel: 'test', peerKind: 'direct', subagentDepth: 0,
+    sessionKey: 'test:routing', agentId, channel: 'test', subagentDepth: 0,
     isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60_000, workspaceTrusted: true,
   };
 }

@@ -6,7 +6,7 @@ import { removeTempDirs } from '../../support/storage-fixtures';
 import { ALICE, closeMemoryDbs, GLOBAL, openStore } from './memory-store-fixture';
 
 function ctx(agentId = 'helper'): ToolContext {
-  return { sessionKey: 's', agentId, channel: 'test', peerKind: 'direct', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
+  return { sessionKey: 's', agentId, channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60_000, workspaceTrusted: true };
 }
 
 function toolsFor(store: MemoryStore | (() => Promise<MemoryStore | undefined>), user = 'alice') {

@@ -18,7 +18,7 @@ describe('built-in tools', () => {
     const rt = runtimeWith({ 'tools.profile': 'coding' });
     const r = await rt.registry.execute('session_status', {}, rt.context({ channel: 'palette', sessionKey: 'p:1', workspaceTrusted: false }));
     assert.match(r.forLLM, /Session: p:1/);
-    assert.match(r.forLLM, /Entry point: palette \(direct\)/);
+    assert.match(r.forLLM, /Entry point: palette$/m);
     assert.match(r.forLLM, /not trusted: read-only tools only/);
     assert.match(r.forLLM, /Tools \(2\): datetime, session_status/);
     const refused = await rt.registry.execute('session_status', {}, rt.context({ channel: 'test', subagentDepth: 1 }));

@@ -23,7 +23,7 @@ export function createSessionStatusTool(source: SessionStatusSource) {
       const lines = [
         `Session: ${ctx.sessionKey}`,
         `Agent: ${ctx.agentId}${ctx.provider ? ` (provider ${ctx.provider})` : ''}`,
-        `Entry point: ${ctx.channel} (${ctx.peerKind})`,
+        `Entry point: ${ctx.channel}`,
         `Subagent depth: ${ctx.subagentDepth}`,
         `Owner: ${ctx.isOwner ? 'yes' : 'no'}`,
         `Workspace: ${ctx.workspaceRoot ?? '(no folder open)'}${ctx.workspaceTrusted ? '' : ' — not trusted: read-only tools only'}`,
