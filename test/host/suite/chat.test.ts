@@ -47,7 +47,7 @@ suite('chat', () => {
     assert.ok(key, 'New Chat made a session');
     const turn = chat.view.controller.send({ type: 'send', text: 'What bird do the notes name? Write chat-out.txt and check it.', chips: [] });
     // The edit waits for review; its card is in the chat, and its button answers it.
-    const card = await waitFor('the inline review card', () => chat.view.posted.find((m) => m.type === 'review'), 30_000);
+    const card = await waitFor('the inline review card', () => chat.view.posted.find((m) => m.type === 'review'));
     assert.ok(card.type === 'review' && card.path === 'chat-out.txt');
     assert.ok(!fs.existsSync(path.join(root, 'chat-out.txt')), 'nothing written before the review');
     await chat.view.controller.handle({ type: 'review', id: card.id, action: 'accept' });
@@ -63,7 +63,7 @@ suite('chat', () => {
     if (harness) {
       // The page may still be loading (then its `ready` brings the stored session): wait for the text.
       let shown = '';
-      await waitFor('the answer in the webview', async () => /All done: the notes say pelican/.test(shown = (await harness!.webviewText('.transcript', 30_000)) ?? ''), 30_000)
+      await waitFor('the answer in the webview', async () => /All done: the notes say pelican/.test(shown = (await harness!.webviewText('.transcript')) ?? ''))
         .catch((e: Error) => { throw new Error(`${e.message}; the transcript shows: ${shown.slice(0, 500)}`); });
       await harness.screenshot('chat-answer');
     }
@@ -80,7 +80,7 @@ suite('chat', () => {
     const models = await waitFor('the test model (test/host/fixtures/lm-provider)', async () => {
       const m = await vscode.lm.selectChatModels({ vendor: 'pincer-test' });
       return m.length ? m : undefined;
-    }, 30_000);
+    });
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     fs.writeFileSync(path.join(root, 'notes-lm.txt'), 'The secret word is albatross.\n');
     const { chat } = await core();

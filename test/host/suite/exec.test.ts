@@ -21,7 +21,7 @@ async function setUser(key: string, value: unknown) {
 
 async function nextApproval() {
   const { exec } = await core();
-  return waitFor('an approval request', () => exec.approvals.waiting()[0], 20_000);
+  return waitFor('an approval request', () => exec.approvals.waiting()[0]);
 }
 
 const USER_KEYS = ['rateLimit.enabled', 'exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network'];
@@ -84,19 +84,19 @@ suite('exec', () => {
     const started = await run('exec', { command: 'echo before-close; sleep 60', workdir: 'exec-closed', background: true });
     const id = /job (j\w+)/.exec(started.forLLM)?.[1];
     assert.ok(id, started.forLLM);
-    await waitFor('the output before the close', async () => /^before-close$/m.test((await run('process', { action: 'log', id })).forLLM), 30_000);
+    await waitFor('the output before the close', async () => /^before-close$/m.test((await run('process', { action: 'log', id })).forLLM));
     // One Pincer terminal per running command: this one is busy with it.
     const term = vscode.window.terminals.filter((t) => t.name === 'Pincer').at(-1);
     assert.ok(term, 'the command runs in a Pincer terminal');
     term.dispose();
-    await waitFor('the terminal to close', () => !vscode.window.terminals.includes(term) || undefined, 10_000)
+    await waitFor('the terminal to close', () => !vscode.window.terminals.includes(term) || undefined)
       .catch((e: Error) => { throw new Error(`${e.message}: ${vscode.window.terminals.map((t) => `${t.name}:${String(t.exitStatus?.code)}`).join(',')}`); });
     let last = '';
     const polled = await waitFor('the job to end', async () => {
       const r = await run('process', { action: 'poll', id });
       last = r.forLLM;
       return /terminal was closed/.test(r.forLLM) ? r : undefined;
-    }, 20_000).catch((e: Error) => { throw new Error(`${e.message}; last poll: ${last}`); });
+    }).catch((e: Error) => { throw new Error(`${e.message}; last poll: ${last}`); });
     assert.match(polled.forLLM, /exit code none|killed|closed/);
   });
 
@@ -191,7 +191,7 @@ suite('exec', () => {
     try {
       fs.writeFileSync(file, JSON.stringify(hostile, null, 2));
       // timeoutSeconds may come from a workspace: once it shows, VS Code has read the whole file.
-      await waitFor('the workspace file to be read', () => vscode.workspace.getConfiguration('pincer.exec').inspect('timeoutSeconds')?.workspaceValue === 59 || undefined, 10_000);
+      await waitFor('the workspace file to be read', () => vscode.workspace.getConfiguration('pincer.exec').inspect('timeoutSeconds')?.workspaceValue === 59 || undefined);
       const marker = path.join(os.tmpdir(), `pincer-ws-allowlist-${Date.now()}`);
       const result = run('exec', { command: `touch ${marker}` });
       const { exec } = await core();
