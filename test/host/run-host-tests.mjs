@@ -191,7 +191,8 @@ async function main() {
     serverEnv(host, dirs), path.join(opts.out, 'code-server.log'));
   server.on('exit', (code, sig) => { if (!cleaningUp) log(`code-server exited unexpectedly (code ${code}, signal ${sig}): see code-server.log`); });
   log(`code-server pid ${server.pid} on http://127.0.0.1:${port}/ (run dir ${RUN})`);
-  await waitHealthy(port);
+  const timeLeft = () => Math.max(1000, deadlineAt - Date.now());
+  await waitHealthy(port, timeLeft());
   timings.serverReadyMs = Date.now() - tStart;
 
   const tb = Date.now();
@@ -219,7 +220,7 @@ async function main() {
     ...(opts.grep ? { HOST_MOCHA_GREP: opts.grep } : {}),
   };
   const ctx = {
-    opts, browser, port, userDataDir: dirs.userData, workspace: WS, extId: pre.extId, activatesAtStartup: pre.activatesAtStartup, devPath: opts.extension,
+    opts, browser, port, deadlineAt, userDataDir: dirs.userData, workspace: WS, extId: pre.extId, activatesAtStartup: pre.activatesAtStartup, devPath: opts.extension,
     hostEnv, reqDir: REQ, inhostResults: INHOST_RESULTS, testLog: TESTLOG, timings,
     log: (...a) => !stopping && log(...a), vlog: (...a) => !stopping && opts.verbose && log(...a),
   };

@@ -24,30 +24,42 @@ function model(req) {
 export default async function ({ page, helpers, log, workspace, userDataDir }) {
   fs.writeFileSync(path.join(workspace, 'e2e-chat-notes.txt'), 'Today: heron.\n');
   const server = await startOpenAiChatServer(model, { models: ['e2e-model'] });
-  // User settings, as a person would set them (the base URL is a user-only setting).
+  // User settings, as a person sets them (the base URL is a user-only setting): in VS Code's settings
+  // editor, saved with Ctrl+S. (Written to disk from outside, the file reached the extension only
+  // through VS Code's file watcher, which here never reported it at all, however long one waited.)
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   const before = fs.readFileSync(settingsFile, 'utf8');
-  fs.writeFileSync(settingsFile, JSON.stringify({ ...JSON.parse(before), 'pincer.providers.openai.baseUrl': server.url, 'pincer.exec.host': 'process' }, null, 2));
   try {
+    await helpers.runCommand('Preferences: Open User Settings (JSON)');
+    await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor();
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    // Two entries right after the opening brace, as one line (no Enter: nothing is auto-indented).
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(`"pincer.providers.openai.baseUrl": "${server.url}", "pincer.exec.host": "process",`);
+    await page.keyboard.press('Control+S');
+    await helpers.until('VS Code to save the settings file', () => fs.readFileSync(settingsFile, 'utf8').includes(server.url));
+    await helpers.runCommand('View: Close Editor'); // else the chat would attach the open settings.json
     await helpers.openActivity('Pincer');
-    const chat = await helpers.webviewFrame('textarea.input', 30000);
-    // The settings file is read by VS Code a moment later: the picker lists the model once it is.
-    await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached', timeout: 30000 });
-    // The person picks the model (the test profile also has a VS Code LM model, which would come first).
+    const chat = await helpers.webviewFrame('textarea.input');
+    // The event this needs: the extension took the new base URL and the webview listed that server's
+    // models. However long that takes, the picker shows the model then.
+    await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
+    // The person picks the model (the test profile also has a VS Code LM model, which would come first);
+    // the four requests the model server counts below show the pick took.
     await chat.locator('vscode-single-select[label=Model]').click();
     await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
-    await chat.locator('vscode-single-select[label=Model]', { hasText: 'e2e-model' }).first().waitFor({ timeout: 10000 }).catch(() => undefined);
     const input = chat.locator('textarea.input');
     await input.click();
     await input.fill('Which bird do the notes mention? Then write e2e-chat-out.txt.');
     await helpers.screenshot('e2e-chat-typed');
     await input.press('Enter');
     // The proposal opens in the diff editor; the person accepts it there.
-    await page.locator('.tabs-container .tab', { hasText: 'e2e-chat-out.txt' }).first().waitFor({ timeout: 30000 });
+    await page.locator('.tabs-container .tab', { hasText: 'e2e-chat-out.txt' }).first().waitFor();
     assert.equal(fs.existsSync(path.join(workspace, 'e2e-chat-out.txt')), false, 'nothing written before the review');
     await page.locator('.editor-actions .action-label[aria-label^="Accept Change"]').first().click();
     const answer = chat.locator('.transcript', { hasText: 'Finished: the notes mention heron' });
-    await answer.waitFor({ timeout: 30000 });
+    await answer.waitFor();
     assert.equal(fs.readFileSync(path.join(workspace, 'e2e-chat-out.txt'), 'utf8'), 'from the browser chat\n');
     const transcript = await chat.locator('.transcript').innerText();
     log(`transcript: ${transcript.replace(/\s+/g, ' ').slice(0, 400)}`);

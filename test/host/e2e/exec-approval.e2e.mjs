@@ -12,14 +12,17 @@ async function startExec(page, command) {
   await input.waitFor({ state: 'visible' });
   await input.fill('exec');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^exec/ }).first().click();
-  await title.filter({ hasText: 'exec (1/8): command' }).waitFor({ timeout: 15000 });
+  await title.filter({ hasText: 'exec (1/8): command' }).waitFor();
   await input.fill(command);
   await page.keyboard.press('Enter');
-  // Leave every optional argument unset: Enter on empty text, "(leave unset)" in pickers.
+  // Leave every optional argument unset: "(leave unset)" in pickers, Enter on an empty text box (whose
+  // placeholder says so). Which of the two a step is shows once it is drawn: wait for one of them.
+  const unset = page.locator('.quick-input-list .monaco-list-row', { hasText: '(leave unset)' }).first();
+  const emptyText = page.locator('.quick-input-widget input[placeholder="Press Enter to leave unset"]');
   for (let step = 2; step <= 8; step++) {
-    await title.filter({ hasText: `exec (${step}/8)` }).waitFor({ timeout: 15000 });
-    const unset = page.locator('.quick-input-list .monaco-list-row', { hasText: '(leave unset)' }).first();
-    if (await unset.isVisible().catch(() => false)) await unset.click();
+    await title.filter({ hasText: `exec (${step}/8)` }).waitFor();
+    await unset.or(emptyText).first().waitFor();
+    if (await unset.isVisible()) await unset.click();
     else await page.keyboard.press('Enter');
   }
 }
@@ -29,7 +32,7 @@ export default async function ({ page, helpers, log }) {
   await helpers.runCommand('Pincer: Run Tool…');
   await startExec(page, `touch ${marker}`);
   const dialog = page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ timeout: 30000 });
+  await dialog.waitFor();
   const text = await dialog.innerText();
   log(`dialog: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
   assert.match(text, /run this command/);
@@ -46,9 +49,9 @@ export default async function ({ page, helpers, log }) {
 
   await helpers.runCommand('Pincer: Run Tool…');
   await startExec(page, `touch ${marker}`);
-  await dialog.waitFor({ timeout: 30000 });
+  await dialog.waitFor();
   await dialog.locator('a.monaco-button, button', { hasText: 'Deny' }).first().click();
   // The result document says what the model is told.
-  await page.locator('.monaco-editor .view-lines', { hasText: 'The user denied running this command' }).first().waitFor({ timeout: 20000 });
+  await page.locator('.monaco-editor .view-lines', { hasText: 'The user denied running this command' }).first().waitFor();
   assert.equal(fs.existsSync(marker), false, 'Deny: nothing ran');
 }

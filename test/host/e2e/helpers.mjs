@@ -5,16 +5,19 @@
 // Throw (e.g. with node:assert) to fail. Each script gets its own fresh page, once the workbench is
 // rendered and the extension host is up (every extension registered); an extension that activates
 // at start-up (`*`, onStartupFinished) has activated by then, a lazy one activates on first use.
+// Waits need no timeout of their own: the page's default is what is left of the script's
+// (--e2e-timeout), so a wait ends when what it waits for happens, however slow the machine is.
 import path from 'node:path';
+import { waitFor } from '../lib/procs.mjs';
 import { findInWebviews } from '../lib/workbench.mjs';
 
 const reEscape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * @param {import('playwright-core').Page} page
- * @param {{ outDir: string, log: (...a: unknown[]) => void }} ctx
+ * @param {{ outDir: string, log: (...a: unknown[]) => void, timeLeft: () => number }} ctx
  */
-export function makeHelpers(page, { outDir, log }) {
+export function makeHelpers(page, { outDir, log, timeLeft }) {
   const helpers = {
     /** Runs a command through the command palette (F1) by its exact title, e.g. 'Pincer: Open Chat'. */
     async runCommand(title) {
@@ -25,9 +28,12 @@ export function makeHelpers(page, { outDir, log }) {
       // Click the row whose label is exactly `title`: Enter would run whichever row sorts first.
       const row = page.locator('.quick-input-list .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${reEscape(title)}$`) }) }).first();
-      await row.waitFor({ state: 'visible', timeout: 15000 });
+      await row.waitFor({ state: 'visible' });
       await row.click();
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
+      // The palette has taken the command once its text is gone: it closed, or the command opened
+      // a quick input of its own (Run Tool…), which starts empty.
+      await waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== `>${title}`,
+        timeLeft(), `the command palette to take "${title}"`, 50);
     },
 
     /** Opens an activity-bar view container by its title (the aria-label starts with it). */
@@ -40,9 +46,9 @@ export function makeHelpers(page, { outDir, log }) {
       return page.frameLocator('iframe.webview.ready').nth(nth).frameLocator('iframe#active-frame');
     },
 
-    /** Playwright Frame of the first webview whose document contains `selector`. */
-    async webviewFrame(selector, timeoutMs = 20000) {
-      return (await findInWebviews(page, selector, timeoutMs)).ownerFrame();
+    /** Playwright Frame of the first webview whose document contains `selector`, once one does. */
+    async webviewFrame(selector) {
+      return (await findInWebviews(page, selector, timeLeft())).ownerFrame();
     },
 
     /**
@@ -50,16 +56,21 @@ export function makeHelpers(page, { outDir, log }) {
      * with enable-smoke-test-driver, under which VS Code renders no toasts, so this reads the
      * notification center (command "Notifications: Show Notifications").
      */
-    async waitForNotification(text, timeoutMs = 15000) {
+    async waitForNotification(text) {
       const item = page.locator('.notifications-center .notification-list-item-message', { hasText: text }).first();
-      const t0 = Date.now();
-      for (;;) {
+      // The center is opened again whenever it closed (a notification or a dialog can close it).
+      await waitFor(async () => {
         if (!(await page.locator('.notifications-center.visible').count())) await helpers.runCommand('Notifications: Show Notifications');
-        try { await item.waitFor({ timeout: 2000 }); break; } catch (e) { if (Date.now() - t0 > timeoutMs) throw e; }
-      }
+        return item.isVisible();
+      }, timeLeft(), `a notification saying "${text}"`, 250);
       const msg = await item.innerText();
       await page.keyboard.press('Escape');
       return msg;
+    },
+
+    /** Polls `fn` until it returns something truthy (and returns that), for conditions outside the page. */
+    until(what, fn) {
+      return waitFor(fn, timeLeft(), what, 100);
     },
 
     /** Screenshot of the whole workbench into the output dir (kept as a CI artifact). */

@@ -8,17 +8,17 @@ export default async function ({ page, helpers, log }) {
   await input.waitFor({ state: 'visible' });
   await input.fill('datetime');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'datetime' }).first();
-  await row.waitFor({ state: 'visible', timeout: 15000 });
+  await row.waitFor({ state: 'visible' });
   await row.click();
   // datetime (1/1): timezone — optional; type a zone.
   const title = page.locator('.quick-input-widget .quick-input-title');
-  await title.filter({ hasText: 'datetime (1/1): timezone' }).waitFor({ timeout: 15000 });
+  await title.filter({ hasText: 'datetime (1/1): timezone' }).waitFor();
   await input.fill('UTC');
   await page.keyboard.press('Enter');
   // The result opens as a markdown document in an editor tab.
   const tab = page.locator('.tabs-container .tab', { hasText: 'datetime.md' }).first();
-  await tab.waitFor({ timeout: 20000 });
-  await page.locator('.monaco-editor .view-lines', { hasText: 'datetime — result' }).first().waitFor({ timeout: 20000 });
+  await tab.waitFor();
+  await page.locator('.monaco-editor .view-lines', { hasText: 'datetime — result' }).first().waitFor();
   log(`notification: ${await helpers.waitForNotification('datetime finished')}`);
   await helpers.screenshot('e2e-run-tool-result');
 
@@ -26,9 +26,9 @@ export default async function ({ page, helpers, log }) {
   // Tools starts collapsed under the Chat view: expand it.
   await page.locator('.pane-header', { hasText: 'Tools' }).first().click();
   // The Tools view's page (the Chat view above it is another webview).
-  const wv = await helpers.webviewFrame('#title', 30000);
+  const wv = await helpers.webviewFrame('#title');
   assert.equal(await wv.locator('#title').innerText(), 'Pincer tools');
-  await wv.locator('#calls li[data-tool="datetime"]').first().waitFor({ timeout: 20000 });
+  await wv.locator('#calls li[data-tool="datetime"]').first().waitFor();
   const calls = await wv.locator('#calls').innerText();
   assert.match(calls, /ok\s*datetime/);
   await helpers.screenshot('e2e-sidebar');

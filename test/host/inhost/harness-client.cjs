@@ -21,11 +21,21 @@ const path = require('path');
 
 let seq = 0;
 
+/**
+ * Milliseconds the running test has left (mocha-runner.cjs publishes it), less a margin so a wait
+ * that never ends says what it waited for before mocha's bare timeout does; 10 minutes outside a test.
+ */
+function timeLeft() {
+  const t = globalThis.__pincerHostTest;
+  const ms = t ? t.timeout() : 0;
+  return ms > 0 ? Math.max(1000, t.startedAt + ms - Date.now() - 2000) : 600_000;
+}
+
 function enabled() {
   return !!process.env.HOST_HARNESS_REQUESTS;
 }
 
-async function request(kind, args, timeoutMs = 20000) {
+async function request(kind, args, timeoutMs = timeLeft()) {
   const dir = process.env.HOST_HARNESS_REQUESTS;
   if (!dir) return undefined;
   fs.mkdirSync(dir, { recursive: true });
@@ -51,13 +61,13 @@ function screenshot(name, timeoutMs) {
   return request('screenshot', { name: String(name).replace(/[^A-Za-z0-9._-]/g, '_') }, timeoutMs);
 }
 
-/** innerText of the first element matching `selector` inside any webview. */
-function webviewText(selector, timeoutMs = 20000) {
+/** innerText of the first element matching `selector` inside any webview, once there is one. */
+function webviewText(selector, timeoutMs = timeLeft()) {
   return request('webviewText', { selector, timeoutMs: timeoutMs - 1000 }, timeoutMs);
 }
 
-/** innerText of the first element matching `selector` in the workbench page. */
-function pageText(selector, timeoutMs = 20000) {
+/** innerText of the first element matching `selector` in the workbench page, once there is one. */
+function pageText(selector, timeoutMs = timeLeft()) {
   return request('pageText', { selector, timeoutMs: timeoutMs - 1000 }, timeoutMs);
 }
 

@@ -76,6 +76,10 @@ function run() {
       if (logFile) fs.appendFileSync(logFile, `loading test files failed: ${e?.stack || e}\n`);
       return reject(e);
     }
+    // The running test, for waits that should last as long as the test may and no longer (host-util
+    // waitFor, harness-client.cjs): they end, saying what they waited for, just before its timeout.
+    runner.on('test', (t) => { globalThis.__pincerHostTest = { startedAt: Date.now(), timeout: () => t.timeout() }; });
+    runner.on('test end', () => { globalThis.__pincerHostTest = undefined; });
     runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
     runner.on('fail', (t, err) => results.push({ title: t.fullTitle(), state: 'failed', error: String(err?.stack || err) }));
     runner.on('pending', (t) => results.push({ title: t.fullTitle(), state: 'pending' }));

@@ -21,7 +21,10 @@ tests (TDD UI: suite/test) through the workbench's extensionTestsPath payload.
   --env KEY=VALUE      environment for the extension host (repeatable)
   --grep PATTERN       in-host tests whose full title matches (regexp); e2e scripts whose file name matches
   --trust-workspace on|off  on (default): trusted; off: workspace trust enabled, folder in Restricted Mode
-  --timeout SECONDS    whole run (default 300)
+  --timeout SECONDS    whole run (default 1200): the only bound on the harness's own waits (server,
+                       workbench, extension host), so a slow machine makes a run slower, not red
+  --e2e-timeout SECONDS  each e2e script (default 300), as a test's timeout: any wait in it may last
+                       until then (there is no shorter budget per step)
   --keep-run-dir       keep the throw-away run dir (user data, logs, workspace copy)
   --verbose            echo the browser console
   --cs-dir DIR         code-server install (default: $VSCODE_HOST_DIR or ~/.cache/vscode-host)
@@ -32,7 +35,7 @@ Last line: "host: N passed, N failed" (e2e scripts count as tests; a harness err
 const list = (v) => v.split(',').map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(p));
 
 export function parseArgs(argv) {
-  const o = { env: {}, timeout: 300, verbose: false, keepRunDir: false, trusted: true };
+  const o = { env: {}, timeout: 1200, e2eTimeout: 300, verbose: false, keepRunDir: false, trusted: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const next = () => { if (i + 1 >= argv.length) throw new Error(`${a} needs a value`); return argv[++i]; };
@@ -55,6 +58,7 @@ export function parseArgs(argv) {
         o.trusted = v === 'on'; break;
       }
       case '--timeout': o.timeout = Number(next()); if (!(o.timeout > 0)) throw new Error('--timeout wants seconds > 0'); break;
+      case '--e2e-timeout': o.e2eTimeout = Number(next()); if (!(o.e2eTimeout > 0)) throw new Error('--e2e-timeout wants seconds > 0'); break;
       case '--keep-run-dir': o.keepRunDir = true; break;
       case '--verbose': o.verbose = true; break;
       case '--cs-dir': o.csDir = path.resolve(next()); break;

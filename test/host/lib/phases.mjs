@@ -12,6 +12,7 @@ import { makeHelpers } from '../e2e/helpers.mjs';
  * @property {object} opts        parsed options
  * @property {import('playwright-core').Browser} browser
  * @property {number} port
+ * @property {number} deadlineAt  when the whole run times out (Date.now() time)
  * @property {string} userDataDir
  * @property {string} workspace   the run's copy of the workspace
  * @property {string} extId       publisher.name of the extension under test
@@ -26,26 +27,45 @@ import { makeHelpers } from '../e2e/helpers.mjs';
  * @property {(...a: unknown[]) => void} vlog
  */
 
+/** How much sooner than its script's timeout a wait in an e2e script gives up (to name what it waited for). */
+const WAIT_MARGIN_MS = 5000;
+
 const devPayload = (ctx) => [['extensionDevelopmentPath', remoteUri(ctx.devPath)]];
 
-/** One e2e script on a fresh workbench page. Returns { script, state, durationMs, error? }. */
+/**
+ * One e2e script on a fresh workbench page. Returns { script, state, durationMs, error? }. The script
+ * has --e2e-timeout like a test its timeout: every wait in it (Playwright's, the helpers') may last
+ * until then and no wait has a shorter budget, so a slow machine makes it slower, not red.
+ */
 export async function runE2eScript(ctx, script) {
   const name = path.basename(script).replace(/\.e2e\.mjs$/, '');
   const out = ctx.opts.out;
   const { page, close } = await openPage(ctx.browser, out, `e2e-${name}`, ctx.opts.verbose && ctx.log);
   const t0 = Date.now();
+  const deadlineAt = Math.min(t0 + ctx.opts.e2eTimeout * 1000, ctx.deadlineAt);
+  const timeLeft = () => Math.max(1000, deadlineAt - Date.now());
+  // The waits inside end a little earlier, so one that never ends says what it waited for.
+  const waitLeft = () => Math.max(1000, timeLeft() - WAIT_MARGIN_MS);
+  // Playwright's default timeout follows what is left, so a wait started late ends in time too.
+  const followDeadline = () => {
+    page.setDefaultTimeout(waitLeft());
+    page.setDefaultNavigationTimeout(waitLeft());
+  };
+  followDeadline();
+  const following = setInterval(followDeadline, 1000);
+  let overtime;
   let stopPump = () => {};
   const result = { script: path.basename(script), state: 'failed' };
   try {
     const before = { ready: hostReadyCount(ctx.userDataDir), activated: activationCount(ctx.userDataDir, ctx.extId) };
     await page.goto(folderUrl(ctx.port, ctx.workspace, [...devPayload(ctx), ['extensionEnvironment', JSON.stringify(ctx.hostEnv)]]));
-    await waitWorkbench(page);
+    await waitWorkbench(page, waitLeft());
     ctx.timings[`e2e:${name}:workbenchReadyMs`] = Date.now() - t0;
-    await waitFor(() => hostReadyCount(ctx.userDataDir) > before.ready, 60000, 'the extension host (log: "Eager extensions activated")', 100);
+    await waitFor(() => hostReadyCount(ctx.userDataDir) > before.ready, waitLeft(), 'the extension host (log: "Eager extensions activated")', 100);
     if (ctx.activatesAtStartup) {
       // `*` / onStartupFinished: the script may rely on it being active. (With workspace trust on
       // the extension under development still activates: see run-host-tests.mjs.)
-      await waitFor(() => activationCount(ctx.userDataDir, ctx.extId) > before.activated, 60000, `activation of ${ctx.extId}`, 100);
+      await waitFor(() => activationCount(ctx.userDataDir, ctx.extId) > before.activated, waitLeft(), `activation of ${ctx.extId}`, 100);
     }
     ctx.timings[`e2e:${name}:readyMs`] = Date.now() - t0;
     ctx.log(`e2e ${name}: workbench ready, ${ctx.activatesAtStartup ? `${ctx.extId} activated` : 'extension host ready'} after ${Date.now() - t0} ms`);
@@ -53,10 +73,15 @@ export async function runE2eScript(ctx, script) {
     const mod = await import(pathToFileURL(script).href);
     if (typeof mod.default !== 'function') throw new Error(`${script} has no default export function`);
     const ts = Date.now();
-    await mod.default({
-      page, helpers: makeHelpers(page, { outDir: out, log: ctx.log }), log: ctx.log, outDir: out,
-      workspace: ctx.workspace, extensionId: ctx.extId, env: ctx.hostEnv, userDataDir: ctx.userDataDir,
-    });
+    await Promise.race([
+      mod.default({
+        page, helpers: makeHelpers(page, { outDir: out, log: ctx.log, timeLeft: waitLeft }), log: ctx.log, outDir: out,
+        workspace: ctx.workspace, extensionId: ctx.extId, env: ctx.hostEnv, userDataDir: ctx.userDataDir,
+      }),
+      new Promise((_, reject) => {
+        overtime = setTimeout(() => reject(new Error(`still running after its ${ctx.opts.e2eTimeout} s (--e2e-timeout)`)), timeLeft());
+      }),
+    ]);
     result.durationMs = Date.now() - ts;
     result.state = 'passed';
     ctx.log(`e2e ${name}: PASSED (${result.durationMs} ms)`);
@@ -66,6 +91,8 @@ export async function runE2eScript(ctx, script) {
     ctx.log(`e2e ${name}: FAILED: ${result.error}`);
     await page.screenshot({ path: path.join(out, `e2e-${name}-failure.png`) }).catch(() => {});
   } finally {
+    clearInterval(following);
+    clearTimeout(overtime);
     stopPump();
     await close();
   }
@@ -82,6 +109,9 @@ export async function runInHost(ctx, testsEntry, timeoutMs) {
   const exitedP = new Promise((r) => (exited = r));
   const payload = [...devPayload(ctx), ['extensionTestsPath', remoteUri(testsEntry)], ['extensionEnvironment', JSON.stringify(ctx.hostEnv)]];
   const { page, close } = await openPage(ctx.browser, out, 'inhost', ctx.opts.verbose && ctx.log);
+  // The page's own waits (loading the workbench) are bounded by the run's deadline only.
+  page.setDefaultTimeout(timeoutMs);
+  page.setDefaultNavigationTimeout(timeoutMs);
   // VS Code calls this in the page when the extension host that ran the tests has exited.
   await page.exposeFunction('codeAutomationExit', (code, logs) => {
     try {
@@ -104,7 +134,7 @@ export async function runInHost(ctx, testsEntry, timeoutMs) {
   let code;
   try {
     await page.goto(folderUrl(ctx.port, ctx.workspace, payload));
-    await waitWorkbench(page);
+    await waitWorkbench(page, Math.max(1000, ctx.deadlineAt - Date.now()));
     ctx.timings.inhostWorkbenchReadyMs = Date.now() - t0;
     ctx.log(`in-host: workbench ready after ${ctx.timings.inhostWorkbenchReadyMs} ms, running tests`);
     code = await Promise.race([exitedP, sleep(timeoutMs).then(() => 'timeout')]);

@@ -40,7 +40,8 @@ export async function openPage(browser, outDir, label, verboseLog) {
   return { context, page, close };
 }
 
-export async function waitWorkbench(page, timeoutMs = 90000) {
+/** The workbench is rendered (its status bar is there); `timeoutMs` is what the caller's deadline leaves. */
+export async function waitWorkbench(page, timeoutMs) {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
 }
 

@@ -13,7 +13,7 @@ const run = (tool: string, args: unknown) =>
 
 async function pendingFor(rel: string) {
   const { review } = await core();
-  return waitFor(`a pending review of ${rel}`, () => [...review.diff.pending.values()].find((p) => p.change.path.rel === rel), 20_000);
+  return waitFor(`a pending review of ${rel}`, () => [...review.diff.pending.values()].find((p) => p.change.path.rel === rel));
 }
 
 async function setEdits(key: string, value: unknown) {

@@ -11,7 +11,7 @@ suite('sidebar view', () => {
     // Tools starts collapsed under the Chat: focusing it expands it.
     await vscode.commands.executeCommand('pincer.sidebar.focus');
     await pincer.sidebar.resolved;
-    await waitFor('the webview script to say ready', () => pincer.sidebar.received.includes('ready'), 30_000);
+    await waitFor('the webview script to say ready', () => pincer.sidebar.received.includes('ready'));
     const state = pincer.sidebar.state();
     assert.deepStrictEqual(state.allowed.map((t) => t.name),
       ['apply_patch', 'credentialed_exec', 'datetime', 'edit', 'exec', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'process', 'read_file', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'write_file']);
