@@ -13,8 +13,20 @@ const common = {
   bundle: true, minify: true, sourcemap: 'linked', logLevel: 'warning', legalComments: 'none',
   define: { PINCER_VERSION: JSON.stringify(pkg.version) },
 };
+/**
+ * zod re-exports all of its 60-odd locales as `z.locales` (~250 KB of every bundle with zod, parsed
+ * at every load, the first tool call's included). Pincer's messages are English and nothing switches
+ * locale, so `z.locales` holds `en` only (zod's default, which it imports on its own anyway).
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (a) => (a.importer.includes(`${path.sep}zod${path.sep}`) ? { path: path.resolve(a.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (a) => ({ contents: `export { default as en } from ${JSON.stringify(a.path)};`, resolveDir: path.dirname(a.path) }));
+  },
+};
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly] };
 
 /** main.ts's `import('./cli-run')` and `import('./cli-config')` stay imports of the bundles beside it. */
 const cliSubcommandsApart = {
@@ -32,7 +44,7 @@ const builds = [
   { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: 'dist/host-chat.js', external: ['vscode'] },
   // The CLI's entry keeps check-command small (scripts and hooks run it once per command); `tools`,
   // `run` and the settings reader (zod, every tool) are bundles of their own, loaded when used.
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [cliSubcommandsApart] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [zodEnglishOnly, cliSubcommandsApart] },
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: 'dist' },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: 'dist/storage-worker.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: 'dist/webview/sidebar.js' },
