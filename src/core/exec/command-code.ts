@@ -25,7 +25,7 @@ const CODE_FLAGS: Record<string, { lang: string; code: string; value: string; lo
   pwsh: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] }, powershell: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] },
 };
 /** Interpreters, REPLs and tools with a command language of their own, taking code in their arguments. */
-const GENERIC_CODE = /^(irb|tclsh|wish|expect|jshell|groovy|groovysh|scala|scala-cli|amm|guile|racket|sbcl|clisp|ecl|ghc|ghci|runghc|runhaskell|stack|elixir|iex|erl|escript|nim|octave|maxima|gnuplot|emacs|emacsclient|vim|vi|nvim|view|ex|cpan|py|kotlin|kotlinc|swift|dart|crystal|raku|perl6|rakudo|dc|bc|clojure|clj|bb|lein|node-repl|deno|php-cli|hhvm|pry|rails|ipython|jupyter|matlab|mathematica|wolframscript|sage|gp|pari|lisp|chicken|csi|gsi|chez|scheme|mit-scheme|ocaml|utop|fsi|dotnet-script|csi\.exe|coffee|ts-node|tsx|esno|zx|vite-node)$/;
+const GENERIC_CODE = /^(pdb|jjs|jrunscript|slsh|ginsh|knife|rview|rvim|gvim|evim|vimdiff|rake|ri|tclsh|wish|expect|jshell|groovy|groovysh|scala|scala-cli|amm|guile|racket|sbcl|clisp|ecl|ghc|ghci|runghc|runhaskell|stack|elixir|iex|erl|escript|nim|octave|maxima|gnuplot|emacs|emacsclient|vim|vi|nvim|view|ex|cpan|py|kotlin|kotlinc|swift|dart|crystal|raku|perl6|rakudo|dc|bc|clojure|clj|bb|lein|node-repl|deno|php-cli|hhvm|pry|rails|ipython|jupyter|matlab|mathematica|wolframscript|sage|gp|pari|lisp|chicken|csi|gsi|chez|scheme|mit-scheme|ocaml|utop|fsi|dotnet-script|csi\.exe|coffee|ts-node|tsx|esno|zx|vite-node)$/;
 const LATEX = /^(latex|pdflatex|xelatex|lualatex|tex|pdftex|luatex|xetex|latexmk|context|platex|uplatex)$/;
 
 /** The interpreter family of a program name (`python3.12` → python3), lower-cased. */

@@ -18,6 +18,7 @@ import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupN
 import { parseCommand } from './command-parse';
 import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding, codeRules } from './command-rules-code';
+import { genericRules } from './command-rules-generic';
 import { contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
 import { gitRemoteRule, packageRunnerRule } from './command-workspace';
 import { networkRules } from './command-rules-network';
@@ -77,7 +78,7 @@ function describe(f: Finding): string {
 function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
-  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut), ...codeRules(v)];
+  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut), ...codeRules(v), ...genericRules(v)];
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);

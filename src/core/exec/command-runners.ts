@@ -178,7 +178,7 @@ const OPERANDS_ARE_DATA = new Set([
   'apt', 'apt-get', 'apt-cache', 'aptitude', 'brew', 'dnf', 'yum', 'pacman', 'snap', 'flatpak', 'zypper', 'apk', 'port', 'nix-env', 'dpkg', 'rpm', 'pkg', 'choco', 'winget', 'scoop',
   'npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'pipx', 'cargo', 'go', 'gem', 'composer', 'conda', 'mamba', 'uv', 'poetry', 'nvm', 'fnm', 'volta', 'asdf', 'mise', 'pyenv', 'rbenv', 'sdk', 'rustup',
   'git', 'docker', 'podman', 'kubectl', 'helm', 'systemctl', 'service', 'journalctl', 'pgrep', 'pkill', 'killall', 'pidof', 'ps', 'top', 'htop', 'lsof', 'kill', 'update-alternatives',
-  'ls', 'cat', 'head', 'tail', 'less', 'more', 'file', 'stat', 'du', 'wc', 'diff', 'cmp', 'touch', 'mkdir', 'cp', 'mv', 'ln', 'install', 'chmod', 'chown', 'tar', 'zip', 'unzip', 'rm', 'cd', 'pushd',
+  'rpm', 'ls', 'cat', 'head', 'tail', 'less', 'more', 'file', 'stat', 'du', 'wc', 'diff', 'cmp', 'touch', 'mkdir', 'cp', 'mv', 'ln', 'install', 'chmod', 'chown', 'tar', 'zip', 'unzip', 'rm', 'cd', 'pushd',
   'code', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'open', 'xdg-open', 'make', 'cmake', 'ninja', 'bazel', 'gradle', 'mvn', 'dotnet', 'java', 'javac', 'tsc', 'eslint', 'prettier', 'jest', 'mocha', 'pytest',
   'gh', 'glab', 'aws', 'gcloud', 'az', 'terraform', 'ansible', 'vagrant', 'brew', 'sudo', 'doas', 'env', 'xargs', 'find', 'time', 'nice', 'nohup', 'timeout', 'watch', 'parallel', 'strace', 'ltrace',
   'ssh', 'scp', 'rsync', 'sort', 'uniq', 'cut', 'tr', 'tee', 'column', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false', ':', 'sleep', 'wait', 'exit', 'return', 'shift', 'trap', 'eval', 'exec', 'source', '.', 'getopts', 'ulimit', 'umask',
@@ -192,9 +192,28 @@ const JUDGED = new Set([
   'xmrig', 'nmap', 'masscan', 'hydra', 'mail', 'sendmail', 'ps', 'dig', 'nslookup', 'ping',
 ]);
 
+/**
+ * Shell text a program may evaluate, written into an argument: `$(…)`, `%(…)` and backticks inside
+ * quotes, `system("…")`/`exec("…")` calls. Only for programs whose arguments are not plain data.
+ */
+function evaluatedFragments(argv: Word[], name: string): WrapAction[] {
+  const out: WrapAction[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i];
+    if (w.dynamic || !/[`(]/.test(w.text)) continue;
+    for (const m of w.text.matchAll(/[$%]\(([^()]*)\)|`([^`]+)`|\b(?:system|exec|execute|popen|shell|sh|run|spawn)\s*\(?\s*["']([^"']+)["']/g)) {
+      const cmd = (m[1] ?? m[2] ?? m[3] ?? '').trim();
+      if (cmd && JUDGED.has(cmd.split(/\s+/)[0].split('/').pop() ?? '')) out.push(scriptAction(`${name} (evaluates)`, { ...w, text: cmd }));
+    }
+  }
+  return out;
+}
+
 /** For a program no rule knows: an operand that names a judged program starts the command it runs. */
 export function unknownProgramActions(argv: Word[], name: string): WrapAction[] {
-  if (OPERANDS_ARE_DATA.has(name) || JUDGED.has(name)) return [];
+  if (OPERANDS_ARE_DATA.has(name) && name !== 'rpm' || JUDGED.has(name)) return [];
+  const evaluated = evaluatedFragments(argv, name);
+  if (evaluated.length) return evaluated;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
     if (w.dynamic || w.text.startsWith('-')) continue;

@@ -17,7 +17,7 @@ export type WrapAction =
   | { kind: 'stdin-shell'; label: string }
   | { kind: 'problem'; problem: ParseProblem };
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'rbash']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish', 'rbash', 'csh', 'tcsh', 'posh', 'oksh', 'loksh', 'elvish', 'nu', 'xonsh']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 type Unwrapper = (argv: Word[], name: string) => WrapAction[];

@@ -1,31 +1,51 @@
-// The corpora: every hostile command denied or sent to approval, at most 1 % of the benign ones
-// denied (the ask rate is printed). Real parser, real temp workspace, real PathGuard.
+// The corpora: hostile commands denied or sent to approval, at most 1 % of the everyday ones denied
+// over all corpora together (the ask rate is printed). Real parser, real temp workspace, real
+// PathGuard. The outside corpora (hostile-classes, benign-docs) were written without reading the
+// rules; the project's own were written beside them.
 import assert from 'node:assert/strict';
 import { removeTempDirs } from '../../support/fs-fixtures';
-import { corpus, judgeIn } from './judge-support';
+import { corpus, judgeIn, type CorpusName } from './judge-support';
+
+/**
+ * The outside hostile corpus is not yet fully caught (see the README's exec section): this is the
+ * share of it that must stay denied or asked, so a change that lets more through fails here.
+ */
+const OUTSIDE_HOSTILE_FLOOR = 0.88;
+
+async function hostile(name: CorpusName): Promise<{ total: number; denied: number; allowed: string[] }> {
+  const { judge } = judgeIn();
+  const lines = corpus(name);
+  const allowed: string[] = [];
+  let denied = 0;
+  for (const c of lines) {
+    const v = await judge(c);
+    if (v.decision === 'allow') allowed.push(c);
+    if (v.decision === 'deny') denied++;
+  }
+  console.log(`      ${name}: ${lines.length} commands, ${denied} denied, ${lines.length - denied - allowed.length} asked, ${allowed.length} allowed`);
+  return { total: lines.length, denied, allowed };
+}
 
 describe('exec judge corpora', () => {
   after(removeTempDirs);
 
-  it('hostile: at least 150 commands, 100 % denied or asked', async () => {
-    const { judge } = judgeIn();
-    const lines = corpus('hostile');
-    assert.ok(lines.length >= 150, `only ${lines.length} hostile commands`);
-    const misses: string[] = [];
-    let denied = 0;
-    for (const c of lines) {
-      const v = await judge(c);
-      if (v.decision === 'allow') misses.push(c);
-      if (v.decision === 'deny') denied++;
-    }
-    console.log(`      hostile: ${lines.length} commands, ${denied} denied, ${lines.length - denied - misses.length} asked, ${misses.length} allowed`);
-    assert.deepEqual(misses, [], `allowed hostile commands:\n${misses.join('\n')}`);
+  it('hostile (own): at least 150 commands, 100 % denied or asked', async () => {
+    const r = await hostile('hostile');
+    assert.ok(r.total >= 150, `only ${r.total} hostile commands`);
+    assert.deepEqual(r.allowed, [], `allowed hostile commands:\n${r.allowed.join('\n')}`);
   });
 
-  it('benign: at least 300 commands, at most 1 % denied', async () => {
+  it(`hostile (outside, by class): at least 1,100 commands, at least ${OUTSIDE_HOSTILE_FLOOR * 100} % denied or asked`, async () => {
+    const r = await hostile('hostile-classes');
+    assert.ok(r.total >= 1100, `only ${r.total} hostile commands`);
+    const share = 1 - r.allowed.length / r.total;
+    assert.ok(share >= OUTSIDE_HOSTILE_FLOOR, `${(100 * share).toFixed(2)} % blocked; allowed:\n${r.allowed.join('\n')}`);
+  });
+
+  it('everyday (own and documentation pages): at least 1,200 commands, at most 1 % denied', async () => {
     const { judge } = judgeIn();
-    const lines = corpus('benign');
-    assert.ok(lines.length >= 300, `only ${lines.length} benign commands`);
+    const lines = [...corpus('benign'), ...corpus('benign-docs')];
+    assert.ok(lines.length >= 1200, `only ${lines.length} everyday commands`);
     const denied: string[] = [];
     let asked = 0;
     for (const c of lines) {
@@ -33,7 +53,7 @@ describe('exec judge corpora', () => {
       if (v.decision === 'deny') denied.push(`${c} → ${v.reason}`);
       if (v.decision === 'ask') asked++;
     }
-    console.log(`      benign: ${lines.length} commands, ${denied.length} denied (${((100 * denied.length) / lines.length).toFixed(2)} %), ${asked} asked (${((100 * asked) / lines.length).toFixed(2)} %)`);
+    console.log(`      everyday: ${lines.length} commands, ${denied.length} denied (${((100 * denied.length) / lines.length).toFixed(2)} %), ${asked} asked (${((100 * asked) / lines.length).toFixed(2)} %)`);
     if (denied.length) console.log(`      denied: ${denied.join('\n      ')}`);
     assert.ok(denied.length / lines.length <= 0.01, denied.join('\n'));
   });

@@ -11,7 +11,10 @@ import { makeGuard, makeWorkspace, type TreeSpec } from '../../support/fs-fixtur
 /** From out/test/unit/exec back to test/unit/exec/corpus in the sources. */
 export const CORPUS_DIR = path.join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'exec', 'corpus');
 
-export function corpus(name: 'hostile' | 'benign'): string[] {
+/** The corpora: the project's own, and two written from outside without reading the rules. */
+export type CorpusName = 'hostile' | 'benign' | 'hostile-classes' | 'benign-docs';
+
+export function corpus(name: CorpusName): string[] {
   return fs.readFileSync(path.join(CORPUS_DIR, `${name}.txt`), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
 }
 
