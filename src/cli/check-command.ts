@@ -10,7 +10,7 @@ import { DEFAULT_COMMAND_POLICY } from '../core/exec/command-policy';
 import { CommandRejected, type Decision, type Verdict } from '../core/exec/command-types';
 
 /** Exit codes: 0 allow, 1 ask, 2 deny (a NUL byte is a deny); usage errors are 2 as well, with a message on stderr. */
-export const CHECK_EXIT: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+const CHECK_EXIT: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
 export interface CheckCommandOptions {
   workspace: string;

@@ -21,7 +21,7 @@ export interface MemoryToolEnv {
   scope(ctx: ToolContext): Scope;
 }
 
-export function memoryToolEnv(deps: MemoryToolDeps): MemoryToolEnv {
+function memoryToolEnv(deps: MemoryToolDeps): MemoryToolEnv {
   return {
     async store() {
       const s = typeof deps.store === 'function' ? await deps.store() : deps.store;

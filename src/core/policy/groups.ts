@@ -11,9 +11,6 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   automation: ['datetime'],
 };
 
-/** Dynamic groups: `mcp` (every MCP bridge tool), `mcp:<server>`, and `pincer` (every native tool). */
-export const DYNAMIC_GROUPS = ['mcp', 'pincer'] as const;
-
 export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';
 export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging', 'minimal'];
 

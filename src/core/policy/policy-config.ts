@@ -2,9 +2,9 @@
 // each bad field falls back to its default and produces a warning that names the setting.
 import { z } from 'zod';
 
-export const toolListSchema = z.array(z.string().min(1)).optional();
+const toolListSchema = z.array(z.string().min(1)).optional();
 
-export const toolPolicySchema = z.object({
+const toolPolicySchema = z.object({
   profile: z.string().optional(),
   allow: toolListSchema,
   deny: toolListSchema,
@@ -17,7 +17,7 @@ export const agentToolPolicySchema = toolPolicySchema.extend({
 });
 export type AgentToolPolicy = z.infer<typeof agentToolPolicySchema>;
 
-export const channelPolicySchema = z.object({ allow: toolListSchema, deny: toolListSchema });
+const channelPolicySchema = z.object({ allow: toolListSchema, deny: toolListSchema });
 export type ChannelPolicy = z.infer<typeof channelPolicySchema>;
 
 export interface PolicyConfig {

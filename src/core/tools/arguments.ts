@@ -58,7 +58,7 @@ export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw
 }
 
 /** One line per problem, naming the parameter, what was expected and what arrived. */
-export function formatIssues(tool: string, error: z.ZodError, value: unknown): string {
+function formatIssues(tool: string, error: z.ZodError, value: unknown): string {
   const lines = error.issues.slice(0, 10).map((i) => {
     const where = i.path.length ? i.path.join('.') : '(arguments)';
     const got = i.path.length ? describe(pick(value, i.path)) : describe(value);

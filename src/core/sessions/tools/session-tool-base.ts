@@ -4,7 +4,7 @@
 import { fail, type ToolResult } from '../../tools/types';
 import type { SessionStore } from '../session-store';
 
-export const NO_SESSIONS = 'Sessions are not available: the workspace database could not be opened.';
+const NO_SESSIONS = 'Sessions are not available: the workspace database could not be opened.';
 
 /** Runs `body` with the store, or answers why it cannot. */
 export async function withSessions(store: () => Promise<SessionStore | undefined>, body: (s: SessionStore) => Promise<ToolResult>): Promise<ToolResult> {
