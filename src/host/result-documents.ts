@@ -1,5 +1,6 @@
 // Read-only documents for results: `pincer-result:/…` URIs whose text lives in memory. A person reads
-// ForUser as markdown; "what the model saw" (ForLLM) opens beside it on demand.
+// ForUser rendered (VS Code's markdown preview); "what the model saw" (ForLLM) opens as plain text
+// beside it on demand.
 import * as vscode from 'vscode';
 
 export const RESULT_SCHEME = 'pincer-result';
@@ -27,6 +28,15 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (uri.path.endsWith('.md')) await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     return vscode.window.showTextDocument(doc, { preview: false, viewColumn: beside ? vscode.ViewColumn.Beside : undefined });
+  }
+
+  /** Shows a markdown result rendered; as a markdown editor if the preview is unavailable. */
+  async preview(uri: vscode.Uri): Promise<void> {
+    try {
+      await vscode.commands.executeCommand('markdown.showPreview', uri);
+    } catch {
+      await this.open(uri); // the built-in markdown extension is disabled: the source is still readable
+    }
   }
 
   dispose(): void {

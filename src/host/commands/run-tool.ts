@@ -1,5 +1,6 @@
 // "Pincer: Run Tool…": pick a tool this window may use, fill its arguments from its schema, run it
-// through the one pipeline with progress and cancel, and show the result as a readable document.
+// through the one pipeline with progress and cancel, and show the result rendered (the raw text the
+// model would get is one click away).
 // Tests and other extensions may pass (name, args) to skip the prompts; the result is returned.
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../core/tools/types';
@@ -51,7 +52,7 @@ async function showResult(s: HostServices, name: string, result: ToolResult): Pr
   const header = `# ${name} — ${result.isError ? 'failed' : 'result'}\n\n`;
   const uri = s.docs.put(name, 'md', header + userText + '\n');
   const llmUri = s.docs.put(`${name}-for-model`, 'txt', result.forLLM);
-  await s.docs.open(uri);
+  await s.docs.preview(uri);
   const show = 'Show What the Model Sees';
   const pick = result.isError
     ? await vscode.window.showErrorMessage(`Pincer: ${name} failed: ${result.forLLM.split('\n', 1)[0].slice(0, 200)}`, show, 'Show Tool Log')

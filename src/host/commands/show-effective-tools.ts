@@ -67,7 +67,7 @@ export async function showEffectiveToolsCommand(s: HostServices, query?: Effecti
   const d = s.rt.effectiveTools(req);
   if (q.show !== false) {
     const uri = s.docs.put('effective-tools', 'md', renderDecision(q, d, s, trusted));
-    await s.docs.open(uri);
+    await s.docs.preview(uri);
   }
   return d;
 }

@@ -73,6 +73,28 @@ suite('chat', () => {
     const rec = await store!.find(key!);
     assert.match(rec!.title, /What bird/);
     assert.ok(rec!.usage.inputTokens >= 500);
+    // Opened again (a reload): the review card with its outcome, the tool durations and the footer are there.
+    const reopened = await waitFor('the stored marks', async () => {
+      await chat.view.controller.switchTo(key!);
+      const page = chat.view.posted.filter((m) => m.type === 'session').at(-1);
+      const msgs = page?.type === 'session' ? page.session.messages : [];
+      return msgs.some((m) => m.role === 'review' && m.review.outcome === 'accepted') ? msgs : undefined;
+    });
+    assert.deepStrictEqual(reopened.filter((m) => m.role === 'review').map((m) => m.role === 'review' && [m.review.path, m.review.outcome]), [['chat-out.txt', 'accepted']]);
+    assert.ok(reopened.filter((m) => m.role === 'tool').every((m) => m.role === 'tool' && m.call.durationMs !== undefined), 'every card has its duration');
+    const footer = reopened.at(-1);
+    assert.ok(footer?.role === 'turn-end' && footer.end.stopReason === 'end' && footer.end.usage!.input >= 500, JSON.stringify(footer));
+  });
+
+  test('Connect to Ollama / LM Studio: the server found is written to the user settings and its first model chosen', async () => {
+    const { chat } = await core();
+    const cfg = () => vscode.workspace.getConfiguration('pincer').inspect<string>('providers.openai.baseUrl');
+    await vscode.workspace.getConfiguration('pincer').update('providers.openai.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    const set = await vscode.commands.executeCommand<string>('pincer.connectLocalModel', { servers: [{ name: 'Test server', baseUrl: server!.url }], confirmed: true });
+    assert.strictEqual(set, server!.url);
+    assert.strictEqual(cfg()?.globalValue, server!.url, 'in the user settings');
+    assert.strictEqual(cfg()?.workspaceValue, undefined, 'never in the workspace');
+    assert.deepStrictEqual(chat.models.choice(), { provider: 'openai', model: 'test-model' });
   });
 
   test("VS Code's Language Model API: a model another extension provides reads a file through Pincer's tools and answers", async function () {

@@ -12,6 +12,15 @@ async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('pincer').update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
+/** The result shown rendered: the active tab is VS Code's markdown preview of a pincer-result document whose text matches. */
+async function rendered(text: RegExp): Promise<vscode.TextDocument> {
+  await waitFor('the markdown preview', () => {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType) ? input : undefined;
+  });
+  return waitFor('the result document', () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'pincer-result' && text.test(d.getText())));
+}
+
 suite('commands', () => {
   teardown(async () => {
     await setSetting('tools.deny', undefined);
@@ -27,15 +36,10 @@ suite('commands', () => {
     assert.match(bad.forLLM, /Invalid arguments for datetime/);
   });
 
-  test('Run Tool shows the result as a readable markdown document', async () => {
+  test('Run Tool shows the result rendered (markdown preview)', async () => {
     await vscode.commands.executeCommand('pincer.runTool', 'session_status', {});
-    const editor = await waitFor('the result document', () => {
-      const e = vscode.window.activeTextEditor;
-      return e?.document.uri.scheme === 'pincer-result' ? e : undefined;
-    });
-    assert.strictEqual(editor.document.languageId, 'markdown');
-    assert.match(editor.document.getText(), /^# session_status — result\n\nSession: palette:/);
-    assert.match(editor.document.getText(), /Entry point: palette/);
+    const doc = await rendered(/^# session_status — result\n\nSession: palette:/);
+    assert.match(doc.getText(), /Entry point: palette/);
   });
 
   test('Show Effective Tools explains every removed tool', async () => {
@@ -43,8 +47,7 @@ suite('commands', () => {
     assert.deepStrictEqual(d.allowed, ['session_status']);
     assert.ok(d.removed.every((r) => r.step === 'profile'));
     assert.ok(d.removed.some((r) => r.tool === 'read_file') && d.removed.some((r) => r.tool === 'datetime'));
-    const doc = vscode.window.activeTextEditor!.document;
-    assert.match(doc.getText(), /# Effective tools/);
+    const doc = await rendered(/# Effective tools[\s\S]*Profile \*\*minimal\*\*/);
     assert.match(doc.getText(), /\| `datetime` \| profile \| not in profile "minimal" \(requested\) \|/);
     const sub = await vscode.commands.executeCommand<PolicyDecision>('pincer.showEffectiveTools', { depth: 1, show: false });
     assert.ok(sub.removed.some((r) => r.tool === 'session_status' && r.step === 'subagent deny'));
