@@ -11,7 +11,6 @@ import type { PathGuard } from '../core/fs/path-guard';
 import type { PincerRuntime } from '../core/runtime';
 import type { ExecPorts } from '../core/toolset';
 import { UsageError } from './usage-error';
-import os from 'node:os';
 
 export function parseApprove(v: string | undefined): ApprovalAnswer {
   if (v === undefined) return 'deny';

@@ -2,7 +2,6 @@
 // a plain child process, bubblewrap, the dev container), one job manager, the approval prompt, the
 // workspace's "Always allow" rules in its database, credentials in SecretStorage: the ports the
 // toolset's exec, process and credentialed_exec run with (the toolset rebuilds; jobs outlive it).
-import * as os from 'os';
 import * as vscode from 'vscode';
 import { DbApprovalStore, LazyApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
 import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
