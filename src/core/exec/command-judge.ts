@@ -105,6 +105,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i + 1 < views.length; i++) if (segments[i + 1].joinedBy === '|' || segments[i + 1].joinedBy === '|&') views[i].pipedTo = views[i + 1];
   const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
+  if (/\b(while|until)\s+(:|true|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;\s*do\b[^]*?&\s*(;|\n)?\s*done|\bfor\s*\(\(\s*;\s*;\s*\)\)[^]*?&\s*(;|\n)?\s*done/.test(parsed.normalized) && !/\bsleep\s+\d/.test(parsed.normalized.replace(/sh -c '[^']*'/g, '')))
+    commandLevel.push(deny('destructive_ops', 'a loop without end that starts a background process each time (fork bomb)'));
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
@@ -121,7 +123,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const inner = unwrapInner(v.seg);
     const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
-    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
+    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();

@@ -11,8 +11,8 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage)/;
-const SYSTEM_SECRET = /^(\/etc\/(shadow|gshadow|sudoers|sudoers\.d|master\.passwd|security\/opasswd|ssh\/ssh_host_[\w]+_key)$|\/etc\/(shadow|gshadow)-$|\/proc\/[^/]+\/(environ|mem|root|cwd|fd|maps|auxv)(\/|$)|\/proc\/(kcore|kallsyms)$|\/dev\/(mem|kmem|port)$|\/root(\/|$)|\/var\/run\/secrets(\/|$)|\/run\/secrets(\/|$)|\/var\/lib\/(docker|containerd|kubelet)(\/|$))/;
-const STARTUP = /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.xprofile|\.xinitrc|\.config\/fish\/config\.fish|\.config\/autostart\/.*|\.config\/systemd\/.*|Library\/LaunchAgents\/.*|\.ssh\/(authorized_keys2?|rc|environment|config)|\.gitconfig|\.config\/git\/config)$/;
+const SYSTEM_SECRET = /^(\/etc\/(shadow|gshadow|sudoers|sudoers\.d|master\.passwd|security\/opasswd|ssh\/ssh_host_[\w]+_key)$|\/etc\/(shadow|gshadow)-$|\/proc\/[^/]+\/(environ|mem|root|cwd|fd|maps|auxv)(\/|$)|\/proc\/(kcore|kallsyms)$|\/dev\/(mem|kmem|port)$|\/root(\/|$)|\/var\/run\/secrets(\/|$)|\/run\/secrets(\/|$)|\/var\/lib\/(docker|containerd|kubelet|sss)(\/|$)|\/etc\/krb5\.keytab$|\/etc\/ssl\/private(\/|$)|[^/]\.keytab$)/;
+const STARTUP = /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.xprofile|\.xinitrc|\.config\/fish\/config\.fish|\.config\/autostart(\/.*)?|\.config\/systemd(\/.*)?|\.config\/fish(\/.*)?|\.local\/bin(\/.*)?|Library\/LaunchAgents\/.*|\.ssh\/(authorized_keys2?|rc|environment|config)|\.gitconfig|\.config\/git\/config)$/;
 const SYSTEM_STARTUP = /^\/etc\/(cron[\w.]*|crontab|anacrontab|systemd\/.*|init\.d\/.*|rc\.local|profile(\.d\/.*)?|bash\.bashrc|environment|ld\.so\.preload|update-motd\.d\/.*)$|^\/var\/spool\/(cron|at)(\/|$)|^\/Library\/(LaunchAgents|LaunchDaemons)\//;
 
 /** Programs that only read or list what they are given, or manage a key without showing it. */
@@ -23,7 +23,10 @@ export type PathClass = 'credential' | 'system-secret' | 'startup';
 
 /** The class of an absolute, resolved path, or undefined for an ordinary one. */
 export function classifyPath(abs: string, home: string): PathClass | undefined {
-  const rel = path.relative(home, abs);
+  let rel = path.relative(home, abs);
+  // Another user's home folder holds the same kinds of files (`/home/user/.ssh`, `/Users/x/.aws`).
+  const other = /^\/(?:home\/[^/]+|Users\/[^/]+|root)\/(.*)$/.exec(abs);
+  if ((rel.startsWith('..') || path.isAbsolute(rel)) && other) rel = other[1];
   if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
     // The home folder may be /root: what is inside it is judged as a home folder, not as a system path.
     if (CREDENTIAL_STORE.test(rel)) return 'credential';
@@ -36,13 +39,17 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
 }
 
 /** Candidate paths in the arguments: each word, and the value of `--opt=VALUE` / `-oVALUE`-less forms. */
-function candidates(v: SegmentView): string[] {
+function candidates(v: SegmentView, cwdOutside: boolean): string[] {
   const out: string[] = [];
   for (const a of v.args) {
     const eq = /^--?[\w-]+=(.+)$/.exec(a);
     const s = eq ? eq[1] : a;
     if (/^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/.test(s) || /(^|\/)\.\.(\/|$)/.test(s)) out.push(s);
+    else if (cwdOutside && !a.startsWith('-')) out.push(a);
+    // A path inside a longer argument: `if=/etc/shadow`, `xml:/home/u/.bashrc`, `LogFileName=~/.profile`, `x@/etc/shadow`.
+    for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
   }
+  for (const x of v.seg.assignments) if (/^(\/|~)/.test(x.value.text)) out.push(x.value.text);
   for (const r of v.seg.redirects) if (r.op === '<' || r.op === '<>') out.push(r.target.text);
   return out;
 }
@@ -65,9 +72,21 @@ function resolved(p: string, ctx: PathContext): string {
   }
 }
 
-export function argumentPathRules(v: SegmentView, ctx: PathContext): Finding[] {
+/** Secrets a glob may name (`/etc/sh*ow`, `/etc/s[h]adow`). */
+const GLOB_SECRETS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/master.passwd', '/etc/krb5.keytab'];
+
+function globHitsSecret(word: string): boolean {
+  if (!/[*?[]/.test(word) || !word.startsWith('/etc/')) return false;
+  const re = new RegExp(`^${word.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  return GLOB_SECRETS.some((p) => re.test(p));
+}
+
+export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string): Finding[] {
   const f: Finding[] = [];
-  for (const p of candidates(v)) {
+  if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
+  if (v.args.some((a) => /\/environ$/.test(a) && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
+  const cwdOutside = root !== undefined && ctx.cwd !== undefined && path.relative(root, ctx.cwd).startsWith('..');
+  for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
     if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
     else if (cls === 'credential' && !KEY_TOOLS.test(v.name)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
@@ -77,7 +96,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext): Finding[] {
 }
 
 /** Long options (any program) whose value is a file the program writes. */
-const OUTPUT_OPTION = /^(o|output|out|outfile|out-file|output-file|outdir|out-dir|output-dir|output-directory|log|logfile|log-file|log-path|junit-xml|junitxml|xml|dump|dump-bin|dump-file|report|report-file|save|save-to|write|write-to|export|dest|destination|html|json-report|coverage-file|pidfile|pid-file|result-file|results|trace-file|keylog|cookie-jar|dump-header)$/i;
+const OUTPUT_OPTION = /^(o|output|output-path|outputfile|target-dir|pack-destination|coverprofile|resultlog|tee|report-dir|html-dir|out|outfile|out-file|output-file|outdir|out-dir|output-dir|output-directory|log|logfile|log-file|log-path|junit-xml|junitxml|xml|dump|dump-bin|dump-file|report|report-file|save|save-to|write|write-to|export|dest|destination|html|json-report|coverage-file|pidfile|pid-file|result-file|results|trace-file|keylog|cookie-jar|dump-header)$/i;
 
 /** `-o FILE`, `--output=FILE`, `-Logfile FILE`, `--junit-xml=FILE` … of any program, when the value is a path. */
 export function outputOptionTargets(v: SegmentView): WriteTarget[] {

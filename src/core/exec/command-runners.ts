@@ -71,7 +71,7 @@ const R: Record<string, RunnerSpec> = {
   teller: { sub: ['run'], dashDash: true }, berglas: { sub: ['exec'], dashDash: true }, rlwrap: { short: 'aAbCefFgHlOpPsSwz', long: ['history-filename', 'file', 'prompt-colour', 'substitute-prompt', 'break-chars', 'command-name', 'histsize'] },
   mpirun: { short: 'nN', long: ['np', 'host', 'hostfile', 'map-by', 'bind-to'] }, mpiexec: { short: 'nN', long: ['np', 'host', 'hostfile'] }, srun: { short: 'nNcptJAp', long: ['ntasks', 'nodes', 'cpus-per-task', 'partition', 'time', 'job-name', 'account'] },
   'sandbox-exec': { short: 'fpD' }, fakeroot: { short: 'lsi' }, fakechroot: {}, screen: { short: 'ScpTe' }, xterm: { scriptOptions: ['e'] },
-  kubectl: { sub: ['exec'], dashDash: true }, oc: { sub: ['exec', 'rsh'], dashDash: true }, docker: { sub: ['exec'], skip: 1, short: 'euwd', long: ['env', 'user', 'workdir', 'detach-keys', 'env-file'] },
+  kubectl: { sub: ['exec', 'run', 'debug', 'create'], dashDash: true }, tmux: { sub: ['new-session', 'new', 'new-window', 'neww', 'split-window', 'splitw', 'respawn-pane', 'respawnp', 'run-shell', 'run'], short: 'sncFtxyeSclLbp', shellStrings: true }, oc: { sub: ['exec', 'rsh'], dashDash: true }, docker: { sub: ['exec'], skip: 1, short: 'euwd', long: ['env', 'user', 'workdir', 'detach-keys', 'env-file'] },
   podman: { sub: ['exec'], skip: 1, short: 'euwd', long: ['env', 'user', 'workdir', 'detach-keys', 'env-file'] }, lxc: { sub: ['exec'], skip: 1, dashDash: true },
   expect: { scriptOptions: ['c'] }, retry: { dashDash: true }, vagrant: { sub: ['ssh'], scriptOptions: ['c', 'command'] },
   ansible: { short: 'imuMfetBPkc', long: ['inventory', 'module-name', 'user', 'forks', 'extra-vars', 'become-user', 'connection', 'private-key', 'limit'], scriptOptions: ['a', 'args'] },
