@@ -75,6 +75,7 @@ describe('interactive jobs that read commands', function () {
     assert.equal(r.isError, true, r.forLLM);
     assert.match(r.forLLM, /Nothing was sent/);
     assert.match(r.forLLM, /denied/i);
+    assert.equal(r.outcome, 'denied');
     const next = await proc({ action: 'submit', id: job.id, data: 'echo alive-$((40+2))' });
     assert.equal(next.isError, false, next.forLLM);
     assert.ok(await saw(job, 'alive-42'), output(job));
@@ -135,6 +136,8 @@ describe('interactive jobs that read commands', function () {
     await proc({ action: 'write', id: job.id, data: 'rm -rf ' });
     const dropped = await proc({ action: 'send-keys', id: job.id, keys: ['C-c'] });
     assert.match(dropped.forLLM, /dropped the unsent input/);
+    assert.match(dropped.forLLM, /C-c was not sent: the job reads a pipe/);
+    assert.doesNotMatch(dropped.forLLM, /sent as a byte/);
     const after = await proc({ action: 'submit', id: job.id, data: 'echo after-drop' });
     assert.equal(after.isError, false, after.forLLM);
     assert.ok(await saw(job, 'after-drop'), output(job));
@@ -162,6 +165,7 @@ describe('interactive jobs that read commands', function () {
     f.approver.answers.push('deny');
     const no = await proc({ action: 'submit', id: job.id, data: 'print("sent-anyway")' });
     assert.equal(no.isError, true, no.forLLM);
+    assert.equal(no.outcome, 'rejected-by-user');
     assert.match(no.forLLM, /Nothing was sent/);
     await proc({ action: 'write', id: job.id, eof: true });
     await job.wait(10_000);

@@ -87,7 +87,7 @@ export function createExecTool(deps: ExecToolDeps) {
           command: decided.text, cwd, host: c.host, reason: startAsks, alwaysUnavailable: START_CONFIRMED,
           sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal,
         });
-        if ('refused' in asked) return fail(`Not started: ${asked.refused}`, { outcome: 'rejected-by-user', details: { decision: 'ask', interactive: inputTo?.kind, refusedBy: 'person' } });
+        if ('refused' in asked) return fail(`Not started: ${asked.refused}`, { outcome: asked.by === 'person' ? 'rejected-by-user' : 'denied', details: { decision: 'ask', interactive: inputTo?.kind, refusedBy: 'person' } });
       }
       if (ctx.signal.aborted) return fail('Cancelled before the command started; nothing ran.');
       let job: Job;

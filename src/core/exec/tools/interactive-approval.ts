@@ -26,18 +26,18 @@ export interface PersonQuestion {
   signal: AbortSignal;
 }
 
-export async function askPerson(deps: PersonDeps, q: PersonQuestion): Promise<{ approved: true } | { refused: string }> {
+export async function askPerson(deps: PersonDeps, q: PersonQuestion): Promise<{ approved: true } | { refused: string; by: 'policy' | 'person' }> {
   const policy = effectivePolicy(deps.policy);
-  if (policy.security === 'deny') return { refused: "Running commands is switched off (pincer.exec.security is 'deny')." };
-  if (policy.ask === 'off') return { refused: `This needs a person's approval (${q.reason}), and pincer.exec.ask is 'off', so nobody is asked.` };
-  if (!deps.approver) return { refused: `This needs approval and nobody can give it here: ${q.reason}.` };
+  if (policy.security === 'deny') return { by: 'policy', refused: "Running commands is switched off (pincer.exec.security is 'deny')." };
+  if (policy.ask === 'off') return { by: 'policy', refused: `This needs a person's approval (${q.reason}), and pincer.exec.ask is 'off', so nobody is asked.` };
+  if (!deps.approver) return { by: 'policy', refused: `This needs approval and nobody can give it here: ${q.reason}.` };
   const answer = await askApproval(deps.approver, {
     id: randomUUID(), tool: 'exec', command: q.command, cwd: q.cwd, host: q.host, reason: q.reason, segments: [],
     alwaysUnavailable: q.alwaysUnavailable, sessionKey: q.sessionKey, agentId: q.agentId,
   }, { timeoutMs: deps.approvalTimeoutMs, signal: q.signal });
   if (answer.answer !== 'deny') return { approved: true };
   const why = answer.note ? ` (${answer.note})` : '';
-  return { refused: `The user denied it${why}. Do not retry it; ask them what they want instead, or choose a different approach.` };
+  return { by: 'person', refused: `The user denied it${why}. Do not retry it; ask them what they want instead, or choose a different approach.` };
 }
 
 /**

@@ -38,6 +38,8 @@ export interface GateResult {
   steps: InputStep[];
   notes: string[];
   refused?: string;
+  /** Who refused: the judge or the settings, or a person. */
+  refusedBy?: 'policy' | 'person';
 }
 
 /** An unfinished command is held for at most this many lines or characters, then judged as it is. */
@@ -68,12 +70,12 @@ export function isSandboxed(job: Job): boolean {
   return job.spec.executor.sandboxed === true || job.spec.executor.kind === 'sandbox';
 }
 
-type Verdict = { send: string } | { hold: true } | { refused: string };
+type Verdict = { send: string } | { hold: true } | { refused: string; by: 'policy' | 'person' };
 
 export async function gateInput(deps: LineJudgeDeps | undefined, job: Job, steps: InputStep[], terminal: boolean, ctx: CallerContext): Promise<GateResult> {
   const target = job.spec.inputTo;
   if (!target) return { steps, notes: [] };
-  if (!deps) return { steps: [], notes: [], refused: `${job.id} is ${describeTarget(target)}, and nothing here can judge what is sent to it, so nothing was sent.` };
+  if (!deps) return { steps: [], notes: [], refusedBy: 'policy', refused: `${job.id} is ${describeTarget(target)}, and nothing here can judge what is sent to it, so nothing was sent.` };
   const st = stateOf(job);
   const mine = st.turn.then(() => gateInTurn(deps, job, target, st, steps, terminal, ctx));
   st.turn = mine.catch(() => undefined);
@@ -89,9 +91,10 @@ async function gateInTurn(deps: LineJudgeDeps, job: Job, target: InputTarget, st
     const e = events[i];
     if ('send' in e) out.push({ write: e.send });
     else if ('eof' in e) out.push({ eof: true });
-    else if ('dropped' in e) {
+    else if ('interrupt' in e) {
       st.held = [];
-      notes.push('C-c dropped the unsent input before it.');
+      if (e.dropped) notes.push('C-c dropped the unsent input before it.');
+      if (!terminal) notes.push('C-c was not sent: the job reads a pipe, where it is no signal (process kill stops the job).');
     } else if (!st.held.length && e.line === '' && e.ended) {
       out.push({ write: enter }); // Enter alone runs nothing new
     } else {
@@ -111,7 +114,7 @@ async function gateInTurn(deps: LineJudgeDeps, job: Job, target: InputTarget, st
       st.held = [];
       if ('refused' in v) {
         st.buf.pending = '';
-        return { steps: out, notes, refused: v.refused };
+        return { steps: out, notes, refused: v.refused, refusedBy: v.by };
       }
       out.push({ write: v.send.split('\n').map((l) => l + enter).join('') });
     }
@@ -134,7 +137,7 @@ async function judgeHeld(deps: LineJudgeDeps, job: Job, target: InputTarget, st:
   try {
     parsed = await parseCommand(text);
   } catch (e) {
-    if (e instanceof CommandRejected) return { refused: `${e.message} Nothing was sent.` };
+    if (e instanceof CommandRejected) return { by: 'policy', refused: `${e.message} Nothing was sent.` };
     throw e;
   }
   const unfinished = parsed.problems.some((p) => p.kind === 'syntax');
@@ -148,7 +151,7 @@ async function judgeHeld(deps: LineJudgeDeps, job: Job, target: InputTarget, st:
     policy: c.policy, guard: deps.guard(), store: deps.store, approvalTimeoutMs: c.approvalTimeoutMs, home: deps.home,
     approver: approver && prefixed(approver, `A line for ${describeTarget(target)}, job ${job.id}, judged as a command: `),
   }, { command: text, cwd: st.cwd, host: job.spec.executor.kind, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal });
-  if (decided.kind === 'refused') return { refused: `Nothing was sent to ${job.id}. ${decided.message}` };
+  if (decided.kind === 'refused') return { by: decided.by === 'person' ? 'person' : 'policy', refused: `Nothing was sent to ${job.id}. ${decided.message}` };
   await follow(deps, st, decided.text);
   return { send: decided.text };
 }
@@ -170,7 +173,7 @@ async function person(deps: LineJudgeDeps, job: Job, st: GateState, text: string
     command: text, cwd: st.cwd ?? job.spec.cwd, host: job.spec.executor.kind, reason, ...ctx,
     alwaysUnavailable: 'Lines typed into a running interactive program are confirmed one at a time.',
   });
-  if ('refused' in answer) return { refused: `Nothing was sent to ${job.id}. ${answer.refused}` };
+  if ('refused' in answer) return { by: answer.by, refused: `Nothing was sent to ${job.id}. ${answer.refused}` };
   if ((st.inner ?? job.spec.inputTo)?.kind === 'shell') await follow(deps, st, text);
   return { send: text };
 }

@@ -12,8 +12,8 @@ export type LineEvent =
   | { line: string; ended: boolean }
   /** Bytes that go now, unjudged: a signal key, C-d on an empty terminal line. */
   | { send: string }
-  /** C-c dropped held text that was never sent. */
-  | { dropped: string }
+  /** C-c: it drops what is held (`dropped`: there was some); in a terminal a `send` of it follows. */
+  | { interrupt: true; dropped: boolean }
   | { eof: true };
 
 /** Per job: the start of a line not yet ended. */
@@ -36,9 +36,8 @@ export function cutLines(buf: LineBuffer, steps: readonly InputStep[], terminal:
     }
     for (const c of step.write) {
       if (c === '\x03') {
-        const lost = buf.pending;
+        out.push({ interrupt: true, dropped: buf.pending !== '' || held() });
         buf.pending = '';
-        if (lost || held()) out.push({ dropped: lost });
         if (terminal) out.push({ send: c });
       } else if (terminal && TERMINAL_SIGNALS.has(c)) {
         out.push({ send: c });

@@ -108,10 +108,12 @@ async function sendInput(jobs: JobManager, job: Job, input: InputStep[], notes: 
   }
   // Give the program a moment to answer, so the reply comes with this result instead of a poll later.
   if (opts.settleMs > 0 && steps.length) await job.wait(opts.settleMs, ctx.signal);
-  const said = [...notes, ...gated.notes];
+  // The key notes describe raw bytes; for a job whose input is judged, the gate's notes say what happened.
+  const said = job.spec.inputTo ? gated.notes : [...notes, ...gated.notes];
   const lead = (gated.refused ? [gated.refused, ...(steps.length ? [describeInput(steps)] : []), ...said] : [describeInput(steps), ...said]).join(' ');
   const r = pollReport(jobs, job, opts.maxResultChars, lead);
-  return gated.refused ? fail(r.text, { details: { ...r.details, refused: true } }) : ok(r.text, { details: r.details });
+  if (!gated.refused) return ok(r.text, { details: r.details });
+  return fail(r.text, { outcome: gated.refusedBy === 'person' ? 'rejected-by-user' : 'denied', details: { ...r.details, refused: true } });
 }
 
 async function poll(jobs: JobManager, job: Job, args: Args, maxChars: number, ctx: ToolContext): Promise<ToolResult> {
