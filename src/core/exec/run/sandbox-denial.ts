@@ -41,8 +41,11 @@ export class DenialWatcher {
     }
   }
 
-  /** The denial behind a failed run, if the sandbox caused one. */
-  verdict(failed: boolean, refusals: readonly ProxyRefusal[]): SandboxDenial | undefined {
+  /**
+   * The denial behind a failed run, if the sandbox caused one. `ownNetwork`: the run had the host's
+   * network, so a name that did not resolve is not the sandbox's doing.
+   */
+  verdict(failed: boolean, refusals: readonly ProxyRefusal[], ownNetwork = false): SandboxDenial | undefined {
     if (this.partial) this.line(this.partial);
     this.partial = '';
     if (!failed) return undefined;
@@ -57,7 +60,7 @@ export class DenialWatcher {
       const where = this.writePaths.length ? ` to ${this.writePaths.join(', ')}` : '';
       return { kind: 'write', detail: `a write${where} was refused: the sandbox lets commands write only in the workspace folders, package caches and a private /tmp` };
     }
-    if (this.unresolved) {
+    if (this.unresolved && !ownNetwork) {
       return { kind: 'network', detail: 'it tried to reach the network without the proxy (no name resolves inside the sandbox; only HTTP(S) through HTTP_PROXY/HTTPS_PROXY to allowed domains gets out)' };
     }
     return undefined;

@@ -142,7 +142,7 @@ export function createSandboxExecutor(opts: SandboxExecutorOptions): Executor {
       // The cgroup goes once what is left of the tree has ended: that need not hold up the result.
       void held.release?.();
       const failed = !o.startError && o.exitCode !== 0;
-      const sandboxDenied = watcher.verdict(failed, refusals);
+      const sandboxDenied = watcher.verdict(failed, refusals, opts.network === 'full');
       const note = [o.note, ...notes].filter(Boolean).join('; ') || undefined;
       return { ...o, ...(note ? { note } : {}), ...(sandboxDenied ? { sandboxDenied } : {}) };
     });

@@ -9,6 +9,7 @@ import { createProcessExecutor } from '../../../../src/core/exec/run/process-exe
 import {
   bubblewrapArgs, DEFAULT_SANDBOX_HIDE, existingCaches, existingHidden, sandboxSetupScript, SANDBOX_PROXY_SOCKET,
 } from '../../../../src/core/exec/run/sandbox-profile';
+import { DenialWatcher } from '../../../../src/core/exec/run/sandbox-denial';
 import { domainAllowed } from '../../../../src/core/exec/run/sandbox-proxy';
 import { sandboxedExecutor, sandboxOptions } from '../../../../src/core/exec/run/sandbox-select';
 import { removeTempDirs, tempDir } from '../../../support/fs-fixtures';
@@ -158,5 +159,36 @@ describe('sandbox settings and the executor a host gets', () => {
     assert.ok(o.caches?.includes('~/.npm') && o.caches.includes('~/.cache/mine'));
     assert.ok(o.hide?.includes('/store'));
     assert.equal(o.network, 'proxy');
+  });
+});
+
+describe('sandbox denial: telling the sandbox\'s refusals from a command\'s own failures', () => {
+  const watch = (...chunks: string[]) => {
+    const w = new DenialWatcher();
+    for (const c of chunks) w.push(c);
+    return w;
+  };
+
+  it('a read-only file system names the paths, from bash, coreutils and node, even split across chunks', () => {
+    const w = watch("/bin/bash: line 1: /etc/x: Read-only", " file system\ncp: cannot create regular file '/opt/y': Read-only file system\n", "Error: EROFS: read-only file system, open '/usr/z'");
+    const d = w.verdict(true, []);
+    assert.equal(d?.kind, 'write');
+    assert.match(d?.detail ?? '', /a write to \/etc\/x, \/opt\/y, \/usr\/z was refused/);
+  });
+
+  it('a refused host wins, and names each host once', () => {
+    const d = watch('Read-only file system\n').verdict(true, [{ host: 'evil.test', port: 80, method: 'POST' }, { host: 'evil.test', port: 443, method: 'CONNECT' }]);
+    assert.equal(d?.kind, 'network');
+    assert.match(d?.detail ?? '', /refused evil\.test \(/);
+  });
+
+  it('no name resolves inside: reported as reaching around the proxy, unless the run had the whole network', () => {
+    assert.equal(watch('curl: (6) Could not resolve host: example.com\n').verdict(true, [])?.kind, 'network');
+    assert.equal(watch('curl: (6) Could not resolve host: example.com\n').verdict(true, [], true), undefined);
+  });
+
+  it('nothing is blamed on the sandbox when the run succeeded or failed for its own reasons', () => {
+    assert.equal(watch('touch: /x: Read-only file system\n').verdict(false, [{ host: 'a.test', port: 80, method: 'GET' }]), undefined);
+    assert.equal(watch('rm: cannot remove \'x\': Permission denied\nnpm ERR! 404 Not Found\n').verdict(true, []), undefined);
   });
 });
