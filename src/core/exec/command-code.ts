@@ -25,7 +25,7 @@ const CODE_FLAGS: Record<string, { lang: string; code: string; value: string; lo
   pwsh: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] }, powershell: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] },
 };
 /** Interpreters, REPLs and tools with a command language of their own, taking code in their arguments. */
-const GENERIC_CODE = /^(pdb|jjs|jrunscript|slsh|ginsh|knife|rview|rvim|gvim|evim|vimdiff|rake|ri|tclsh|wish|expect|jshell|groovy|groovysh|scala|scala-cli|amm|guile|racket|sbcl|clisp|ecl|ghc|ghci|runghc|runhaskell|stack|elixir|iex|erl|escript|nim|octave|maxima|gnuplot|emacs|emacsclient|vim|vi|nvim|view|ex|cpan|py|kotlin|kotlinc|swift|dart|crystal|raku|perl6|rakudo|dc|bc|clojure|clj|bb|lein|node-repl|deno|php-cli|hhvm|pry|rails|ipython|jupyter|matlab|mathematica|wolframscript|sage|gp|pari|lisp|chicken|csi|gsi|chez|scheme|mit-scheme|ocaml|utop|fsi|dotnet-script|csi\.exe|coffee|ts-node|tsx|esno|zx|vite-node)$/;
+const GENERIC_CODE = /^(pic|nroff|groff|troff|eqn|tbl|pdb|jjs|jrunscript|slsh|ginsh|knife|rview|rvim|gvim|evim|vimdiff|rake|ri|tclsh|wish|expect|jshell|groovy|groovysh|scala|scala-cli|amm|guile|racket|sbcl|clisp|ecl|ghc|ghci|runghc|runhaskell|stack|elixir|iex|erl|escript|nim|octave|maxima|gnuplot|emacs|emacsclient|vim|vi|nvim|view|ex|cpan|py|kotlin|kotlinc|swift|dart|crystal|raku|perl6|rakudo|dc|bc|clojure|clj|bb|lein|node-repl|deno|php-cli|hhvm|pry|rails|ipython|jupyter|matlab|mathematica|wolframscript|sage|gp|pari|lisp|chicken|csi|gsi|chez|scheme|mit-scheme|ocaml|utop|fsi|dotnet-script|csi\.exe|coffee|ts-node|tsx|esno|zx|vite-node)$/;
 const LATEX = /^(latex|pdflatex|xelatex|lualatex|tex|pdftex|luatex|xetex|latexmk|context|platex|uplatex)$/;
 
 /** The interpreter family of a program name (`python3.12` → python3), lower-cased. */
@@ -124,6 +124,7 @@ export function stdinLanguage(name: string, args: readonly string[]): string | u
   const fam = family(name);
   const flags = CODE_FLAGS[fam];
   if (flags && inlineCode(name, args).length === 0 && (args.filter((a) => !a.startsWith('-')).length === 0 || args.includes('-'))) return flags.lang;
+  if (GENERIC_CODE.test(fam)) return 'generic';
   if (fam === 'sqlite3' || fam === 'sqlite' || fam === 'm4' || fam === 'gdb') return fam === 'gdb' ? 'gdb' : fam.startsWith('sqlite') ? 'sqlite' : 'm4';
   if ((fam === 'make' || fam === 'gmake') && args.some((a, i) => (a === '-f' || a === '--file' || a === '--makefile') && /^(-|\/dev\/stdin)$/.test(args[i + 1] ?? '') || /^(-f-|--file=-|--makefile=-)$/.test(a))) return 'make';
   return undefined;
@@ -185,7 +186,7 @@ export function embeddedCommands(c: InlineCode): string[] {
     if (s && s.index === 0) out.push(s[2]);
   }
   if (c.lang === 'generic') {
-    for (const line of code.split('\n')) { const m = /^\s*:?!\s*([\s\S]+)$/.exec(line); if (m) out.push(m[1]); }
+    for (const line of code.split('\n')) { const m = /^\s*(?::?!|\.(?:pso|sy)\s)\s*([\s\S]+)$/.exec(line); if (m) out.push(m[1]); }
     for (const m of code.matchAll(/(["'])((?:\\.|(?!\1)[^\\])*)\1/g)) if (/^\s*(sh|bash|rm|curl|wget|nc|cat|env|chmod|python3?|perl|node|dd|find|xargs|sudo|kill)\b\s/.test(m[2])) out.push(m[2]);
   }
   if (/^(perl|ruby|php|julia|node|generic)$/.test(c.lang) || c.lang === 'r') {

@@ -64,6 +64,9 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
     if (piped && earlierSource) f.push(deny('code_injection', `${v.name} runs what a download or a decoder produced`));
     else if (piped || seg.redirects.some((r) => r.op === '<') || seg.context === 'process-substitution')
       f.push(ask('code_injection', `${v.name} runs a script from its input that the policy does not read`));
+    // A shell started by another program with nothing to run (`find . -exec /bin/sh \;`) is an escape to an interactive shell.
+    else if (seg.context === 'wrapped' && SHELLS.has(baseName(v.name)) && !seg.heredocs.length && !seg.redirects.some((r) => r.op === '<<<'))
+      f.push(ask('code_injection', `${v.name} is started as an interactive shell by another program`));
     // A heredoc or here-string is visible: a shell's is parsed into segments, an interpreter's is
     // judged as code (command-rules-code.ts), so neither asks for being unread.
   }

@@ -76,7 +76,7 @@ function harmless(c: InlineCode): boolean {
   }
   if (c.lang === 'sqlite') return !/^\s*\.(shell|system|load|output|once|import|save|backup|restore|open|read|cd|log|excel)\b/m.test(code) && !/\b(load_extension|writefile|edit|readfile|fts3_tokenizer|ATTACH)\b/i.test(code);
   if (c.lang === 'gdb') return !/^\s*(shell|!|pipe|python|py|pi|source|guile|call|print\s.*system|dump|restore|generate-core-file|gcore|attach|target)\b/.test(code);
-  if (c.lang === 'make' || c.lang === 'm4' || c.lang === 'tex' || c.lang === 'powershell' || c.lang === 'applescript' || c.lang === 'tcl') return false;
+  if (c.lang === 'generic' || c.lang === 'make' || c.lang === 'm4' || c.lang === 'tex' || c.lang === 'powershell' || c.lang === 'applescript' || c.lang === 'tcl') return false;
   if (EXEC.test(code) || DYNAMIC_CODE.test(code) || NETWORK.test(code) || DELETE.test(code)) return false;
   if (/\b(open|fopen|File\.|IO\.|Dir\.|readFile|readFileSync|writeFile|createReadStream|Path\s*\(|pathlib|shutil|glob|os\.(listdir|walk|scandir|chmod|chown|rename|replace|makedirs|mkdir|symlink|link|kill|setuid)|fs\.|Deno\.|Bun\.(file|write)|io\.open|readlines|file_get_contents|file\(|opendir|unlink|rename|chmod|mkdir|symlink|socket|kill|signal|setuid|ctypes|mmap|resource|threading|multiprocessing|asyncio|while\s+(True|1)|for\s*\(\s*;\s*;)/.test(code) || /iter\s*\(\s*int\s*,|\*\*\s*\d{2,}|\*\s*10\s*\*\*|itertools\.count|repeat\s*\(\s*\)/.test(code) && /append|extend|\*/.test(code)) {
     if (/iter\s*\(\s*int\s*,|itertools\.count|\*\*\s*\d{2,}/.test(code)) return false;

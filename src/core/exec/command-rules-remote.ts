@@ -13,7 +13,9 @@ function words(args: readonly string[]): string[] {
 }
 
 /** A verb that deletes, in the spellings cloud CLIs use (`delete-bucket`, `terminate-instances`, `rb`). */
-const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate)([-:_].*)?$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge)$/i;
+const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate|down|disable|archive)([-:_].*)?$|^[\w-]+-(delete|destroy|remove|purge)$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge)$/i;
+/** Verbs that change access or switch off protection: attach/detach policies, bindings, key deletion, audit logging off. */
+const IAM_CHANGE = /^((attach|detach|put|add|delete|update)-[\w-]*(polic(y|ies)|iam|role|binding|permission)[\w-]*|add-iam-policy-binding|set-iam-policy|schedule-key-deletion|disable-key|stop-logging|delete-trail|leave-organization|disable-[\w-]+|deactivate-[\w-]+)$/;
 const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli)$/;
 
 export function remoteRules(v: SegmentView): Finding[] {
@@ -41,10 +43,11 @@ export function remoteRules(v: SegmentView): Finding[] {
     case 'npm': case 'pnpm': case 'yarn': case 'bun': {
       const w = words(args);
       if (w[0] === 'unpublish' || (name === 'yarn' && w[0] === 'npm' && w[1] === 'unpublish')) return gone(`${name} unpublish removes a published package`);
-      if (w[0] === 'owner' && /^(rm|remove)$/.test(w[1] ?? '') || w[0] === 'dist-tag' && /^(rm|remove)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} changes who owns or what is published`);
+      if (/^(owner|dist-tag|team|access|token|org|hook)$/.test(w[0] ?? '') && /^(rm|remove|add|set|grant|revoke|delete|destroy|ls-remote)$/.test(w[1] ?? '') || w[0] === 'deprecate') return gone(`${name} ${w[0]} ${w[1] ?? ''} changes who owns, who may publish or what is published`);
       return [];
     }
-    case 'cargo': return words(args)[0] === 'yank' && !args.includes('--undo') ? gone('cargo yank withdraws a published crate version') : [];
+    case 'cargo': return words(args)[0] === 'yank' && !args.includes('--undo') || words(args)[0] === 'owner' && args.some((a) => /^--(remove|add)/.test(a)) ? gone(`cargo ${words(args)[0]} withdraws a version or changes who owns a crate`) : [];
+    case 'dotnet': case 'nuget': return args.some((a) => /^delete$/i.test(a)) ? gone(`${name} delete removes a published package`) : [];
     case 'gem': return words(args)[0] === 'yank' ? gone('gem yank withdraws a published gem') : [];
     case 'crane': case 'skopeo': case 'regctl': case 'oras': return args.some((a) => /^(delete|rm)$/.test(a)) ? gone(`${name} deletes an image from a registry`) : [];
     case 'docker': case 'podman': {
@@ -65,12 +68,12 @@ function cloudRule(name: string, args: string[]): Finding[] {
     if (svc === 's3' && verb === 'rm') return gone(`aws s3 rm${args.includes('--recursive') ? ' --recursive' : ''} deletes objects from a bucket`);
     if (svc === 's3' && verb === 'rb') return gone('aws s3 rb deletes a bucket');
     if (svc === 's3' && verb === 'sync' && args.includes('--delete')) return gone('aws s3 sync --delete deletes objects that are not in the source');
-    if (verb && DELETE_VERB.test(verb)) return gone(`aws ${svc} ${verb} deletes a cloud resource`);
+    if (verb && (DELETE_VERB.test(verb) || IAM_CHANGE.test(verb))) return gone(`aws ${svc} ${verb} deletes a cloud resource or changes who may act`);
     return [];
   }
   if (name === 'gsutil') return /^(rm|rb)$/.test(w[0] ?? '') || (w[0] === 'rsync' && args.includes('-d')) ? gone(`gsutil ${w[0]} deletes storage objects or buckets`) : [];
   if (name === 'gh' || name === 'glab' || name === 'tea') {
-    if (/^(repo|release|gist|secret|variable|label|project|cache|run|ssh-key|gpg-key|environment|ruleset|deploy-key)$/.test(w[0] ?? '') && /^(delete|rm|remove)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} deletes it on the server`);
+    if (/^(repo|release|gist|secret|variable|label|project|cache|run|ssh-key|gpg-key|environment|ruleset|deploy-key|workflow)$/.test(w[0] ?? '') && /^(delete|rm|remove|archive|disable|rename|transfer)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} deletes it on the server`);
     if (w[0] === 'api' && valuesOf(parseOptions(args, { shortValue: 'XfFH', longValue: ['method', 'field', 'raw-field', 'header'] }), ['method'], 'X').some((m) => /^DELETE$/i.test(m))) return gone(`${name} api -X DELETE deletes a remote resource`);
     return [];
   }
@@ -78,7 +81,8 @@ function cloudRule(name: string, args: string[]): Finding[] {
   if (name === 'bq') return /^(rm|remove)$/.test(w[0] ?? '') || args.some((a) => /\b(DROP|TRUNCATE)\s+(TABLE|SCHEMA|DATABASE|VIEW)\b/i.test(a)) ? gone('bq deletes a dataset or table') : [];
   if (name === 'vault' || name === 'consul' || name === 'nomad') return w.some((x) => /^(delete|destroy|purge|stop)$/.test(x)) && !/^(status|version)$/.test(w[0] ?? '') ? gone(`${name} deletes secrets, keys or jobs`) : [];
   // az group delete, gcloud compute instances delete, doctl compute droplet delete, fly apps destroy …
-  const verb = w.find((x, i) => i > 0 && DELETE_VERB.test(x)) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined);
+  const verb = w.find((x, i) => i > 0 && (DELETE_VERB.test(x) || IAM_CHANGE.test(x))) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined)
+    ?? (w.some((x) => /^(role|iam|policy|assignment|binding|owner|permissions?)$/.test(x)) && w.some((x) => /^(create|add|set|grant|update)$/.test(x)) ? 'grant' : undefined);
   if (verb) return gone(`${name} ${verb} deletes a cloud resource`);
   return [];
 }
