@@ -25,7 +25,7 @@ async function nextApproval() {
   return waitFor('an approval request', () => exec.approvals.waiting()[0]);
 }
 
-const USER_KEYS = ['rateLimit.enabled', 'exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network'];
+const USER_KEYS = ['rateLimit.enabled', 'exec.host', 'exec.approvalPrompt', 'exec.terminal.shellIntegrationWaitSeconds', 'exec.sandbox.network', 'exec.sandbox.mode'];
 
 suite('exec', () => {
   suiteSetup(async () => {
@@ -33,6 +33,8 @@ suite('exec', () => {
     await setUser('exec.approvalPrompt', 'notification');
     // The tests poll job logs quickly; the palette session's rate limit is not what they test.
     await setUser('rateLimit.enabled', false);
+    // The judge's and the hosts' tests run unconfined; the sandbox's own tests turn it on.
+    await setUser('exec.sandbox.mode', 'off');
   });
   suiteTeardown(async () => {
     for (const k of USER_KEYS) await setUser(k, undefined);
@@ -267,6 +269,43 @@ suite('exec', () => {
     }
   });
 
+  test('a sandboxed command runs visibly in the integrated terminal; a write the sandbox refused asks to run it outside', async function () {
+    this.timeout(120_000);
+    await setUser('exec.host', 'terminal');
+    await setUser('exec.terminal.shellIntegrationWaitSeconds', 30);
+    await setUser('exec.sandbox.mode', 'on');
+    const { exec } = await core();
+    try {
+      // Inside bubblewrap's pid namespace, pid 1 is bwrap itself.
+      const r = await run('exec', { command: 'echo "sandboxed: $((40 + 2)) pid1=$(cat /proc/1/comm)"; echo made > sandbox-terminal.txt' });
+      assert.strictEqual(r.isError, false, r.forLLM);
+      assert.match(r.forLLM, /sandboxed: 42 pid1=bwrap/);
+      assert.match(r.forLLM, /integrated terminal/, r.forLLM);
+      assert.strictEqual(fs.readFileSync(path.join(root(), 'sandbox-terminal.txt'), 'utf8'), 'made\n', 'the workspace is writable');
+      await harness?.screenshot('exec-terminal-sandboxed');
+
+      // Not under /tmp, which is private to each sandboxed command.
+      const outside = path.join('/var/tmp', `pincer-terminal-outside-${process.pid}-${Date.now()}`);
+      const write = run('exec', { command: `touch ${outside}` });
+      const judged = await nextApproval();
+      assert.match(judged.reason, /writes outside the workspace/);
+      exec.approvals.answer(judged.id, 'once');
+      const escalation = await waitFor('the question about running outside the sandbox', () => exec.approvals.waiting().find((q) => q.id !== judged.id));
+      assert.match(escalation.reason, new RegExp(`failed inside the sandbox because a write to ${outside} was refused`), escalation.reason);
+      assert.strictEqual(escalation.always, undefined, '"Always allow" is not offered for leaving the sandbox');
+      assert.ok(!fs.existsSync(outside), 'nothing was written before the answer');
+      exec.approvals.answer(escalation.id, 'once');
+      const w = await write;
+      assert.strictEqual(w.isError, false, w.forLLM);
+      assert.match(w.forLLM, /failed because of the sandbox: a write to .* was refused/);
+      assert.match(w.forLLM, /The user allowed one run outside the sandbox/);
+      assert.ok(fs.existsSync(outside), 'the run outside the sandbox wrote it');
+      fs.rmSync(outside, { force: true });
+    } finally {
+      await setUser('exec.sandbox.mode', 'off');
+    }
+  });
+
   test('the sandbox keeps writes in the workspace and has no network', async function () {
     this.timeout(90_000);
     await setUser('exec.host', 'sandbox');
@@ -277,10 +316,16 @@ suite('exec', () => {
 
     const outside = path.join(os.homedir(), `pincer-sandbox-outside-${Date.now()}`);
     const write = run('exec', { command: `touch ${outside}` });
-    exec.approvals.answer((await nextApproval()).id, 'once');
+    const judged = await nextApproval();
+    exec.approvals.answer(judged.id, 'once');
+    // The sandbox refuses it anyway, and asks whether it may run outside: no.
+    const escalation = await waitFor('the question about running outside the sandbox', () => exec.approvals.waiting().find((q) => q.id !== judged.id));
+    assert.match(escalation.reason, /failed inside the sandbox because a write to .* was refused/, escalation.reason);
+    exec.approvals.answer(escalation.id, 'deny');
     const w = await write;
     assert.strictEqual(w.isError, true, 'approved, but the sandbox still refuses');
-    assert.match(w.forLLM, /Read-only file system|Permission denied/i, w.forLLM);
+    assert.match(w.forLLM, /Read-only file system/i, w.forLLM);
+    assert.match(w.forLLM, /not run outside the sandbox/, w.forLLM);
     assert.ok(!fs.existsSync(outside));
 
     const server = http.createServer((_q, s) => s.end('reached'));
