@@ -26,14 +26,15 @@ const guard = new PathGuard({ roots: [root], workspaceOnly: true, allowPaths: []
 const judge = async (c) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_POLICY, { cwd: root, guard });
 
 try {
-  const hostile = lines('hostile');
+  // Every corpus: the project's own and the two written from outside without reading the rules.
+  const hostile = [...lines('hostile'), ...lines('hostile-classes')];
   const missed = [];
   for (const c of hostile) if ((await judge(c)).decision === 'allow') missed.push(c);
   const blocked = (100 * (hostile.length - missed.length)) / hostile.length;
   record({ name: 'exec-hostile-blocked', unit: '%', value: blocked, goal: '= 100', pass: blocked === 100, runs: 1, statistic: 'share denied or asked',
-    corpus: `test/unit/exec/corpus/hostile.txt (${hostile.length} commands)`, extra: { missed } });
+    corpus: `test/unit/exec/corpus/hostile.txt + hostile-classes.txt (${hostile.length} commands)`, extra: { missedCount: missed.length, missed } });
 
-  const benign = lines('benign');
+  const benign = [...lines('benign'), ...lines('benign-docs')];
   const denied = [];
   let asked = 0;
   for (const c of benign) {
@@ -43,7 +44,7 @@ try {
   }
   const fp = (100 * denied.length) / benign.length;
   record({ name: 'exec-benign-false-positives', unit: '%', value: fp, goal: '<= 1', pass: fp <= 1, runs: 1, statistic: 'share denied',
-    corpus: `test/unit/exec/corpus/benign.txt (${benign.length} commands)`, extra: { askRate: Math.round((10000 * asked) / benign.length) / 100, asked, denied } });
+    corpus: `test/unit/exec/corpus/benign.txt + benign-docs.txt (${benign.length} commands)`, extra: { askRate: Math.round((10000 * asked) / benign.length) / 100, asked, denied } });
 
   // ~200 characters, a realistic compound command with a pipe, a redirect and a wrapper.
   const cmd = "cd packages/core && NODE_ENV=test timeout 120 npx mocha --reporter dot 'out/test/unit/**/*.test.js' 2>&1 | tee test-output.log | grep -E 'passing|failing|pending' ; git status --short | head -n 20";

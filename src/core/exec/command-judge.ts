@@ -114,7 +114,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const staged: Staged[] = [];
   const judges = stagedJudges(policy, ctx, home);
   // Text the command shows being written or fed to a program (order does not matter: `cmake -P <(echo …)`).
-  const shown = views.flatMap((x) => [...stagedBy(x).map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
+  const stagedOf = views.map(stagedBy);
+  const shown = views.flatMap((x, i) => [...stagedOf[i].map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
   const shownUsed = new Set<number>();
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
@@ -129,7 +130,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
       if (found.length) { f.push(...found); shownUsed.add(0); }
     }
-    staged.push(...all.flatMap(stagedBy));
+    staged.push(...stagedOf[i], ...all.slice(1).flatMap(stagedBy));
     for (const t of [...all.flatMap(writeTargets), ...all.flatMap(outputOptionTargets)]) {
       const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
       if (w) f.push(w);

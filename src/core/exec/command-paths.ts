@@ -42,6 +42,7 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
 function candidates(v: SegmentView, cwdOutside: boolean): string[] {
   const out: string[] = [];
   for (const a of v.args) {
+    if (!cwdOutside && !a.includes('/') && !a.startsWith('~') && !a.startsWith('$')) continue;
     const eq = /^--?[\w-]+=(.+)$/.exec(a);
     const s = eq ? eq[1] : a;
     if (/^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/.test(s) || /(^|\/)\.\.(\/|$)/.test(s)) out.push(s);

@@ -9,10 +9,25 @@ import { parseOptions } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 const cache = new Map<string, { mtimeMs: number; value: unknown }>();
+/** A file's modification time (undefined: missing), looked up at most once a second per path: the judge runs often, the workspace changes rarely. */
+const stats = new Map<string, { at: number; mtimeMs: number | undefined }>();
+const STAT_TTL_MS = 1000;
+
+function mtimeOf(file: string): number | undefined {
+  const now = Date.now();
+  const hit = stats.get(file);
+  if (hit && now - hit.at < STAT_TTL_MS) return hit.mtimeMs;
+  let mtimeMs: number | undefined;
+  try { mtimeMs = fs.statSync(file).mtimeMs; } catch { mtimeMs = undefined; }
+  if (stats.size > 1000) stats.clear();
+  stats.set(file, { at: now, mtimeMs });
+  return mtimeMs;
+}
 
 function readCached<T>(file: string, parse: (text: string) => T): T | undefined {
-  let st: fs.Stats;
-  try { st = fs.statSync(file); } catch { return undefined; }
+  const mtimeMs = mtimeOf(file);
+  if (mtimeMs === undefined) return undefined;
+  const st = { mtimeMs };
   const hit = cache.get(file);
   if (hit && hit.mtimeMs === st.mtimeMs) return hit.value as T;
   let value: T | undefined;
@@ -69,7 +84,7 @@ export function packageRunnerRule(v: SegmentView, cwd: string | undefined, root:
   if (!f.alwaysFetches) {
     for (const dir of upTo(cwd, root)) {
       const bin = f.pkg.split('/').pop() ?? f.pkg;
-      if (fs.existsSync(path.join(dir, 'node_modules', '.bin', bin))) return [];
+      if (mtimeOf(path.join(dir, 'node_modules', '.bin', bin)) !== undefined) return [];
       if (readCached(path.join(dir, 'package.json'), dependencies)?.has(f.pkg)) return [];
     }
   }
