@@ -34,6 +34,8 @@ export interface ChatControllerDeps {
 interface Running {
   turnId: string;
   sessionKey: string;
+  /** The seq of the turn's user message: a page of the session stops there (the rest is replayed live). */
+  userSeq: number;
   abort: AbortController;
   live: LiveEvent[];
 }
@@ -161,7 +163,8 @@ export class ChatController {
       this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [{ role: 'user', id: 'pending', text: m.text, chips: m.chips }] } });
     }
     const sessionKey = this.current;
-    const running: Running = { turnId: randomUUID(), sessionKey, abort: new AbortController(), live: [] };
+    const userSeq = ((await store.find(sessionKey))?.messageCount ?? 0) + 1;
+    const running: Running = { turnId: randomUUID(), sessionKey, userSeq, abort: new AbortController(), live: [] };
     this.running = running;
     this.live({ type: 'assistant-start', turnId: running.turnId, sessionKey });
     const started = Date.now();
@@ -199,9 +202,14 @@ export class ChatController {
     const store = await this.d.sessions();
     const s = key && store ? await store.find(key) : undefined;
     if (!s || !store) return null;
-    const from = Math.max(1, s.messageCount - PAGE + 1);
-    const msgs = await store.messages(s.key, { fromSeq: from });
-    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, {}, await store.marks(s.key, { fromSeq: from })) };
+    // A turn still running is shown by replaying its live events: the page ends at its user message,
+    // or its tool cards would be there twice (once stored, without results, and once live).
+    const userSeq = this.running?.sessionKey === s.key ? this.running.userSeq : undefined;
+    const last = userSeq === undefined ? s.messageCount : Math.min(s.messageCount, userSeq);
+    const from = Math.max(1, last - PAGE + 1);
+    const msgs = await store.messages(s.key, { fromSeq: from, limit: Math.max(0, last - from + 1) });
+    const marks = await store.marks(s.key, { fromSeq: from, ...(userSeq === undefined ? {} : { toSeq: userSeq - 1 }) });
+    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, {}, marks) };
   }
 
   private async postSessions(store: SessionStore): Promise<void> {

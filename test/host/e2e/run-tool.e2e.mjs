@@ -15,10 +15,11 @@ export default async function ({ page, helpers, log }) {
   await title.filter({ hasText: 'datetime (1/1): timezone' }).waitFor();
   await input.fill('UTC');
   await page.keyboard.press('Enter');
-  // The result opens as a markdown document in an editor tab.
-  const tab = page.locator('.tabs-container .tab', { hasText: 'datetime.md' }).first();
+  // The result opens rendered: VS Code's markdown preview of the result document.
+  const tab = page.locator('.tabs-container .tab', { hasText: /Preview .*datetime\.md/ }).first();
   await tab.waitFor();
-  await page.locator('.monaco-editor .view-lines', { hasText: 'datetime — result' }).first().waitFor();
+  const preview = await helpers.webviewFrame('h1[data-line]');
+  assert.match(await preview.locator('h1').first().innerText(), /datetime — result/);
   log(`notification: ${await helpers.waitForNotification('datetime finished')}`);
   await helpers.screenshot('e2e-run-tool-result');
 

@@ -60,6 +60,10 @@ suite('chat', () => {
     const execCard = chat.view.posted.find((m) => m.type === 'tool-call' && m.call.name === 'exec' && m.call.status === 'ok');
     assert.ok(execCard?.type === 'tool-call' && /exec-from-chat/.test(execCard.call.result ?? ''), 'the command ran');
     assert.ok(chat.view.posted.some((m) => m.type === 'review-settled' && m.outcome === 'accepted'));
+    // A page posted while the turn ran (the view opening mid-turn) ends at the turn's user message: its
+    // cards come from the live replay only, never twice.
+    const pages = chat.view.posted.flatMap((m) => (m.type === 'init' && m.session ? [m.session] : m.type === 'session' ? [m.session] : []));
+    assert.ok(pages.every((p) => !p.messages.some((m) => m.role === 'tool' && /No result was recorded/.test(m.call.result ?? ''))), 'no half-stored tool card');
     if (harness) {
       // The page may still be loading (then its `ready` brings the stored session): wait for the text.
       let shown = '';
