@@ -28,7 +28,11 @@ async function startExec(page, command) {
 }
 
 export default async function ({ page, helpers, log }) {
-  const marker = path.join(os.tmpdir(), `pincer-e2e-approved-${Date.now()}`);
+  // Outside the workspace (so the judge asks), in a folder exec's sandbox lets commands write (npm's
+  // cache): the approved command must be able to succeed with the sandbox on. /tmp is private there.
+  const cache = path.join(os.homedir(), '.npm');
+  fs.mkdirSync(cache, { recursive: true });
+  const marker = path.join(cache, `pincer-e2e-approved-${Date.now()}`);
   await helpers.runCommand('Pincer: Run Tool…');
   await startExec(page, `touch ${marker}`);
   const dialog = page.locator('.monaco-dialog-box');
