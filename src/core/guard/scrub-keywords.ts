@@ -45,23 +45,20 @@
 // The other rules here: `Authorization: <scheme> <credentials>` headers (hdr), token-like URL query
 // parameters (qry). All of them are anchored at the separator; see genSource for why.
 import { anyOf, longestFirst, suffixTrie, type ScrubRule } from './scrub-rule';
-import { looksRandom, looksSecret } from './scrub-value';
+import { isNameLike, isNamePath, isOrdinary, looksRandom, looksSecret } from './scrub-value';
 
 const ALNUM = '[A-Za-z0-9]';
 
 /** The keywords; a space stands for an optional `_` or `-` (`api key`: apikey, api_key, apiKey, API-KEY, …). */
 const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'secret', 'token', 'credential', 'auth', 'authorization',
-  'api key', 'access key', 'secret key', 'private key', 'signing key', 'encryption key', 'master key'];
+  'api key', 'access key', 'secret key', 'secret key base', 'private key', 'signing key', 'encryption key', 'master key'];
 
 /**
  * One keyword in any letter case, as regex source. Its first letter: lowercase needs a segment
  * boundary before it (`db_password`, not `monkey`), uppercase is a camel hump or an UPPER_CASE
  * name and needs none (`stripeSecret`, `DB_PASSWORD`).
  */
-function caseless(word: string): string {
-  // A long keyword is a key even glued to a lower-case word before it (`dbpassword`, `mytoken`);
-  // the short ones are not (`bypass`, `oauth`).
-  const glued = word.length >= 5 && !word.startsWith('auth');
+function caseless(word: string, glued = false): string {
   return [...word].map((c, i) => {
     if (c === ' ') return '[_-]?';
     if (i === 0) return glued ? `[${c}${c.toUpperCase()}]` : `(?:(?<!${ALNUM})${c}|${c.toUpperCase()})`;
@@ -73,17 +70,35 @@ function caseless(word: string): string {
  * All keywords as a lookbehind body, grouped by last letter: V8 matches a lookbehind right to left,
  * so a separator preceded by `"name"` fails on one comparison instead of trying every keyword.
  */
-function keywordBehind(): string {
+export function keywordBehind(): string {
   const byLast = new Map<string, string[]>();
   for (const w of KEYWORDS) {
     const last = w[w.length - 1];
     byLast.set(last, [...(byLast.get(last) ?? []), w]);
   }
   const branches = [...byLast.entries()].map(([last, ws]) => {
-    const rests = longestFirst(ws).map((w) => caseless(w.slice(0, -1)));
+    // A long keyword is a key even glued to a lower-case word before it (`dbpassword`, `ngrok_authtoken`);
+    // the short ones are not (`bypass`, `oauth`).
+    const rests = longestFirst(ws).map((w) => caseless(w.slice(0, -1), w.length >= 5 && !w.startsWith('auth')));
     return `(?:${rests.join('|')})[${last}${last.toUpperCase()}]`;
   });
+  // A bare `key` only as the last segment of a longer name (`dd_app_key`, `writeKey`), never alone
+  // (`key: id` is everywhere); its values must look random (keyNameAccept).
+  branches.push('(?:(?<=[A-Za-z0-9][_.-])[kK]|(?<=[a-z0-9])K)[eE][yY]');
   return `(?:${branches.join('|')})`;
+}
+
+/** A name ending in a keyword that says the value IS the secret (`password`, `api_key`, `token`), then its separator. */
+const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_-]?key|secret[_-]?key[_-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
+
+/**
+ * The value check of the generic rule: after a name like `password` or `api_key` any value that is
+ * not a placeholder goes; after a name that only ends in `key` (`dd_app_key`, `sort_key`), only a
+ * random-looking one.
+ */
+export function keyNameAccept(value: string, text: string, start: number): boolean {
+  if (isNameLike(value) || isNamePath(value)) return false;
+  return SECRET_NAME_END.test(text.slice(Math.max(0, start - 64), start + 1)) ? looksSecret(value) : looksRandom(value);
 }
 
 /**
@@ -91,7 +106,7 @@ function keywordBehind(): string {
  * closing `]` (`ENV['API_KEY'] = …`), a type (`var token string = …`, `token: string = …`).
  */
 const TYPE_OR_INDEX = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))`;
-const NAME_END = String.raw`(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])`;
+export const NAME_END = String.raw`(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])`;
 
 /**
  * Shared by every rule of the `[:=]` anchor group that needs a name before the separator (env,
@@ -105,7 +120,7 @@ export const KEYWORD_GUARD = String.raw`(?<=${NAME_END}(?:\\?["'])?[ \t]{0,32}[:
   String.raw`|${NAME_END}(?:\\?["'])?[ \t]{0,32}(?:::|[?+.])=|${NAME_END}${TYPE_OR_INDEX}[ \t]{0,32}[:=])`;
 
 /** Characters of an unquoted value. */
-const V = String.raw`[\w\-+/=.~%@!*#^:$]`;
+const V = String.raw`[\w\-+/=.~%@!*#^:$&]`;
 /**
  * An unquoted value that is code, not a secret: an identifier path (`req.body.password`,
  * `Token::new`, `user!.token`, `x?.y`), or one identifier-shaped word: letters only (`undefined`,
@@ -114,8 +129,8 @@ const V = String.raw`[\w\-+/=.~%@!*#^:$]`;
  * camel/Pascal case with digits only at hump ends (`oauth2Token`, `Base64Url`), optionally with a
  * bundler suffix (`ArrowToken$1`). Random secrets practically never take these shapes.
  */
-const CODE = String.raw`(?:[A-Za-z_$][\w$]*(?:(?:[!?]?\.|::)[A-Za-z_$][\w$]*)+|(?![a-z]{12,}(?!${V}))[A-Za-z_]+|[A-Za-z]+(?:-[A-Za-z]+)+` +
-  String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*)+|(?:[A-Z][a-z]+[0-9]*)+)(?:\$[0-9]+)?!?(?!${V})`;
+const CODE = String.raw`(?:(?![a-z]{12,}(?!${V}))(?:[A-Z_]+|[A-Z]?[a-z_]+(?:[A-Z][a-z_]{2,})*)|[A-Za-z]+(?:-[A-Za-z]+)+` +
+  String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]{2,})+[0-9]*|(?:[A-Z][a-z]{2,})+[0-9]*)(?:\$[0-9]+)?!?(?!${V})`;
 const QUOTE = String.raw`\\?["'\x60]`;
 /**
  * After the anchor (`=` or `:`): the rest of `=>` or `:=`. The keyword lookbehind accepts only
@@ -127,16 +142,8 @@ const NOT_URL_USERINFO = String.raw`(?<!//[^\s/@:]{0,128}:)`;
 /** `=`, `=>`, `:`, `:=`, Makefile `::=` `?=` `+=`, PHP `.=`. */
 const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))?[ \t]{0,32}(?:=>?|::=|:=?|[?+.]=)`;
 
-/** Keyword stems, any case, for telling names apart from values (`"refresh_token"`, `"password"`). */
-const STEMS = ['pass', 'secret', 'token', 'key', 'auth', 'cred'].map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join(''));
-/**
- * A quoted value that is a name, not a secret: letters, `_` and `-` only, and structured like an
- * identifier (a camel hump, a `_` or `-` separator) or containing a keyword stem. The lazy scan keeps
- * it linear. A plain lowercase word (`"postgres"`, `"changeme"`) still counts as a secret.
- */
-const QUOTED_NAME = String.raw`(?=[A-Za-z_-]{1,512}\k<genQ>)[A-Za-z]*?(?:[a-z][A-Z]|[_-]|${STEMS.join('|')})`;
-const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)(?!${QUOTED_NAME})` +
-  String.raw`(?![A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\k<genQ>)[^\s"'\x60\\|]{8,512}\k<genQ>`;
+const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)` +
+  String.raw`[^\s"'\x60\\|]{8,512}\k<genQ>`;
 // The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
 // the `(` check after it cannot make the engine retry every shorter prefix of the run.
 const UNQUOTED = String.raw`(?![$=:!~+@#%.])(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
@@ -158,7 +165,7 @@ const genRule: ScrubRule = {
   guard: KEYWORD_GUARD,
   source: genSource(),
   render: (g, ph) => g.genL + (g.genQ ?? '') + ph + (g.genQ ?? ''),
-  accept: looksSecret,
+  accept: keyNameAccept,
 };
 
 const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
@@ -168,7 +175,7 @@ const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKE
 
 /** Last name segments that say the value is about the secret, not the secret: `DB_PASSWORD_FILE=/run/…`. */
 const NOT_THE_SECRET = ['FILE', 'PATH', 'DIR', 'ENDPOINT', 'HOST', 'PORT', 'NAME', 'TYPE', 'TTL', 'EXPIRY', 'EXPIRES',
-  'LENGTH', 'SIZE', 'HEADER', 'ENABLED', 'REGION', 'ID', 'ARN', 'VERSION'];
+  'LENGTH', 'SIZE', 'HEADER', 'ENABLED', 'REGION', 'ID', 'IDS', 'ARN', 'ARNS', 'NAMES', 'VERSION'];
 
 /**
  * Last name segments that say the value IS the secret (`DB_PASSWORD`, `SECRET_KEY_BASE`): any value
@@ -203,6 +210,8 @@ const envRule: ScrubRule = {
     let i = start;
     while (i > 0 && i > start - 64 && /[A-Z0-9_]/.test(text[i - 1])) i -= 1;
     const last = text.slice(i, start).split('_').pop() ?? '';
+    // A URL-named setting is a secret only with credentials in it (`DATABASE_URL=postgres://u:p@h`).
+    if (last === 'URL' || last === 'URI') return !isOrdinary(value) && looksSecret(value);
     return SECRET_LAST.has(last) ? looksSecret(value) : looksRandom(value);
   },
 };

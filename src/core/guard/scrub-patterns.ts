@@ -9,6 +9,7 @@
 import { KEYWORD_GUARD, KEYWORD_RULES } from './scrub-keywords';
 import { escapeRegExp, type ScrubRule } from './scrub-rule';
 import { tokenRules } from './scrub-tokens';
+import { ASSIGN_RULES } from './scrub-assign';
 
 /**
  * JWTs (base64url of a JSON header `{"…` always starts `eyJ`; header.payload.signature, the signature
@@ -91,5 +92,5 @@ function pemRule(placeholder: string): ScrubRule {
 
 /** Every static rule, in the order they are tried at one text position. */
 export function staticRules(placeholder: string): ScrubRule[] {
-  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), jwtRule, ...tokenRules(), bearerRule];
+  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), jwtRule, ...tokenRules(), ...ASSIGN_RULES, bearerRule];
 }

@@ -29,7 +29,7 @@ export const CLOUD_TOKENS: readonly TokenFormat[] = [
   fmt('newrelic-insert', 'NRII-', atLeast(B64U, 32), 'gitleaks new-relic-insert-key'),
   fmt('posthog-personal', 'phx_', atLeast(AN, 40), 'PostHog docs (personal API keys)'),
   fmt('honeycomb', 'hcaik_', atLeast(AN, 40), 'Honeycomb docs (ingest keys)'),
-  fmt('mapbox-secret', 'sk.eyJ', atLeast('A-Za-z0-9._-', 80), 'gitleaks mapbox-api-token'),
+  fmt('mapbox-secret', 'sk.eyJ', atLeast('A-Za-z0-9._-', 40), 'gitleaks mapbox-api-token'),
   fmt('dropbox-short-lived', 'sl.', atLeast(B64U, 130), 'gitleaks dropbox-short-lived-api-token'),
   ...['access-production-', 'access-development-', 'access-sandbox-'].map((p) => fmt(`plaid-${p}`, p, UUID,
     'gitleaks plaid-api-token')),

@@ -28,7 +28,7 @@ export const DEV_TOKENS: readonly TokenFormat[] = [
   fmt('circleci', 'CCIPAT_', atLeast(ANU, 30), 'CircleCI docs (personal API tokens)'),
   fmt('buildkite', 'bkua_', atLeast(AN, 40), 'trufflehog buildkite'),
   fmt('pulumi', 'pul-', exact(HEX, 40), 'gitleaks pulumi-api-token'),
-  ...['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'].map((p) => fmt(`doppler-${p}`, p, atLeast(AN, 40),
+  ...['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'].map((p) => fmt(`doppler-${p}`, p, atLeast('A-Za-z0-9.', 40),
     'Doppler docs (token formats); gitleaks doppler-api-token')),
   fmt('vault-service', 'hvs.', atLeast(B64U, 90), 'HashiCorp Vault docs (token prefixes); gitleaks vault-service-token'),
   fmt('vault-batch', 'hvb.', atLeast(B64U, 90), 'HashiCorp Vault docs; gitleaks vault-batch-token'),

@@ -6,7 +6,7 @@
 /** Words that placeholders are made of: `YOUR_API_KEY_HERE`, `changeme`, `<your-token>`, `EXAMPLE`. */
 const PLACEHOLDER_WORDS = new Set(['example', 'examples', 'sample', 'dummy', 'fake', 'placeholder', 'changeme', 'change', 'me',
   'your', 'my', 'our', 'here', 'replace', 'replaceme', 'redacted', 'removed', 'hidden', 'masked', 'todo', 'fixme', 'tbd', 'secret',
-  'secrets', 'password', 'passwd', 'pass', 'pwd', 'token', 'key', 'api', 'apikey', 'access', 'private', 'client', 'value', 'insert',
+  'secrets', 'password', 'passwd', 'passphrase', 'authorization', 'bearer', 'pass', 'pwd', 'token', 'key', 'api', 'apikey', 'access', 'private', 'client', 'value', 'insert',
   'enter', 'put', 'the', 'goes', 'a', 'an', 'with', 'test', 'testing', 'foo', 'bar', 'baz', 'qux', 'none', 'null', 'nil',
   'undefined', 'not', 'set', 'unset', 'empty', 'default', 'xxx', 'auth', 'credential', 'credentials', 'id',
   'username', 'name', 'string', 'str', 'text', 'new', 'generated', 'random', 'some', 'any', 'valid', 'invalid',
@@ -67,9 +67,12 @@ const ORDINARY = [
   /^[A-Za-z]:\\/,
   /^[\w.-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|env|txt|pub|gpg|asc|conf|cfg|properties)$/i,
   /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i,
-  /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*$/,
+  /^[a-z]+[0-9]*(?:[-_.][a-z]+[0-9]*)*$/,
   /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/,
   /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
+  /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]+)?(?:\/\S*)?$/,
+  // Keys that are public by design: Stripe publishable, Mapbox public, PostHog project keys.
+  /^(?:pk_(?:live|test)_|pk\.eyJ|phc_)/,
 ];
 
 export function isOrdinary(v: string): boolean {
@@ -93,7 +96,14 @@ export function looksSecret(value: string): boolean {
  * several character classes, high entropy, and not an ordinary setting value.
  */
 export function looksRandom(value: string): boolean {
-  return value.length >= 12 && !isOrdinary(value) && !isPlaceholder(value) && charClasses(value) >= 2 && entropy(value) >= 3;
+  return value.length >= 12 && !isOrdinary(value) && !isPlaceholder(value) && !isWordy(value) && charClasses(value) >= 2 &&
+    entropy(value) >= 3;
+}
+
+/** Made of words and numbers (`user:123:profile`, `Standard_LRS-2024`): every letter run a word of 3+ letters. */
+function isWordy(v: string): boolean {
+  const runs = v.match(/[A-Za-z]+/g) ?? [];
+  return runs.length > 0 && runs.every((r) => /^(?:[a-z]{3,}|[A-Z][a-z]{2,}|[A-Z]{3,})$/.test(r));
 }
 
 /**
@@ -105,6 +115,29 @@ export function tokenBodyOk(body: string): boolean {
   if (isMask(body) || isPlaceholderWords(body)) return false;
   const runs = body.match(/[a-z]+/g) ?? [];
   const lower = runs.reduce((n, r) => n + r.length, 0);
-  const wordy = runs.length > 0 && lower / runs.length >= 4 && !/[0-9]/.test(body) && lower >= body.length * 0.6;
-  return !wordy && entropy(body) >= 2.5;
+  const wordy = runs.length > 0 && lower / runs.length >= 5 && !/[0-9]/.test(body) && lower >= body.length * 0.75;
+  const identifier = /^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$/.test(body) && body.length / (body.match(/[A-Z]/g) ?? []).length >= 4;
+  return !wordy && !identifier && entropy(body) >= 2.5;
+}
+
+/**
+ * A name rather than a secret: letters, `_` and `-` only, made of words — UPPER_CASE words, or
+ * mostly lower-case letters in runs of three or more (`refresh_token`, `acquireTokenByRefreshToken`,
+ * `SuperSecretToken`, `mock-token`). Random letters (`falQUwfffVHXRNvs`) have short runs.
+ */
+export function isNameLike(v: string): boolean {
+  // One plain lower-case word (`postgres`, `correcthorsebatterystaple`) is a password, not a name.
+  if (!/^[A-Za-z_-]+$/.test(v) || /^[a-z]+$/.test(v)) return false;
+  if (/^[A-Z]+(?:[_-][A-Z]+)*$/.test(v)) return true;
+  // A keyword stem in a structured name (`getToken`, `client-secret`) is a name too.
+  if (/(?:[a-z][A-Z]|[_-])/.test(v) && /pass|secret|token|key|auth|cred/i.test(v)) return true;
+  const runs = v.match(/[a-z]+/g) ?? [];
+  const lower = runs.reduce((n, r) => n + r.length, 0);
+  return runs.length > 0 && lower / runs.length >= 4 && lower >= v.replace(/[_-]/g, '').length * 0.75;
+}
+
+/** A path of names (`form.password`, `req.body.password`, `x?.y`, `Token::new`): code or a constant, not a secret. */
+export function isNamePath(v: string): boolean {
+  const parts = v.split(/[!?]?\.|::/);
+  return parts.length > 1 && parts.every((p) => /^(?:[a-z]+[0-9]*|[A-Z][a-z]+)$/.test(p) || isNameLike(p));
 }

@@ -1,0 +1,87 @@
+// Keyword rules for the assignment syntaxes that have no `name = value` shape, and for command-line
+// flags that carry credentials. Like every keyword rule, the name only makes a candidate: the value
+// check (scrub-value.ts) decides. Each rule starts with a literal or a cheap lookbehind right after
+// its anchor, so it costs one comparison where it cannot match.
+//
+//   xattr  XML attributes: <add key="DbPassword" value="…"/>, <param name="token" value="…">
+//   xelem  XML elements:   <password>…</password>, <apiKey>…</apiKey>
+//   pair   a call given a key-named string and a value (not a JSON array: the key must open the call):
+//          System.setProperty("db.password", "…"), os.Setenv("API_TOKEN", "…"), config.set('secret', '…')
+//   dash   `name token - '…'` lines
+//   flag   --password x, --token x, --api-key "x", --client-secret x (the `=` forms are the gen rule's)
+//   mysql  mysql -pPASS (and mysqldump, mysqladmin, mariadb…): the password glued to -p
+//   curl   curl -u user:pass, --user user:pass (user kept)
+import { NAME_END, keywordBehind } from './scrub-keywords';
+import { type ScrubRule } from './scrub-rule';
+import { isNameLike, isOrdinary, looksSecret } from './scrub-value';
+
+const KW = keywordBehind();
+/** The keywords with a space allowed where they have an optional `_` or `-` (`api key - '…'`). */
+const KW_SPACED = KW.split('[_-]?').join('[ _-]?').split('[_.-])').join('[ _.-])');
+/** The keywords with a `.` allowed between their words (`System.setProperty("secret.key.base", …)`). */
+const KW_DOTTED = KW.split('[_-]?').join('[._-]?');
+
+const acceptQuoted = (value: string): boolean => looksSecret(value) && !isNameLike(value);
+
+const xattr: ScrubRule = {
+  name: 'xattr',
+  anchor: '[:=]',
+  source: String.raw`(?<=[uU][eE][ \t]*=)(?<xattrL>[ \t]*(?<xattrQ>["']))` +
+    String.raw`(?<=(?:key|name|Key|Name|KEY|NAME)[ \t]*=[ \t]*["'][^"'<>\n]{0,64}${KW}["'][ \t]+(?:value|Value|VALUE)[ \t]*=[ \t]*["'])` +
+    String.raw`[^"'<>\s]{1,512}(?<xattrR>\k<xattrQ>)`,
+  accept: looksSecret,
+};
+
+const xelem: ScrubRule = {
+  name: 'xelem',
+  anchor: '>',
+  guard: `(?<=${NAME_END}>)`,
+  source: String.raw`(?<=<[\w.:-]{0,64}${KW}>)(?![\s<])[^<>\s]{1,512}(?=</)`,
+  accept: looksSecret,
+};
+
+const pair: ScrubRule = {
+  name: 'pair',
+  anchor: ',',
+  guard: `(?<=${NAME_END}["'][ \\t]*,)`,
+  source: String.raw`(?<pairL>[ \t]*(?<pairQ>["']))(?<=\([ \t]*["'][^"'\s(]{0,64}?${KW_DOTTED}["'][ \t]*,[ \t]*["'])[^"'\s\\]{8,512}(?<pairR>\k<pairQ>)`,
+  accept: acceptQuoted,
+};
+
+const dash: ScrubRule = {
+  name: 'dash',
+  anchor: '-',
+  source: String.raw`(?<dashL>[ \t]+(?<dashQ>["']))(?<=${KW_SPACED}[ \t]+-[ \t]+["'])[^"'\s]{6,512}(?<dashR>\k<dashQ>)`,
+  accept: acceptQuoted,
+};
+
+const FLAG_WORDS = ['password', 'passwd', 'pass', 'pw', 'token', 'secret', 'api-key', 'apikey', 'auth-token', 'access-token',
+  'client-secret', 'secret-key', 'access-key', 'private-token', 'bearer', 'key', 'creds', 'credential', 'credentials', 'authtoken', 'key-base'];
+
+const flag: ScrubRule = {
+  name: 'flag',
+  anchor: '-',
+  source: String.raw`(?<flagL>-(?<=(?<![\w-])--)(?:[A-Za-z0-9]+-){0,3}(?:${FLAG_WORDS.join('|')})[ \t]+(?<flagQ>["']?))` +
+    String.raw`(?![-$<{%])[^\s"'\\]{1,512}(?<flagR>\k<flagQ>)`,
+  accept: (value) => looksSecret(value) && !isOrdinary(value) && !isNameLike(value),
+};
+
+const MYSQL = ['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlshow', 'mysqlcheck', 'mysqlpump', 'mariadb', 'mariadb-dump'];
+
+const mysql: ScrubRule = {
+  name: 'mysql',
+  anchor: '-',
+  source: String.raw`(?<mysqlL>p)(?=[^\s'"-])(?<=(?<![\w-])(?:${MYSQL.join('|')})(?:[ \t]+[^\s|;&]+){0,16}[ \t]+-p)[^\s'"]{1,512}`,
+  accept: looksSecret,
+};
+
+const curl: ScrubRule = {
+  name: 'curl',
+  anchor: '-',
+  source: String.raw`(?<curlL>(?:u|-user)[ \t]+(?<curlQ>["']?)[^\s:'"$]{1,64}:)(?<=(?<![\w-])-(?:u|-user)[ \t]+["']?[^\s:'"$]{1,64}:)` +
+    String.raw`(?![$])[^\s'"]{1,256}(?<curlR>\k<curlQ>)`,
+  accept: (value) => looksSecret(value) && !/^[0-9]+$/.test(value),
+};
+
+/** Tried after the `name = value` rules of their anchor groups. */
+export const ASSIGN_RULES: readonly ScrubRule[] = [xattr, xelem, pair, dash, flag, mysql, curl];

@@ -1,0 +1,60 @@
+// Linear time, measured as growth: for each rule family, a hostile input built to make the rule
+// start at every position of a long run (or be refused and rescanned there) is scrubbed at 20k and
+// at 200k characters. Ten times the input must take well under a hundred times as long — a
+// quadratic rule takes about a hundred times; a linear one about ten. The bound is on the ratio of
+// two runs on the same machine, so a busy machine slows both.
+import * as assert from 'node:assert/strict';
+import { Scrubber } from '../../../src/core/guard/scrubber';
+
+const SMALL = 20_000;
+const unitRun = (unit: string, n: number): string => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+
+const HOSTILE: Record<string, string[]> = {
+  'vendor tokens, `_` anchor': ['ghp_', 'ghp_a', 'sk_live_', 'github_pat_a_', 'dckr_pat_', 'pscale_tkn_', 'hf_aBcDeF', 'live_'],
+  'vendor tokens, `-` anchor': ['sk-', 'glpat-', 'xoxb-1-', 'pplx-', 'PMAK-a-', 'access-production-', 'v1.0-a-', 'key-'],
+  'vendor tokens, `.` anchor': ['hvs.', 'dp.pt.', 'dp.st.prd.', 'ya29.', 'sl.', 't1.', 'SG.a.', 'api_live.'],
+  'vendor tokens, letter anchors': ['AKIA', 'AIza', 'ATBB', 'AKCp', 'EZAK', 'SK0', 'oy2a', 'hooks.slack.com/services/', 'eyJrIjoi'],
+  'masks and identifiers after prefixes': ['ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx ', 'hf_requiredCharacteristic', 'sk-your-key-here-'],
+  'keyword assignments': ['password=', 'token: ', 'api_key = "', 'SECRET_KEY=', 'DB_PASSWORD ?= ', '$password .= \'', 'var token string = "',
+    'password := ', 'ENV["API_KEY"] = "', 'dd_app_key: ', 'token=abcdefgh1(', 'password=********', 'KEY_FORMAT=pem '],
+  'refused candidates': ['password: "changeme" ', 'token=xxxxxxxxxxxx ', 'secret: ${VAR} ', 'api_key=EXAMPLE ', 'token: userPassword '],
+  'xml': ['<add key="DbPassword" value="', '<password>', '<password>abc', 'key="token" value="a', 'value="'],
+  'calls and dashes': ['setProperty("db.password", "', '("token", "', '("token", "abcdefgh', 'api token - \'', 'token - "abc'],
+  'cli flags': ['--password ', '--token abc', 'mysql -p', 'mysql -u root -pabc ', 'curl -u a:', '-u user:pass', '--user '],
+  'copies on a line': ['password=abcdefgh12 abcdefgh12 ', 'TOKEN=Zx9qL2pvB7w Zx9qL2pv ', 'x=1 password=Qw3rtyUi0p '],
+  'urls and headers': ['://a:b@', '://user:', 'Authorization: Bearer ', '?token=', 'AccountKey='],
+};
+
+function cpuMs(s: Scrubber, text: string): number {
+  // Best of three, so one stall of a busy machine does not decide.
+  let best = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const c0 = process.cpuUsage();
+    s.scrub(text);
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / 1000);
+  }
+  return best;
+}
+
+describe('Scrubber grows linearly on hostile input (10x input, < 100x time)', function () {
+  this.timeout(300_000);
+  const scrubber = new Scrubber();
+  const withValues = new Scrubber();
+  for (const v of ['aaaaaaab', 'token=abcdef', 'sk-registered-1']) withValues.register(v);
+
+  for (const [family, units] of Object.entries(HOSTILE)) {
+    it(family, () => {
+      for (const unit of units) {
+        for (const s of [scrubber, withValues]) {
+          const small = unitRun(unit, SMALL);
+          const large = unitRun(unit, SMALL * 10);
+          const t1 = cpuMs(s, small);
+          const t10 = cpuMs(s, large);
+          // 2 ms of slack: a 20k input can take under a millisecond, below the clock's resolution.
+          assert.ok(t10 < 100 * Math.max(t1, 2), `${JSON.stringify(unit)}: 20k ${t1.toFixed(1)} ms, 200k ${t10.toFixed(1)} ms`);
+        }
+      }
+    });
+  }
+});
