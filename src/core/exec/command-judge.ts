@@ -78,7 +78,8 @@ function describe(f: Finding): string {
 function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
-  const f = [...systemRules(v), ...networkRules(v), ...toolRules(v), ...envRules(v), ...remoteRules(v), ...stateRules(v), ...secretsRules(v, pipedOut), ...codeRules(v), ...genericRules(v)];
+  const f: Finding[] = [];
+  for (const rule of [systemRules(v), networkRules(v), toolRules(v), envRules(v), remoteRules(v), stateRules(v), secretsRules(v, pipedOut), codeRules(v), genericRules(v)]) for (const x of rule) f.push(x);
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);

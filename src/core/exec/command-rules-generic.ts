@@ -17,19 +17,18 @@ const ENV_WORD = /^(env|envs|environment|variables|vars|appsettings|config:get|e
 
 export function genericRules(v: SegmentView): Finding[] {
   const { name, args } = v;
-  const words0 = args.filter((a) => !a.startsWith('-'));
+  const words = args.filter((a) => !a.startsWith('-'));
   const early: Finding[] = [];
   // Sending the workspace (or anything) to a registry, a paste or a public repository.
-  if (words0.some((w) => PUBLISH_VERB.test(w)) && !/^(git|echo|printf|grep|rg)$/.test(name) || name === 'gh' && words0[0] === 'repo' && words0[1] === 'create' && args.some((a) => /^--(push|public)$/.test(a)))
-    early.push(ask('data_exfiltration', `${name} ${words0.find((w) => PUBLISH_VERB.test(w)) ?? 'repo create'} sends files to a registry or another server`));
-  if (words0.some((w) => GRANT.test(w)) && words0.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w) || /hooks?$/.test(w)) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
+  if (words.some((w) => PUBLISH_VERB.test(w)) && !/^(git|echo|printf|grep|rg)$/.test(name) || name === 'gh' && words[0] === 'repo' && words[1] === 'create' && args.some((a) => /^--(push|public)$/.test(a)))
+    early.push(ask('data_exfiltration', `${name} ${words.find((w) => PUBLISH_VERB.test(w)) ?? 'repo create'} sends files to a registry or another server`));
+  if (words.some((w) => GRANT.test(w)) && words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w) || /hooks?$/.test(w)) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
     early.push(deny('persistence', `${name} adds a key, hook, login or scheduler that gives access later`));
   if (v.exe.startsWith('/') && /^\/(tmp|var\/tmp|dev\/shm)\//.test(v.exe)) early.push(ask('code_injection', `${v.exe} is a program in a temporary folder`));
   if (/^(stress|stress-ng|memtester|yes)$/.test(name) && name !== 'yes') early.push(deny('destructive_ops', `${name} exhausts the machine's resources`));
-  if ((words0.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words0.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
+  if ((words.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
     early.push(ask('env_dump', `${name} may print a service's environment or settings`));
   if (OWN_RULES.test(name)) return early;
-  const words = args.filter((a) => !a.startsWith('-'));
   const f: Finding[] = [];
   const ownSecrets = /^(kubectl|oc|aws|gcloud|az|docker|podman|heroku|security|secret-tool)$/.test(name);
   const credentialName = /credential|keyring|vault|secret|pass$|^op$|^bw$/i.test(name);

@@ -81,14 +81,24 @@ export function packageRunnerRule(v: SegmentView, cwd: string | undefined, root:
   const f = fetched(v);
   if (!f || !cwd) return f ? [ask('package_install', `${v.name} fetches and runs ${f.pkg} from the registry`)] : [];
   if (/^[./]/.test(f.pkg)) return [];
-  if (!f.alwaysFetches) {
-    for (const dir of upTo(cwd, root)) {
-      const bin = f.pkg.split('/').pop() ?? f.pkg;
-      if (mtimeOf(path.join(dir, 'node_modules', '.bin', bin)) !== undefined) return [];
-      if (readCached(path.join(dir, 'package.json'), dependencies)?.has(f.pkg)) return [];
-    }
-  }
+  if (!f.alwaysFetches && isLocalPackage(f.pkg, cwd, root)) return [];
   return [ask('package_install', `${v.name} fetches and runs ${f.pkg}, which is not a dependency of this workspace`)];
+}
+
+/** Answers of isLocalPackage, kept as long as the file lookups under them (STAT_TTL_MS). */
+const localAnswers = new Map<string, { at: number; local: boolean }>();
+
+/** `pkg` is installed in node_modules/.bin or a dependency in a package.json from `cwd` up to `root`. */
+function isLocalPackage(pkg: string, cwd: string, root: string): boolean {
+  const now = Date.now();
+  const id = `${root}\0${cwd}\0${pkg}`;
+  const hit = localAnswers.get(id);
+  if (hit && now - hit.at < STAT_TTL_MS) return hit.local;
+  const bin = pkg.split('/').pop() ?? pkg;
+  const local = upTo(cwd, root).some((dir) => mtimeOf(path.join(dir, 'node_modules', '.bin', bin)) !== undefined || readCached(path.join(dir, 'package.json'), dependencies)?.has(pkg) === true);
+  if (localAnswers.size > 1000) localAnswers.clear();
+  localAnswers.set(id, { at: now, local });
+  return local;
 }
 
 /** Remote names and URLs in .git/config (url and pushurl). */
