@@ -93,7 +93,42 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
     else if (cls === 'credential' && !KEY_TOOLS.test(v.name)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
     else if (cls === 'startup' && !PLAIN_READERS.test(v.name)) f.push(ask('persistence', `${v.name} is given a start-up or scheduled-job file (${p}) it may change`));
   }
+  // A program known only at run time already asks as a parse problem, which names the real reason.
+  if (!f.length && root !== undefined && !LOOKERS.test(v.name) && !/[$`]/.test(v.exe)) {
+    const far = foreignPlace(v, ctx, root);
+    if (far) f.push(ask('dangerous_paths', far.kind === 'temp'
+      ? `${v.name} is given something in a shared temporary folder (${far.p}), which anyone on the machine can have put there, to load or run`
+      : `${v.name} is given ${far.p}, a folder outside the workspace (the home folder, another user's or the whole system), to work on`));
+  }
   return f;
+}
+
+/** Programs that only look: listing, reading or finding in a folder outside the workspace changes nothing. */
+const LOOKERS = /^(cd|pushd|ls|ll|la|dir|exa|eza|tree|du|df|stat|file|which|type|realpath|readlink|dirname|basename|echo|printf|test|\[|\[\[|cat|bat|batcat|less|more|head|tail|grep|egrep|fgrep|rg|ag|ack|wc|diff|cmp|md5sum|sha1sum|sha256sum|mkdir|mktemp|touch|code|open|xdg-user-dir|git|jq|yq|man)$/;
+/** find only looks unless it runs, deletes or prints into files. */
+const FIND_ACTS = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
+
+/**
+ * An argument naming a place outside the workspace a program should not be pointed at: the home
+ * folder itself or something in it, another user's home, the root of the file system (a server, an
+ * archive or a copy rooted there reaches every file), or a shared temporary folder (code or a
+ * configuration loaded from there may have been planted). Option values count (`-o/home/u`,
+ * `-B/tmp/x`, `--plugin=/tmp/x.so`).
+ */
+function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: string; kind: 'home' | 'temp' } | undefined {
+  if (v.name === 'find' && !v.args.some((a) => FIND_ACTS.test(a))) return undefined;
+  for (const a of v.args) {
+    const m = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/.exec(a) ?? /^(file:\/\/)(\/[^\s]*)$/.exec(a)?.slice(1);
+    if (!m) continue;
+    const p = m[1];
+    if (/^\/(tmp|var\/tmp|dev\/shm)\/./.test(p)) return { p, kind: 'temp' };
+    const abs = path.resolve(p.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home));
+    const rel = path.relative(root, abs);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel)) continue;
+    const inHome = abs === ctx.home || !path.relative(ctx.home, abs).startsWith('..');
+    if (abs === '/' || inHome || /^\/(home|Users)\/[^/]+(\/|$)|^\/root(\/|$)/.test(abs)) return { p, kind: 'home' };
+  }
+  return undefined;
 }
 
 /** Long options (any program) whose value is a file the program writes. */

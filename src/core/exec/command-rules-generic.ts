@@ -28,6 +28,7 @@ export function genericRules(v: SegmentView): Finding[] {
   if (/^(stress|stress-ng|memtester|yes)$/.test(name) && name !== 'yes') early.push(deny('destructive_ops', `${name} exhausts the machine's resources`));
   if ((words.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
     early.push(ask('env_dump', `${name} may print a service's environment or settings`));
+  early.push(...packageSourceRule(v, words), ...credentialWordRule(name, args, words));
   if (OWN_RULES.test(name)) return early;
   const f: Finding[] = [];
   const ownSecrets = /^(kubectl|oc|aws|gcloud|az|docker|podman|heroku|security|secret-tool)$/.test(name);
@@ -42,4 +43,38 @@ export function genericRules(v: SegmentView): Finding[] {
   if (words.some((w) => /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))
     f.push(ask('persistence', `${name} points a package source at another URL`));
   return f;
+}
+
+const PACKAGE_TOOL = /^(npm|pnpm|yarn|bun|bunx|pip|pip3|pipx|uv|uvx|poetry|pdm|bundle|bundler|gem|go|composer|mvn|gradle|dotnet|nuget|brew|cargo|conda|mamba|deno|apt-add-repository|add-apt-repository)$/;
+const SOURCE_KEY = /(registry|index|mirror|proxy|repo|source|sumdb|insecure|_?auth|token|packagist|trusted-host|GOFLAGS|GOPRIVATE|GONOSUMCHECK)/i;
+
+/**
+ * A package manager's settings changed to where packages come from or how they are checked (`config
+ * set …registry…`, `env -w GOPROXY=`, `source add`, `tap … URL`, `-Dmaven.repo.remote=`), or code
+ * fetched and run straight from a URL (`uvx --from git+https://…`, `deno run https://…`): every
+ * later install may then run someone else's code.
+ */
+function packageSourceRule(v: SegmentView, words: string[]): Finding[] {
+  const { args } = v;
+  const pm = PACKAGE_TOOL.test(v.name) || /^python[\d.]*$/.test(v.name) && args[0] === '-m' && /^(pip|pip3|pipx|poetry|uv)$/.test(args[1] ?? '');
+  if (!pm) return [];
+  if (/^(apt-add-repository|add-apt-repository)$/.test(v.name)) return [ask('persistence', `${v.name} adds a package source`)];
+  const changes = words.some((w) => /^(set|add|tap)$/.test(w)) || args.includes('-w') || args.some((a) => /^-D[\w.]*(repo|registry|mirror|url)[\w.]*=/i.test(a));
+  if (changes && args.some((a) => SOURCE_KEY.test(a) || /^(https?|git\+\w+|git|ssh):\/\//i.test(a))) return [ask('persistence', `${v.name} changes where packages come from or how they are checked`)];
+  const url = args.find((a) => /^(git\+\w+:\/\/|https?:\/\/)/i.test(a) || /^[\w.-]+\.[a-z]{2,}\/[\w.-]+\/[\w.-]+@/.test(a));
+  if (url && words.some((w) => /^(run|exec|x|dlx|install|i|add)$/.test(w)) || url && /^(uvx|bunx|pipx)$/.test(v.name) || args.includes('--from') && url) return [ask('package_install', `${v.name} fetches and runs code from ${url}`)];
+  return [];
+}
+
+/** Verbs that themselves print or mint a credential, in any CLI. */
+const MINT_WORD = /^(oauth-tokens?|auth-token|get-token|get-credentials|get-login-password|config-helper|create-access-key|print-access-token|print-identity-token|login:ci)$/i;
+/** A settings key or operand that names a credential (`_authToken`, `user.password`, `keys`). */
+const CREDENTIAL_KEY = /(^|[.:_/-])(_?auth_?token|authtoken|npmauthtoken|password|passwd|token|api[-_]?key|keys)$/i;
+
+/** A CLI asked to print, mint or list a credential: a verb that says so, or a read of a credential setting. */
+function credentialWordRule(name: string, args: string[], words: string[]): Finding[] {
+  if (/^(echo|printf|grep|egrep|rg|sed|awk|jq|yq|find|xargs|man|which|type|tldr|help|cat|less|head|tail)$/.test(name)) return [];
+  const mint = words.some((w) => MINT_WORD.test(w)) || words.includes('token') && words.some((w) => /^(create|new|get|list|generate)$/.test(w));
+  const reads = (words.some((w) => /^(get|list|show|view|print)$/.test(w)) || args.includes('--get') || args.includes('--list')) && words.some((w) => CREDENTIAL_KEY.test(w));
+  return mint || reads ? [ask('data_exfiltration', `${name} may print, mint or list a credential`)] : [];
 }

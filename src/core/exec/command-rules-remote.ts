@@ -36,9 +36,14 @@ export function remoteRules(v: SegmentView): Finding[] {
       return [];
     }
     case 'dropdb': case 'dropuser': return gone(`${name} deletes a database or role`);
+    case 'mongorestore': case 'pg_restore': return args.some((a) => /^(--drop|--clean|-c)$/.test(a)) ? gone(`${name} drops what exists before restoring`) : [];
+    case 'curl': case 'http': case 'https': case 'xh': {
+      const method = args.flatMap((a, i) => /^(-X|--request)$/.test(a) ? [args[i + 1] ?? ''] : /^-X./.test(a) ? [a.slice(2)] : /^--request=/.test(a) ? [a.slice(10)] : [a]);
+      return method.some((m) => /^DELETE$/i.test(m)) ? gone(`${name} sends an HTTP DELETE, which removes something on the server`) : [];
+    }
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
     case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) ? gone(`${name} flushes the whole data store`) : [];
-    case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'trino': case 'presto':
+    case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'sqlite3': case 'trino': case 'presto':
       return sqlRule(name, args);
     case 'npm': case 'pnpm': case 'yarn': case 'bun': {
       const w = words(args);
@@ -111,11 +116,12 @@ function kubeRule(name: string, args: string[]): Finding[] {
 }
 
 /** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
-const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$)|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
+const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
 
 function sqlRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });
-  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], name === 'psql' ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' ? o.operands.slice(1) : [])];
+  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], name === 'psql' ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' || name === 'sqlite3' ? o.operands.slice(1) : [])];
+  if (sql.some((q) => /\bTO\s+PROGRAM\b/i.test(q))) return [deny('code_injection', `${name} runs SQL that hands text to a shell on the server (COPY … TO PROGRAM)`)];
   if (sql.some((q) => DESTRUCTIVE_SQL.test(q))) return gone(`${name} runs SQL that drops, truncates or empties data`);
   return [];
 }

@@ -26,7 +26,11 @@ export function stagedBy(v: SegmentView): Staged[] {
   const targets = writeTargets(v).filter((t) => !t.dynamic);
   if (!targets.length) return [];
   let content: string | undefined;
-  if (v.name === 'echo') content = v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ') + '\n';
+  if (v.name === 'echo') {
+    const text = v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ') + '\n';
+    // `echo -e` turns \n and \t into the line breaks and tabs a Makefile or script needs.
+    content = /^-[nE]*e[nE]*$/.test(v.args[0] ?? '') ? text.replace(/\\n/g, '\n').replace(/\\t/g, '\t') : text;
+  }
   else if (v.name === 'printf') content = (v.args[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
   else if ((v.name === 'cat' || v.name === 'tee') && v.seg.heredocs.length) content = v.seg.heredocs.join('\n');
   else if (v.name === 'cat' && v.seg.redirects.some((r) => r.op === '<<<')) content = v.seg.redirects.find((r) => r.op === '<<<')?.target.text;
@@ -132,6 +136,29 @@ export async function stagedFindings(v: SegmentView, earlier: readonly Staged[],
       found = await judges.shell(scripts.join('\n'));
     }
     if (found) f.push({ ...found, reason: `${v.name} runs ${r.file}, written earlier in this command: ${found.reason}` });
+  }
+  return f;
+}
+
+/**
+ * Command lines carried inside one argument of any program (`-o 'platform shell …'`, `-qc '…'`,
+ * `-toolexec 'sh -c …'`, `ssh_command=…`, `-Dexec.args="-c '…'"`): the argument itself, what follows
+ * an `=` or a `shell`/`-c`, and each quoted piece with a space in it. A program may well run such
+ * text, so one the judge would deny asks here (the program may also only print it).
+ */
+export async function argumentCommandFindings(v: SegmentView, judges: StagedJudges): Promise<Finding[]> {
+  const f: Finding[] = [];
+  for (const a of v.args) {
+    if (!/\s/.test(a) || a.length > 2000) continue;
+    const texts = new Set([a]);
+    const eq = /^[\w.-]*=(.*\s.*)$/s.exec(a);
+    if (eq) texts.add(eq[1]);
+    for (const m of a.matchAll(/(?:^|\s)(?:shell|-c)\s+(.*\S)/gs)) texts.add(m[1]);
+    for (const m of a.matchAll(/(["'])([^"']*\s[^"']*)\1/g)) texts.add(m[2]);
+    for (const t of texts) {
+      const found = await judges.shell(t);
+      if (found?.decision === 'deny') { f.push(ask('code_injection', `${v.name} is handed a command line it may run (${t.slice(0, 60)}): ${found.reason}`)); break; }
+    }
   }
   return f;
 }

@@ -10,7 +10,7 @@ import { corpus, judgeIn, type CorpusName } from './judge-support';
  * The outside hostile corpus is not yet fully caught (see the README's exec section): this is the
  * share of it that must stay denied or asked, so a change that lets more through fails here.
  */
-const OUTSIDE_HOSTILE_FLOOR = 0.93;
+const OUTSIDE_HOSTILE_FLOOR = 0.96;
 
 async function hostile(name: CorpusName): Promise<{ total: number; denied: number; allowed: string[] }> {
   const { judge } = judgeIn();
