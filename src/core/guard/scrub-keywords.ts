@@ -23,7 +23,8 @@
 //    A plain lowercase word (`"postgres"`, `"changeme"`) still counts as a secret; quoted text with
 //    spaces is prose.
 // 4. An UNQUOTED value is a secret when it is 8+ characters of [A-Za-z0-9_-+/=.~%@!*#^:$], does not
-//    start with one of $ = : ! ~ + @ # % . (references, operators, spreads, comments), and is not
+//    start with one of $ = : ! ~ @ # % . (references, operators, spreads, comments) nor with a `+`
+//    that is not the start of a 20+ character base64 run (unary plus vs `+eow…3rM=`), and is not
 //    code: an identifier path (`req.body.password`, `process.env.SECRET`, `Token::new`, `x?.y`), an
 //    identifier-shaped word (`string`, `userPassword`, `Get-AzAccessToken`, `RESET_PASSWORD_V2`,
 //    `oauth2Token`, `ArrowToken$1`), or anything directly followed by `(`, `[`, `<`, `{` or `?.`.
@@ -146,7 +147,7 @@ const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F
   String.raw`[^\s"'\x60\\|]{8,512}\k<genQ>`;
 // The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
 // the `(` check after it cannot make the engine retry every shorter prefix of the run.
-const UNQUOTED = String.raw`(?![$=:!~+@#%.])(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
+const UNQUOTED = String.raw`(?![$=:!~@#%.])(?!\+(?![A-Za-z0-9+/]{20}))(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
 
 /**
  * Anchored at the separator, not at the keyword: `=` and `:` are rare next to letters, and an

@@ -68,7 +68,9 @@ const ORDINARY = [
   /^[\w.-]+\.(?:pem|key|crt|cer|der|p12|pfx|jks|json|ya?ml|toml|ini|env|txt|pub|gpg|asc|conf|cfg|properties)$/i,
   /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i,
   /^[a-z]+[0-9]*(?:[-_.][a-z]+[0-9]*)*$/,
-  /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/,
+  // UPPER_CASE names: each segment letters then digits (`RESET_PASSWORD_V2`, `AES256_GCM`); letters
+  // after digits inside a segment (`J6G52KOA3W`) are a random token, not a name.
+  /^[A-Z]+[0-9]*(?:_(?:[A-Z]+[0-9]*|[0-9]+))*$/,
   /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
   /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]+)?(?:\/\S*)?$/,
   // Keys that are public by design: Stripe publishable, Mapbox public, PostHog project keys.

@@ -61,6 +61,12 @@ describe('Scrubber keyword rules', () => {
       becomes('credential: user:pass123', 'credential: [REDACTED]');
     });
 
+    it('a base64 value starting with +, and a flag value of UPPER letters and digits mixed', () => {
+      becomes('  encryption_key: +eowvgpb1twzeZ5xZGL3vXKTjaqQvK/V23lEcbZk3rM=', '  encryption_key: [REDACTED]');
+      becomes('deploy-tool --ssh-password J6G52KOA3W_849 host1', 'deploy-tool --ssh-password [REDACTED] host1');
+      becomes('run --api-key Q7ZK2P9XW4_R8 now', 'run --api-key [REDACTED] now');
+    });
+
     it('env-style UPPER names take any value, letters only too', () => {
       becomes('SECRET_KEY_BASE=mysecretkeybase', 'SECRET_KEY_BASE=[REDACTED]');
       becomes('AWS_SECRET_ACCESS_KEY=abc', 'AWS_SECRET_ACCESS_KEY=[REDACTED]');
@@ -93,6 +99,11 @@ describe('Scrubber keyword rules', () => {
         'secret: Secret::new()', 'let token = Token::Bearer;', 'password = getPassword(user)', 'token = tokens[0]',
         'token: Array<string>', 'password: string | null', 'token = user!.token', 'auth = require("./auth")',
         'password = password', 'secret_key: Optional[str] = None', 'token = await fetchToken(url)']) same(line);
+    });
+
+    it('unary plus and UPPER_CASE names with digits only at segment ends', () => {
+      for (const line of ['token = +count', 'secret = +1', 'password: +value', 'token += +offsetValue',
+        'deploy --token RESET_PASSWORD_V2 now', 'run --secret AES256_GCM_2024 now']) same(line);
     });
 
     it('comparisons and paths are not assignments', () => {
