@@ -125,7 +125,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const inner = unwrapInner(v.seg);
     const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
-    for (const x of all) if (!MENTION_TOOLS.test(x.name)) f.push(...(await argumentCommandFindings(x, judges)));
+    for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => /\s/.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {
