@@ -114,11 +114,12 @@ export const NAME_END = String.raw`(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]
  * qry, hdr, gen, azure): the name's last two characters, before an optional quote and spaces, are
  * the end of some keyword (`…rd`, `…en`, `…ey`, …) or of an UPPER_CASE name. One lookbehind turns
  * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs. The rarer
- * forms come second, each failing on its first character: Makefile `::=` `?=` `+=`, PHP `.=`, and a
- * type or `]` between name and `=`.
+ * forms (Makefile `::=` `?=` `+=`, PHP `.=`, a type or `]` between name and `=`) are optional parts
+ * of the same single branch, not branches of their own: each extra branch is one more walk back
+ * over every `:` and `=` of the text. It may let through a little more than the rules accept
+ * (`token]::=`); each rule's own lookbehind still decides.
  */
-export const KEYWORD_GUARD = String.raw`(?<=${NAME_END}(?:\\?["'])?[ \t]{0,32}[:=]` +
-  String.raw`|${NAME_END}(?:\\?["'])?[ \t]{0,32}(?:::|[?+.])=|${NAME_END}${TYPE_OR_INDEX}[ \t]{0,32}[:=])`;
+export const KEYWORD_GUARD = String.raw`(?<=${NAME_END}(?:\\?["'])?(?:${TYPE_OR_INDEX})?[ \t]{0,32}(?:::|[?+.])?[:=])`;
 
 /** Characters of an unquoted value. */
 const V = String.raw`[\w\-+/=.~%@!*#^:$&]`;
