@@ -47,7 +47,9 @@ export default async function ({ page, helpers, log }) {
   await helpers.screenshot('e2e-exec-approval');
   assert.equal(fs.existsSync(marker), false, 'nothing ran before the answer');
   await dialog.locator('a.monaco-button, button', { hasText: 'Allow Once' }).first().click();
-  log(`notification: ${await helpers.waitForNotification('exec finished')}`);
+  // The result opens rendered (the markdown preview) and says the person approved this run.
+  const approved = await helpers.webviewFrame('p:has-text("Approved by the user")');
+  log(`result: ${(await approved.locator('p:has-text("Approved by the user")').first().innerText()).slice(0, 200)}`);
   assert.equal(fs.existsSync(marker), true, 'Allow Once ran the command');
   fs.rmSync(marker, { force: true });
 
@@ -56,6 +58,6 @@ export default async function ({ page, helpers, log }) {
   await dialog.waitFor();
   await dialog.locator('a.monaco-button, button', { hasText: 'Deny' }).first().click();
   // The result document says what the model is told.
-  await page.locator('.monaco-editor .view-lines', { hasText: 'The user denied running this command' }).first().waitFor();
+  await helpers.webviewFrame('p:has-text("The user denied running this command")');
   assert.equal(fs.existsSync(marker), false, 'Deny: nothing ran');
 }

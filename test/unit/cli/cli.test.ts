@@ -104,10 +104,13 @@ describe('pincer CLI', () => {
   });
 
   it('scrub: stdin to stdout, secrets replaced, everything else untouched', () => {
-    const text = 'ok line\nGITHUB_TOKEN=ghp_' + 'x'.repeat(36) + '\nhash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n';
+    // A token that looks issued is replaced; a mask of one repeated character is a placeholder and stays.
+    const mask = 'EXAMPLE_TOKEN=ghp_' + 'x'.repeat(36);
+    const text = 'ok line\nGITHUB_TOKEN=ghp_R8fK2mQx7ZpL4vN9sT1wY6bH3cJ5dG0aE8uW\nhash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n' + mask + '\n';
     const r = pincer(['scrub', '--secret', 'hunter2-extra'], text + 'pw hunter2-extra\n');
     assert.equal(r.code, 0);
-    assert.ok(!r.out.includes('ghp_xxx'));
+    assert.ok(!r.out.includes('ghp_R8fK'));
+    assert.ok(r.out.includes(mask + '\n'));
     assert.ok(!r.out.includes('hunter2-extra'));
     assert.match(r.out, /^ok line\n/);
     assert.match(r.out, /hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n/);
