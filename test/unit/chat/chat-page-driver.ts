@@ -1,6 +1,7 @@
 // Drives the chat page in Chromium for the tests: open it (one browser context each, so saved state
 // does not leak between tests), post protocol messages in, read what the page posted back. Code that
 // runs in the page is passed as strings: this project's TypeScript has no DOM types for node code.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ToHost, ToWebview } from '../../../src/core/chat/chat-protocol';
@@ -101,4 +102,22 @@ export function chatSuite(name: string, body: (ctx: { browser: () => Browser; ur
     });
     body({ browser: () => browser, url: () => server.url });
   });
+}
+
+/**
+ * Inside a chatSuite: a fresh page for each test, given `first` as its first message, and after each
+ * test the check that the page saw no CSP violation, page error or console error. Returns the page.
+ */
+export function chatPerTest(browser: () => Browser, url: () => string, first: () => ToWebview): () => ChatPage {
+  let chat: ChatPage;
+  beforeEach(async () => {
+    chat = await openChat(browser(), url());
+    await chat.post(first());
+  });
+  afterEach(async () => {
+    const problems = await chat.problems();
+    await chat.close();
+    assert.deepEqual(problems, [], 'no CSP violation, page error or console error');
+  });
+  return () => chat;
 }

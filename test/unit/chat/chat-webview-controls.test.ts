@@ -3,7 +3,7 @@
 // list (switch, rename, delete, older pages) and the state kept across a reload of the page.
 import assert from 'node:assert/strict';
 import { chatMessages, initMessage, page as sessionPage } from './chat-fixtures';
-import { chatSuite, openChat, type ChatPage } from './chat-page-driver';
+import { chatPerTest, chatSuite, type ChatPage } from './chat-page-driver';
 
 const APPROVAL = {
   type: 'approval', id: 'ap-1', turnId: 't1', command: 'npm test', cwd: '/ws', host: 'terminal', reason: 'Runs scripts from package.json.',
@@ -11,17 +11,10 @@ const APPROVAL = {
 } as const;
 
 chatSuite('chat webview: controls', ({ browser, url }) => {
+  const current = chatPerTest(browser, url, () => initMessage(sessionPage('s1', 3)));
   let chat: ChatPage;
   const input = () => chat.page.locator('textarea.input');
-  beforeEach(async () => {
-    chat = await openChat(browser(), url());
-    await chat.post(initMessage(sessionPage('s1', 3)));
-  });
-  afterEach(async () => {
-    const problems = await chat.problems();
-    await chat.close();
-    assert.deepEqual(problems, [], 'no CSP violation, page error or console error');
-  });
+  beforeEach(() => (chat = current()));
 
   it('approval card: the buttons post approve with the id; settled, it shows the answer', async () => {
     await chat.post({ type: 'assistant-start', turnId: 't1', sessionKey: 's1' });

@@ -5,19 +5,12 @@
 import assert from 'node:assert/strict';
 import type { ChatMessage } from '../../../src/core/chat/chat-protocol';
 import { initMessage, page as sessionPage } from './chat-fixtures';
-import { chatSuite, openChat, type ChatPage } from './chat-page-driver';
+import { chatPerTest, chatSuite, type ChatPage } from './chat-page-driver';
 
 chatSuite('chat webview: first run and reloads', ({ browser, url }) => {
+  const current = chatPerTest(browser, url, () => initMessage(sessionPage('s1', 3)));
   let chat: ChatPage;
-  beforeEach(async () => {
-    chat = await openChat(browser(), url());
-    await chat.post(initMessage(sessionPage('s1', 3)));
-  });
-  afterEach(async () => {
-    const problems = await chat.problems();
-    await chat.close();
-    assert.deepEqual(problems, [], 'no CSP violation, page error or console error');
-  });
+  beforeEach(() => (chat = current()));
 
   it('no model: the setup card names the local server found, its buttons post setup-action, the message is back in the input', async () => {
     const input = chat.page.locator('textarea.input');

@@ -4,7 +4,7 @@
 // the input, sessions, state) are in chat-webview-controls.test.ts.
 import assert from 'node:assert/strict';
 import { initMessage, page as sessionPage } from './chat-fixtures';
-import { chatSuite, openChat, type ChatPage } from './chat-page-driver';
+import { chatPerTest, chatSuite, type ChatPage } from './chat-page-driver';
 
 const HOSTILE = [
   'Look: <img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script>',
@@ -14,16 +14,9 @@ const HOSTILE = [
 ].join('\n\n');
 
 chatSuite('chat webview: rendering', ({ browser, url }) => {
+  const current = chatPerTest(browser, url, () => initMessage(sessionPage('s1', 6)));
   let chat: ChatPage;
-  beforeEach(async () => {
-    chat = await openChat(browser(), url());
-    await chat.post(initMessage(sessionPage('s1', 6)));
-  });
-  afterEach(async () => {
-    const problems = await chat.problems();
-    await chat.close();
-    assert.deepEqual(problems, [], 'no CSP violation, page error or console error');
-  });
+  beforeEach(() => (chat = current()));
 
   it('renders init: session title, pickers, the editor chip, the messages', async () => {
     assert.equal(await chat.page.locator('header .title').textContent(), 'First session');
