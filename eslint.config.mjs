@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test-output/**', '.pincer-dev/**', 'bench/results/**', 'bench/.corpus/**', 'sample-workspace/**'] },
+  { ignores: ['node_modules/**', 'out/**', '.out-*/**', 'dist/**', 'test-output/**', '.pincer-dev/**', 'bench/results/**', 'bench/.corpus/**', 'sample-workspace/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
