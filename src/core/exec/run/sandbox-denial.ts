@@ -50,11 +50,14 @@ export class DenialWatcher {
     this.partial = '';
     if (!failed) return undefined;
     if (refusals.length) {
-      const hosts = [...new Set(refusals.map((r) => r.host))].slice(0, 5);
-      return {
-        kind: 'network',
-        detail: `the sandbox's network proxy refused ${hosts.join(', ')} (not in the allowed domains, pincer.exec.sandbox.allowDomains)`,
-      };
+      // A name that was allowed but resolved to the machine's own or a private network says so.
+      const reasons = [...new Set(refusals.flatMap((r) => (r.reason ? [r.reason] : [])))].slice(0, 3);
+      const hosts = [...new Set(refusals.filter((r) => !r.reason).map((r) => r.host))].slice(0, 5);
+      const parts = [
+        ...(hosts.length ? [`${hosts.join(', ')} (not in the allowed domains, pincer.exec.sandbox.allowDomains)`] : []),
+        ...(reasons.length ? [`${reasons.join('; ')} (only a host listed by its exact name in pincer.exec.sandbox.allowDomains may resolve to a loopback, private or link-local address)`] : []),
+      ];
+      return { kind: 'network', detail: `the sandbox's network proxy refused ${parts.join('; and ')}` };
     }
     if (this.erofs) {
       const where = this.writePaths.length ? ` to ${this.writePaths.join(', ')}` : '';

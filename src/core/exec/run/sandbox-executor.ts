@@ -27,6 +27,8 @@ export interface SandboxExecutorOptions {
   network?: 'proxy' | 'full' | 'none';
   /** Domains the proxy admits; default DEFAULT_ALLOWED_DOMAINS. */
   allowDomains?: readonly string[];
+  /** Hosts, by exact name, that may resolve to a loopback or private address (the person's own listing). */
+  privateHosts?: readonly string[];
   /** Paths to hide (`~/` allowed); default DEFAULT_SANDBOX_HIDE. Only existing ones are hidden. */
   hide?: readonly string[];
   /** Cache folders made writable (`~/` allowed); default DEFAULT_SANDBOX_CACHES. */
@@ -161,6 +163,6 @@ async function sandboxNetwork(opts: SandboxExecutorOptions, held: Held, notes: s
     return { kind: 'none' };
   }
   held.socat = socat;
-  held.proxy = await startSandboxProxy({ allowDomains: opts.allowDomains ?? DEFAULT_ALLOWED_DOMAINS, lookup: opts.lookup });
+  held.proxy = await startSandboxProxy({ allowDomains: opts.allowDomains ?? DEFAULT_ALLOWED_DOMAINS, privateAllowed: opts.privateHosts, lookup: opts.lookup });
   return { kind: 'proxy', hostSocket: held.proxy.socketPath };
 }

@@ -3,13 +3,16 @@
 // sandboxed command has no network of its own (its own network namespace with only loopback); a
 // relay inside the namespace turns the socket into 127.0.0.1:3128, and HTTP_PROXY / HTTPS_PROXY
 // point there. HTTPS goes through CONNECT (the proxy sees the host name, never the content); plain
-// HTTP is forwarded. Every refusal is recorded, so a failed command can be explained in plain words.
+// HTTP is forwarded. An allowed name must also resolve to a public address (proxy-destination.ts),
+// and the proxy connects to exactly the address it judged. Every refusal is recorded, so a failed
+// command can be explained in plain words.
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LookupFunction } from 'node:net';
+import { resolveDestination } from './proxy-destination';
 
 /** Registries and git hosts commands commonly need (npm, yarn, pip, go, cargo, gems, git). */
 export const DEFAULT_ALLOWED_DOMAINS: readonly string[] = [
@@ -24,6 +27,8 @@ export interface ProxyRefusal {
   port: number;
   /** CONNECT, GET, POST … */
   method: string;
+  /** Set when the name was allowed but the address it resolves to is not (loopback, private, metadata …). */
+  reason?: string;
 }
 
 export interface SandboxProxy {
@@ -36,6 +41,11 @@ export interface SandboxProxy {
 
 export interface SandboxProxyOptions {
   allowDomains: readonly string[];
+  /**
+   * Hosts, by exact name, that may resolve to a loopback, private or link-local address: only what the
+   * person listed by name in their own settings. Every other name must resolve to a public address.
+   */
+  privateAllowed?: readonly string[];
   /** Name resolution for allowed hosts; default the system's. Tests map a registry name to loopback. */
   lookup?: LookupFunction;
 }
@@ -67,12 +77,13 @@ export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<Sand
   fs.chmodSync(dir, 0o700);
   const socketPath = path.join(dir, 'proxy.sock');
   const refusals: ProxyRefusal[] = [];
-  const refuse = (host: string, port: number, method: string) => {
-    if (refusals.length < 50) refusals.push({ host, port, method });
+  const refuse = (host: string, port: number, method: string, reason?: string) => {
+    if (refusals.length < 50) refusals.push({ host, port, method, ...(reason ? { reason } : {}) });
   };
+  const destination = (host: string) => resolveDestination(host, { lookup: opts.lookup, privateAllowed: opts.privateAllowed ?? [] });
   const sockets = new Set<net.Socket>();
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(async (req, res) => {
     // A proxied plain-HTTP request carries the absolute URL.
     let url: URL;
     try {
@@ -88,10 +99,24 @@ export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<Sand
       res.writeHead(403, { 'content-type': 'text/plain' }).end(REFUSED_BODY(host));
       return;
     }
+    // The body waits (paused) while the name is resolved and judged.
+    req.pause();
+    const dest = await destination(host);
+    if ('refused' in dest) {
+      refuse(host, port, req.method ?? 'GET', dest.refused);
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`Pincer sandbox: ${dest.refused}; the connection was refused.\n`);
+      return;
+    }
+    if ('unreachable' in dest) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(`Pincer sandbox proxy: ${dest.unreachable}.\n`);
+      return;
+    }
     const headers = { ...req.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    const upstream = http.request({ host, port, method: req.method, path: url.pathname + url.search, headers, lookup: opts.lookup }, (up) => {
+    headers.host = url.host;
+    // To the judged address itself; the Host header carries the name the URL names.
+    const upstream = http.request({ host: dest.address, family: dest.family, port, method: req.method, path: url.pathname + url.search, headers, setHost: false }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
     });
@@ -102,7 +127,7 @@ export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<Sand
     req.pipe(upstream);
   });
 
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+  server.on('connect', async (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     const target = splitHostPort(req.url ?? '', 443);
     client.on('error', () => client.destroy());
     if (!target || !domainAllowed(target.host, opts.allowDomains)) {
@@ -110,7 +135,18 @@ export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<Sand
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\n${REFUSED_BODY(target?.host ?? String(req.url))}`);
       return;
     }
-    const upstream = net.connect({ host: target.host, port: target.port, lookup: opts.lookup });
+    const dest = await destination(target.host);
+    if ('refused' in dest) {
+      refuse(target.host, target.port, 'CONNECT', dest.refused);
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nPincer sandbox: ${dest.refused}; the connection was refused.\n`);
+      return;
+    }
+    if ('unreachable' in dest) {
+      client.end(`HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\n\r\nPincer sandbox proxy: ${dest.unreachable}.\n`);
+      return;
+    }
+    if (client.destroyed) return;
+    const upstream = net.connect({ host: dest.address, family: dest.family, port: target.port });
     sockets.add(upstream);
     let connected = false;
     upstream.once('connect', () => {

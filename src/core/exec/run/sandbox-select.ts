@@ -36,6 +36,8 @@ export function sandboxOptions(ctx: SandboxContext, base: Executor): SandboxExec
     writable: [...ctx.roots],
     network: c.fullNetwork ? 'full' : 'proxy',
     allowDomains: [...DEFAULT_ALLOWED_DOMAINS, ...c.allowDomains],
+    // A name the person wrote out in full may be an internal host; a wildcard never admits one.
+    privateHosts: c.allowDomains.filter((d) => !d.startsWith('*.')),
     hide: [...c.hide.map((p) => expandTilde(p, home)), ...(ctx.alwaysHidden ?? [])],
     caches: [...DEFAULT_SANDBOX_CACHES, ...c.writable],
     maxProcesses: c.maxProcesses,

@@ -63,7 +63,8 @@ describe('sandbox network through the proxy (real bubblewrap and socat)', functi
       shasum: crypto.createHash('sha1').update(tarball).digest('hex'),
     } } },
   });
-  const sandbox = () => createSandboxExecutor({ writable: [ws], allowDomains: ['registry.test', '*.registry.test'], lookup, hide: [], caches: [] });
+  // The stand-in is on loopback, so its names are listed as the person's own (exactly), as an internal registry would be.
+  const sandbox = () => createSandboxExecutor({ writable: [ws], allowDomains: ['registry.test', '*.registry.test'], privateHosts: ['registry.test', 'cdn.registry.test'], lookup, hide: [], caches: [] });
   const req = (shell: string): RunRequest => ({ target: { shell }, cwd: ws, env: baseEnv() });
 
   it('an allowed domain is reached through the proxy: plain HTTP and a CONNECT tunnel', async () => {
@@ -86,6 +87,14 @@ describe('sandbox network through the proxy (real bubblewrap and socat)', functi
     assert.notEqual(r.outcome.exitCode, 0);
     assert.ok(!r.stdout().includes('pong'), r.stdout());
     assert.match(r.outcome.sandboxDenied?.detail ?? '', /registry\.test\.evil\.test, 10\.0\.0\.1/);
+  });
+
+  it('an allowed name that resolves to loopback without being listed by name is refused, and the result says why', async () => {
+    const before = seen.length;
+    const r = await run(sandbox(), req(`curl -sS -f http://mirror.registry.test:${port}/metadata; curl -sS -f -p http://mirror.registry.test:${port}/metadata`));
+    assert.notEqual(r.outcome.exitCode, 0);
+    assert.equal(seen.length, before, 'nothing reached the server');
+    assert.match(r.outcome.sandboxDenied?.detail ?? '', /mirror\.registry\.test resolves to 127\.0\.0\.1, a loopback address/);
   });
 
   it('nothing gets out around the proxy: the host loopback server and name resolution are unreachable', async () => {

@@ -154,8 +154,10 @@ describe('sandbox settings and the executor a host gets', () => {
   });
 
   it('the options widen the built-in lists and always hide Pincer\'s own storage', () => {
-    const o = sandboxOptions({ ...ctx({ 'exec.sandbox.allowDomains': ['pkg.example.org'], 'exec.sandbox.writablePaths': ['~/.cache/mine'] }), alwaysHidden: ['/store'] }, processExec);
+    const o = sandboxOptions({ ...ctx({ 'exec.sandbox.allowDomains': ['pkg.example.org', '*.corp.example'], 'exec.sandbox.writablePaths': ['~/.cache/mine'] }), alwaysHidden: ['/store'] }, processExec);
     assert.ok(o.allowDomains?.includes('registry.npmjs.org') && o.allowDomains.includes('pkg.example.org'));
+    // Only the person's exact names may resolve to a private address: never a built-in or a wildcard.
+    assert.deepEqual(o.privateHosts, ['pkg.example.org']);
     assert.ok(o.caches?.includes('~/.npm') && o.caches.includes('~/.cache/mine'));
     assert.ok(o.hide?.includes('/store'));
     assert.equal(o.network, 'proxy');
@@ -180,6 +182,14 @@ describe('sandbox denial: telling the sandbox\'s refusals from a command\'s own 
     const d = watch('Read-only file system\n').verdict(true, [{ host: 'evil.test', port: 80, method: 'POST' }, { host: 'evil.test', port: 443, method: 'CONNECT' }]);
     assert.equal(d?.kind, 'network');
     assert.match(d?.detail ?? '', /refused evil\.test \(/);
+  });
+
+  it('a name refused for its address is explained by the address, beside a name refused outright', () => {
+    const d = watch().verdict(true, [
+      { host: 'evil.test', port: 80, method: 'GET' },
+      { host: 'cdn.ok.test', port: 443, method: 'CONNECT', reason: 'cdn.ok.test resolves to 169.254.169.254, a linkLocal address, not the public internet' },
+    ]);
+    assert.match(d?.detail ?? '', /refused evil\.test \(not in the allowed domains.*; and cdn\.ok\.test resolves to 169\.254\.169\.254, a linkLocal address.*exact name/);
   });
 
   it('no name resolves inside: reported as reaching around the proxy, unless the run had the whole network', () => {
