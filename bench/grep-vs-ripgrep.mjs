@@ -1,7 +1,7 @@
 // grep-vs-ripgrep: the grep tool (caps raised so it returns every match) against the same ripgrep
-// binary run directly with the same flags, its fastest faithful equivalent: `rg -n` instead of
-// `--json`, spawned from node with stdout drained and discarded (a pipe, not /dev/null: rg notices
-// /dev/null and stops at the first match). Median of RUNS interleaved runs, after a warm-up that also
+// binary run directly with the tool's own command line (plain records: path, NUL, line number,
+// column, text), spawned from node with stdout drained and discarded (a pipe, not /dev/null: rg
+// notices /dev/null and stops at the first match). Median of RUNS interleaved runs, after a warm-up that also
 // checks both sides find the same number of matches.
 //   grep-vs-ripgrep      a search with ~800 matches, goal <= 1.15x
 //   grep-vs-ripgrep-10k  a search with ~10,000 matches, goal <= 1.3x
@@ -107,7 +107,7 @@ function countFiles(dir) {
   return { n, bytes };
 }
 
-/** rg with the tool's own flags, `--json` swapped for `-n`; stdout read and thrown away. */
+/** rg with the tool's own flags; stdout read and thrown away. */
 function runRg(rg, args) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
@@ -149,8 +149,7 @@ async function runTool(pattern) {
 const QUERY = { literal: false, ignoreCase: false, before: 0, after: 0, includeIgnored: false };
 
 async function measure(pattern) {
-  const json = ripgrepArgs({ query: { ...QUERY, pattern }, target: '.', denyGlobs: ['!**/.git'] });
-  const args = json.map((a) => (a === '--json' ? '-n' : a));
+  const args = ripgrepArgs({ query: { ...QUERY, pattern }, target: '.', denyGlobs: ['!**/.git'] });
   const warmTool = await runTool(pattern);
   const warmRg = await runRg(rg, args);
   if (warmTool.matches !== warmRg.matches) {

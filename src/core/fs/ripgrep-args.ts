@@ -54,9 +54,12 @@ export function ripgrepArgs({ query: q, target, denyGlobs }: RipgrepArgsInput): 
   //   are the deny rules' job. --no-require-git: honour .gitignore in a folder that is not a repo yet.
   // --sort path: the same call gives the same answer (the loop detector compares results) and the
   //   first `limit` matches are the first by path, not whichever thread finished first.
-  // No --max-columns: rg's JSON printer ignores it and the plain one drops the line for a
-  //   placeholder; grep-collect cuts a window around the match instead.
-  const a = ['--json', '--no-config', '--hidden', '--no-require-git', '--sort', 'path'];
+  // The output flags give the records ripgrep-output reads: every line with its path (even for one
+  //   file), NUL after the path, line numbers, the first match's column, no `--` between groups.
+  // No --max-columns: it drops the whole line for a placeholder; grep-collect cuts a window around
+  //   the match instead.
+  const a = ['--with-filename', '--null', '--line-number', '--column', '--no-heading', '--no-context-separator', '--color=never'];
+  a.push('--no-config', '--hidden', '--no-require-git', '--sort', 'path');
   a.push(q.ignoreCase ? '--ignore-case' : '--case-sensitive');
   // Patterns that need look-around or backreferences fall back to PCRE2 where rg has it.
   a.push(q.literal ? '--fixed-strings' : '--engine=auto');

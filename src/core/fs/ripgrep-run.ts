@@ -1,8 +1,8 @@
-// Running ripgrep as a child process and streaming its JSON events to a consumer that can stop it.
+// Running ripgrep as a child process and streaming its output, as events, to a consumer that can stop it.
 // node's child_process, not execa (the house choice for processes): this is one long-lived stream
 // read line by line and killed the moment the consumer has enough, and execa is not installed yet.
 import { spawn } from 'node:child_process';
-import { LineSplitter, parseRgLine, type RgEvent } from './ripgrep-json';
+import { LineSplitter, RgRecordParser, type RgEvent } from './ripgrep-output';
 
 export interface RunRipgrepOptions {
   rgPath: string;
@@ -42,6 +42,12 @@ export function runRipgrep(o: RunRipgrepOptions): Promise<RunRipgrepOutcome> {
     let spawnError: string | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     const splitter = new LineSplitter();
+    const parser = new RgRecordParser((ev) => {
+      if (o.onEvent(ev)) return true;
+      stop('stopped');
+      return false;
+    });
+    const onLine = (line: string): boolean => parser.line(line);
 
     const stop = (why: Exclude<RunRipgrepOutcome['end'], 'done' | 'spawn-error'>) => {
       if (end) return;
@@ -52,14 +58,6 @@ export function runRipgrep(o: RunRipgrepOptions): Promise<RunRipgrepOutcome> {
     const onAbort = () => stop('cancelled');
     o.signal.addEventListener('abort', onAbort, { once: true });
     const deadlineTimer = o.deadline !== undefined ? setTimeout(() => stop('deadline'), Math.max(0, o.deadline - Date.now())) : undefined;
-
-    const onLine = (line: string): boolean => {
-      const ev = parseRgLine(line);
-      if (!ev || ev.type === 'other') return true;
-      if (o.onEvent(ev)) return true;
-      stop('stopped');
-      return false;
-    };
 
     if (child.pid !== undefined) o.onSpawn?.(child.pid);
     child.stdout.setEncoding('utf8');
@@ -74,7 +72,7 @@ export function runRipgrep(o: RunRipgrepOptions): Promise<RunRipgrepOutcome> {
       spawnError = e.message;
     });
     child.on('close', (code) => {
-      if (!end) splitter.flush(onLine);
+      if (!end && splitter.flush(onLine)) parser.end();
       o.signal.removeEventListener('abort', onAbort);
       if (deadlineTimer) clearTimeout(deadlineTimer);
       if (killTimer) clearTimeout(killTimer);

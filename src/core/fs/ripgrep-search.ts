@@ -30,6 +30,8 @@ export interface RipgrepSearchOutcome {
   /** Other complaints (unreadable files) when something was found anyway. */
   warning?: string;
   deniedFiles: number;
+  /** The file rg was named holds a NUL byte past the part looksBinary reads: rg printed none of it. */
+  binaryFile: boolean;
 }
 
 // rg's words for a pattern it cannot use, in its two engines, across versions.
@@ -44,6 +46,7 @@ export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<Ripgre
   const args = ripgrepArgs({ query: o.query, target: relTarget || '.', denyGlobs: o.denyGlobs });
   let skipping = false;
   let deniedFiles = 0;
+  let binaryFile = false;
   // rg's -g re-includes ignored files a path glob names (name globs go in as a file type, which
   // does not); a folder the model named is searched whole, as rg does, so it needs no check.
   const g = o.query.glob?.trim();
@@ -70,12 +73,13 @@ export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<Ripgre
           if (!skipping) c.endFile();
           skipping = false;
           return true;
-        default:
+        case 'binary':
+          binaryFile = true;
           return true;
       }
     },
   });
-  const result: RipgrepSearchOutcome = { end: outcome.end, deniedFiles };
+  const result: RipgrepSearchOutcome = { end: outcome.end, deniedFiles, binaryFile };
   if (outcome.end === 'done' && outcome.exitCode === 2 && outcome.stderr) {
     if (c.matches === 0 && PATTERN_ERROR.test(outcome.stderr)) result.patternError = firstLines(outcome.stderr, 8);
     else result.warning = firstLines(outcome.stderr, 3);

@@ -191,6 +191,15 @@ describe('grep tool (ripgrep)', () => {
     assert.match(named.forLLM, /binary file/);
   });
 
+  it('a named file whose first NUL comes after the part read up front is a binary file too (rg says so)', async () => {
+    const late = Buffer.concat([Buffer.alloc(20_000, 0x61), Buffer.from('\nneedle\n'), Buffer.from([0]), Buffer.from('\nneedle\n')]);
+    const { run } = setup({ 'late.bin': late });
+    const named = await run({ pattern: 'needle', path: 'late.bin' });
+    assert.equal(named.isError, false);
+    assert.match(named.forLLM, /binary file/);
+    assert.equal(named.details?.matches, 0);
+  });
+
   it('searches for a pattern that starts with "-" (never read as an option)', async () => {
     const { run } = setup({ 'a.txt': 'x --force y\n-v\n' });
     const r = await run({ pattern: '--force' });

@@ -94,15 +94,15 @@ export function createGrepTool(deps: FsToolDeps, opts: GrepToolOptions = {}): To
 
       let useWorker = !opts.rgPath;
       if (opts.rgPath) {
-        if (isFile && (await looksBinary(target.abs))) {
-          return ok(`${JSON.stringify(target.rel)} is a binary file; grep searches text files only.`, { details: { ...details, binary: true, matches: 0 } });
-        }
+        const binaryAnswer = () => ok(`${JSON.stringify(target.rel)} is a binary file; grep searches text files only.`, { details: { ...details, binary: true, matches: 0 } });
+        if (isFile && (await looksBinary(target.abs))) return binaryAnswer();
         const r = await searchWithRipgrep({
           rgPath: opts.rgPath, root: target.root, target: target.abs, query: q, collector, signal: ctx.signal, deadline, onSpawn: opts.onSpawn,
           denyGlobs: denyPathsToRgGlobs(opts.denyPaths ?? [], target.root, opts.home), isDenied: (abs) => deps.guard.isDenied(abs),
         });
         if (r.end === 'cancelled') return fail('grep was cancelled.');
         if (r.patternError) return patternFailure(`\n${r.patternError}`, q);
+        if (r.binaryFile && collector.matches === 0) return binaryAnswer();
         if (r.end === 'spawn-error') useWorker = true; // rg vanished or cannot run here: same search, slower
         else {
           details.engine = 'ripgrep';
