@@ -5,8 +5,11 @@
 // there; Node's file system, --write, child processes and the environment in the CLI).
 import { createExecTools, type ExecToolsDeps } from './exec/exec-tools';
 import { createFsTools } from './fs/fs-tools';
+import { LexicalPathGuard } from './fs/lexical-guard';
 import { PathGuard } from './fs/path-guard';
-import type { EditReviewer, WorkspaceFs } from './fs/types';
+import type { EditReviewer, PathResolver, WorkspaceFs } from './fs/types';
+import type { VirtualFolder } from './fs/virtual-folders';
+import { hiddenForVirtualWorkspace, type HiddenTool } from './fs/virtual-hidden-tools';
 import { interceptFsTools } from './memory/fs-interceptor';
 import type { MemoryServices } from './memory/memory-services';
 import { createMemoryTools } from './memory/memory-tools';
@@ -15,12 +18,21 @@ import type { SessionStore } from './sessions/session-store';
 import { createSessionsHistoryTool } from './sessions/tools/sessions-history';
 import { createSessionsListTool } from './sessions/tools/sessions-list';
 import { createSessionsSendTool, type SessionRunner } from './sessions/tools/sessions-send';
+import { createSpawnTool } from './sessions/tools/spawn';
+import type { AgentDefinition } from './agents/types';
+import type { SubagentManager } from './subagents/subagent-manager';
 import type { Tool } from './tools/types';
 
 export interface ToolsetPorts {
   rt: PincerRuntime;
   /** The workspace folders on a local disk, the primary one first. */
   folders: () => readonly { path: string; name?: string }[];
+  /**
+   * Folders served by a FileSystemProvider (planWorkspace's answer), used only when there is no local
+   * folder: the file tools then reach them through `fs` with a lexical path guard, and the tools that
+   * need a local folder are hidden.
+   */
+  virtualFolders?: () => readonly VirtualFolder[];
   home: string;
   /** Pincer's own storage (the database, its journal): never visible to the file tools. */
   ownStorage: readonly string[];
@@ -35,6 +47,10 @@ export interface ToolsetPorts {
   sessions: () => Promise<SessionStore | undefined>;
   /** Runs a turn in another session; undefined where no model is configured. */
   runner: () => SessionRunner | undefined;
+  /** The window's subagents; undefined (or absent) where no model is configured. */
+  subagents?: () => SubagentManager | undefined;
+  /** The agents a child may be started as (listed in spawn's description). */
+  agents?: () => readonly AgentDefinition[];
   /**
    * What exec, process and credentialed_exec run with, given the toolset's path guard (the executors
    * read its roots when a command starts; the sandbox makes them writable).
@@ -52,37 +68,52 @@ export interface Toolset {
   rebuild(): void;
   /** The path guard of the current build; exec checks working folders and writes with it too. */
   guard(): PathGuard;
+  /** Tools the current build leaves out, with the reason (a virtual workspace); Show Effective Tools lists them. */
+  hidden(): readonly HiddenTool[];
 }
 
 export function createToolset(p: ToolsetPorts): Toolset {
   let guard = guardFor(p);
+  let hidden: HiddenTool[] = [];
+  let registered: string[] = [];
   const exec = p.exec(() => guard);
   const build = () => {
     guard = guardFor(p);
     const g = guard;
     const c = p.rt.currentConfig;
+    const virtual = p.folders().length ? [] : (p.virtualFolders?.() ?? []);
+    const fsGuard: PathResolver = virtual.length ? new LexicalPathGuard({ folders: virtual, denyPaths: c.fs.denyPaths, fs: p.fs }) : g;
     const fsTools = createFsTools(
-      { guard: g, fs: p.fs, reviewer: p.reviewer },
-      { rgPath: p.rgPath, denyPaths: [...c.fs.denyPaths, ...p.ownStorage], home: p.home, maxResultChars: c.limits.maxResultChars },
+      { guard: fsGuard, fs: p.fs, reviewer: p.reviewer },
+      // No ripgrep for virtual folders (it needs local paths): grep walks them through `fs`.
+      { rgPath: virtual.length ? undefined : p.rgPath, denyPaths: [...c.fs.denyPaths, ...p.ownStorage], home: p.home, maxResultChars: c.limits.maxResultChars },
     );
+    // Context-file routing looks at the local disk beside the database, so it serves local folders only.
     const routed = interceptFsTools(fsTools, {
-      routed: async () => (await p.memory())?.routed, userId: p.userId, roots: () => g.roots,
+      routed: async () => (await p.memory())?.routed, userId: p.userId, roots: () => (virtual.length ? [] : g.roots),
       routedNames: () => p.rt.currentConfig.memory.routedContextFiles, maxResultChars: c.limits.maxResultChars,
     });
-    p.rt.replaceTools([
+    const tools = [
       ...routed,
       ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
+      createSpawnTool(p.subagents ?? (() => undefined), p.agents),
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,
         credentials: { binaries: () => p.rt.currentConfig.exec.credentialed, secrets: exec.secrets, scrubber: p.rt.scrubber },
         workspaceRoot: () => guard.roots[0],
       }),
-    ] as Tool[]);
+    ] as Tool[];
+    hidden = hiddenForVirtualWorkspace(tools.map((t) => t.name), virtual);
+    const offered = tools.filter((t) => !hidden.some((h) => h.tool === t.name));
+    // A tool of an earlier build that this one leaves out must not stay registered.
+    for (const name of registered) if (!offered.some((t) => t.name === name)) p.rt.registry.unregister(name);
+    registered = offered.map((t) => t.name);
+    p.rt.replaceTools(offered);
   };
   build();
-  return { rebuild: build, guard: () => guard };
+  return { rebuild: build, guard: () => guard, hidden: () => hidden };
 }
 
 function guardFor(p: ToolsetPorts): PathGuard {

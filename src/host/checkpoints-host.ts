@@ -4,6 +4,7 @@
 // confirmation that lists every file, and never over an editor with unsaved changes.
 import * as vscode from 'vscode';
 import type { CheckpointStore } from '../core/fs/checkpoint-store';
+import { uriOfPath } from './virtual-folders';
 
 /** `confirm: false` skips the confirmation (tests, other extensions that confirmed themselves). */
 export async function restoreCheckpointCommand(store: CheckpointStore | undefined, id?: number, opts: { confirm?: boolean } = {}): Promise<{ restored: string[]; deleted: string[] } | undefined> {
@@ -19,18 +20,18 @@ export async function restoreCheckpointCommand(store: CheckpointStore | undefine
     }
     const pick = await vscode.window.showQuickPick(list.map((c) => ({
       label: c.label || c.turn, description: new Date(c.createdAt).toLocaleString(),
-      detail: `${c.files.length} file${c.files.length === 1 ? '' : 's'}: ${c.files.map((f) => vscode.workspace.asRelativePath(f)).join(', ')}`, id: c.id,
+      detail: `${c.files.length} file${c.files.length === 1 ? '' : 's'}: ${c.files.map((f) => vscode.workspace.asRelativePath(uriOfPath(f))).join(', ')}`, id: c.id,
     })), { title: 'Pincer: Restore Checkpoint', placeHolder: 'Files go back to how they were before this turn changed them', matchOnDetail: true });
     if (!pick) return undefined;
     id = pick.id;
   }
   const files = await store.files(id);
-  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && files.some((f) => vscode.Uri.file(f.path).toString() === d.uri.toString()));
+  const dirty = vscode.workspace.textDocuments.filter((d) => d.isDirty && files.some((f) => uriOfPath(f.path).toString() === d.uri.toString()));
   if (dirty.length) {
     void vscode.window.showWarningMessage(`Pincer: save or revert ${dirty.map((d) => vscode.workspace.asRelativePath(d.uri)).join(', ')} first; restoring would overwrite unsaved changes.`);
     return undefined;
   }
-  const names = files.map((f) => `${vscode.workspace.asRelativePath(f.path)}${f.existed ? '' : ' (created by the turn: deleted)'}`);
+  const names = files.map((f) => `${vscode.workspace.asRelativePath(uriOfPath(f.path))}${f.existed ? '' : ' (created by the turn: deleted)'}`);
   if (opts.confirm !== false) {
     const go = await vscode.window.showWarningMessage(`Restore ${files.length} file(s) to their state before this turn?`, { modal: true, detail: names.join('\n') }, 'Restore');
     if (go !== 'Restore') return undefined;
@@ -38,7 +39,7 @@ export async function restoreCheckpointCommand(store: CheckpointStore | undefine
   const restored: string[] = [];
   const deleted: string[] = [];
   for (const f of files) {
-    const uri = vscode.Uri.file(f.path);
+    const uri = uriOfPath(f.path);
     if (f.existed) {
       await vscode.workspace.fs.writeFile(uri, f.content ?? new Uint8Array());
       restored.push(f.path);

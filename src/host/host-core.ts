@@ -20,6 +20,7 @@ import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import type { PathGuard } from '../core/fs/path-guard';
 import { createToolset } from '../core/toolset';
 import { VscodeWorkspaceFs } from './vscode-fs';
+import { workspacePlan } from './virtual-folders';
 import { MemoryHost } from './memory/memory-host';
 import { registerMemory } from './memory/memory-register';
 import type { MemoryView } from './memory/memory-view';
@@ -71,12 +72,12 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
   const exec = registerExec(context, rt, storage, () => guard(), warn);
   const chat = registerChatLazily(context, rt, storage, memory, exec, review);
-  // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders, reads
-  // through vscode.workspace.fs, writes through the review, grep with VS Code's own ripgrep, Pincer's
-  // storage folders never visible to the tools.
+  // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
+  // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
+  // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
   const toolset = createToolset({
     rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
-    folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ path: f.uri.fsPath, name: f.name })),
+    folders: () => workspacePlan().local, virtualFolders: () => workspacePlan().virtual,
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
     memory: () => memory.services(), userId: () => memory.userId(),
     sessions: chat.sessions, runner: () => chat.service.runner(),
@@ -102,7 +103,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
-      'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q),
+      'pincer.showEffectiveTools': (q?: EffectiveToolsQuery) => showEffectiveToolsCommand(services, q, toolset.hidden()),
       'pincer.restoreCheckpoint': async (id?: number, opts?: { confirm?: boolean }) => restoreCheckpointCommand(await checkpointStore(), id, opts),
       ...review.commands,
       ...exec.commands,

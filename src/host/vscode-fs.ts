@@ -1,8 +1,11 @@
 // WorkspaceFs over vscode.workspace.fs: the tools read and list through VS Code's file service, so
 // remote windows (SSH, WSL, containers) work where the files are. Writes normally land through the
 // review (a WorkspaceEdit); writeFile here serves tools that write outside the review flow.
+// Paths map to URIs through uriOfPath, so a virtual workspace's folders (a FileSystemProvider's
+// scheme) are read and listed the same way.
 import * as vscode from 'vscode';
 import type { FileStat, WorkspaceFs } from '../core/fs/types';
+import { uriOfPath } from './virtual-folders';
 
 function kind(t: vscode.FileType): FileStat['type'] {
   if (t & vscode.FileType.SymbolicLink) return 'symlink';
@@ -13,7 +16,7 @@ function kind(t: vscode.FileType): FileStat['type'] {
 
 export class VscodeWorkspaceFs implements WorkspaceFs {
   private uri(abs: string): vscode.Uri {
-    return vscode.Uri.file(abs);
+    return uriOfPath(abs);
   }
 
   async readFile(abs: string): Promise<Uint8Array> {

@@ -18,7 +18,9 @@ import { LEAF_DENY, PROFILES, PROFILE_IDS, SUBAGENT_DENY, type ProfileId } from 
 import type { PolicyConfig, ToolPolicy } from './policy-config';
 
 export type PolicyStep =
-  | 'profile' | 'allow' | 'deny' | 'subagent deny' | 'leaf deny' | 'owner-only' | 'workspace trust' | 'request allow';
+  | 'profile' | 'allow' | 'deny' | 'subagent deny' | 'leaf deny' | 'owner-only' | 'workspace trust' | 'request allow'
+  /** Not a policy step: the toolset left the tool out (a virtual workspace has no local folder for it). */
+  | 'virtual workspace';
 
 export interface PolicyRequest {
   agentId?: string;

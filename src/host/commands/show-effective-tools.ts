@@ -1,6 +1,9 @@
 // "Pincer: Show Effective Tools": which tools a profile / agent / provider / subagent depth gets,
 // and for every tool it does not get, the policy step that removed it and the setting behind it.
+// Tools the toolset left out of this window (a virtual workspace has no local folder for exec) are
+// listed among the removed ones with their reason, though no policy step could add them back.
 import * as vscode from 'vscode';
+import type { HiddenTool } from '../../core/fs/virtual-hidden-tools';
 import { PROFILE_IDS } from '../../core/policy/groups';
 import type { PolicyDecision, PolicyRequest } from '../../core/policy/policy-engine';
 import type { HostServices } from '../services';
@@ -56,7 +59,7 @@ export function renderDecision(q: EffectiveToolsQuery, d: PolicyDecision, s: Hos
   return lines.join('\n') + '\n';
 }
 
-export async function showEffectiveToolsCommand(s: HostServices, query?: EffectiveToolsQuery): Promise<PolicyDecision | undefined> {
+export async function showEffectiveToolsCommand(s: HostServices, query?: EffectiveToolsQuery, hidden: readonly HiddenTool[] = []): Promise<PolicyDecision | undefined> {
   const q = query ?? (await ask(s));
   if (!q) return undefined;
   const trusted = vscode.workspace.isTrusted;
@@ -64,7 +67,8 @@ export async function showEffectiveToolsCommand(s: HostServices, query?: Effecti
     agentId: q.agent ?? 'default', provider: q.provider, channel: q.channel ?? 'chat', depth: q.depth ?? 0,
     isOwner: true, trusted, profileOverride: q.profile,
   };
-  const d = s.rt.effectiveTools(req);
+  const policy = s.rt.effectiveTools(req);
+  const d: PolicyDecision = { ...policy, removed: [...policy.removed, ...hidden.map((h) => ({ tool: h.tool, step: 'virtual workspace' as const, detail: h.reason }))] };
   if (q.show !== false) {
     const uri = s.docs.put('effective-tools', 'md', renderDecision(q, d, s, trusted));
     await s.docs.preview(uri);

@@ -2,12 +2,13 @@
 // with unsaved edits is updated rather than overwritten behind its back, and the file is saved.
 import * as vscode from 'vscode';
 import type { ProposedChange } from '../../core/fs/types';
+import { uriOfPath } from '../virtual-folders';
 
 export async function applyChanges(changes: { change: ProposedChange; content: string | undefined }[]): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   const toSave: vscode.Uri[] = [];
   for (const { change, content } of changes) {
-    const uri = vscode.Uri.file(change.path.abs);
+    const uri = uriOfPath(change.path.abs);
     if (content === undefined) {
       edit.deleteFile(uri, { ignoreIfNotExists: true });
       continue;

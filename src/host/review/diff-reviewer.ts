@@ -7,6 +7,7 @@ import type { EditReviewer, ProposedChange, ReviewDecision } from '../../core/fs
 import { Emitter } from '../../core/events';
 import { applyChanges } from './apply-changes';
 import { PROPOSED_SCHEME, type ProposedFs } from './proposed-fs';
+import { uriOfPath } from '../virtual-folders';
 
 export interface PendingReview {
   id: string;
@@ -101,7 +102,7 @@ export class DiffReviewer implements EditReviewer {
     const verb = change.before === undefined ? 'new file' : change.after === undefined ? 'delete' : 'proposed';
     const left = change.before === undefined
       ? this.proposed.put(`${entry.id}-empty`, entry.proposedUri.path.split('/').pop()!, '', true)
-      : vscode.Uri.file(change.path.abs);
+      : uriOfPath(change.path.abs);
     await vscode.commands.executeCommand('vscode.diff', left, entry.proposedUri, `${change.path.rel} (${verb} by ${change.tool}) — review`, { preview: false });
   }
 
@@ -110,7 +111,7 @@ export class DiffReviewer implements EditReviewer {
     const u = uri ?? vscode.window.activeTextEditor?.document.uri;
     if (!u) return this.pending.size === 1 ? [...this.pending.values()][0] : undefined;
     for (const p of this.pending.values()) {
-      if (p.proposedUri.toString() === u.toString() || vscode.Uri.file(p.change.path.abs).toString() === u.toString()) return p;
+      if (p.proposedUri.toString() === u.toString() || uriOfPath(p.change.path.abs).toString() === u.toString()) return p;
     }
     return undefined;
   }

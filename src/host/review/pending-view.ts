@@ -2,6 +2,7 @@
 // with Accept / Reject inline and a click to open the diff.
 import * as vscode from 'vscode';
 import type { DiffReviewer, PendingReview } from './diff-reviewer';
+import { uriOfPath } from '../virtual-folders';
 
 export class PendingChangesView implements vscode.TreeDataProvider<PendingReview> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -20,7 +21,7 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingReview
     const item = new vscode.TreeItem(c.path.rel, vscode.TreeItemCollapsibleState.None);
     item.id = p.id;
     item.description = c.before === undefined ? `new · ${c.tool}` : c.after === undefined ? `delete · ${c.tool}` : c.tool;
-    item.resourceUri = vscode.Uri.file(c.path.abs);
+    item.resourceUri = uriOfPath(c.path.abs);
     item.contextValue = 'pincer.pendingChange';
     item.tooltip = `${c.tool} proposes to ${c.before === undefined ? 'create' : c.after === undefined ? 'delete' : 'change'} ${c.path.rel}`;
     item.command = { command: 'pincer.review.open', title: 'Open Diff', arguments: [p] };
