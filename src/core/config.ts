@@ -9,6 +9,7 @@ import type { ReviewMode } from './fs/review-policy';
 import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
 import { readExecConfig, type ExecConfig } from './exec/exec-config';
 import { readChatConfig, type ChatConfig } from './agent/provider-config';
+import { readSubagentConfig, type SubagentConfig } from './subagents/subagent-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -23,6 +24,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'exec.sandbox.hidePaths', 'exec.sandbox.mode', 'exec.sandbox.allowDomains', 'exec.sandbox.writablePaths', 'exec.sandbox.maxProcesses', 'exec.devcontainer.cliPath', 'exec.credentialed',
   'memory.embeddings.baseUrl',
   'providers.openai.baseUrl', 'providers.anthropic.baseUrl',
+  'subagents.askBeforeSpawn',
 ]);
 
 export interface PincerConfig {
@@ -37,6 +39,7 @@ export interface PincerConfig {
   memory: MemoryConfig;
   exec: ExecConfig;
   chat: ChatConfig;
+  subagents: SubagentConfig;
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -74,6 +77,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     memory: readMemoryConfig(get, warn),
     exec: readExecConfig(get, warn),
     chat: readChatConfig(get, warn),
+    subagents: readSubagentConfig(get, warn),
   };
 }
 

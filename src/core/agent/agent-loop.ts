@@ -82,6 +82,9 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
     const overBudget = budgetStop(limits, deps.contextTokens, usage.input + usage.output, lastUsage);
     if (overBudget) return finish('budget', overBudget);
 
+    // Added here, not when they arrive: a message between a tool call and its result would break
+    // the history every provider checks.
+    for (const m of input.inbox?.() ?? []) add(m);
     iterations++;
     const iteration = iterations;
     emit({ type: 'request', iteration });

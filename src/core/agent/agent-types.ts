@@ -74,6 +74,11 @@ export interface TurnInput {
   toolContext?: TurnToolContext;
   /** Progress for the UI; a listener that throws is ignored. */
   onEvent?: (e: TurnEvent) => void;
+  /**
+   * Messages that arrived for this session while the turn ran (background subagents' results):
+   * asked before every model request, and whatever it returns is added to the turn there.
+   */
+  inbox?: () => readonly ModelMessage[];
 }
 
 export type TurnStopReason =

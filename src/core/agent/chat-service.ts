@@ -8,7 +8,7 @@ import type { SessionStore } from '../sessions/session-store';
 import type { SessionRunner } from '../sessions/tools/sessions-send';
 import type { ToolContext } from '../tools/types';
 import { runAgentTurn, turnTools } from './agent-loop';
-import type { TurnEvent, TurnResult, TurnToolContext } from './agent-types';
+import type { TurnEvent, TurnLimits, TurnResult, TurnToolContext } from './agent-types';
 import type { ModelMessage, ModelProvider } from './model-types';
 import { buildSystemPrompt, loadContextFiles, type ContextFileReader } from './system-prompt';
 
@@ -29,6 +29,16 @@ export interface ChatServiceDeps {
   workspace: () => { root: string; name: string } | undefined;
   /** Trust, ownership and the like for the tool calls of a turn. */
   toolContext: () => TurnToolContext;
+  /** The subagents of this window, once they exist: their announcements and the tree a Stop cancels. */
+  subagents?: () => SubagentHooks | undefined;
+}
+
+/** What a chat turn owes the subagents its session started. */
+export interface SubagentHooks {
+  /** Results of background children for this session, merged, to add before the next model request. */
+  inbox(sessionKey: string): ModelMessage[];
+  /** The session's turn was cancelled (Stop): cancel every child it started, and theirs. */
+  turnCancelled(sessionKey: string): void;
 }
 
 export interface ChatTurnRequest {
@@ -41,6 +51,10 @@ export interface ChatTurnRequest {
   onEvent?: (e: TurnEvent) => void;
   /** Host-specific instructions appended to the system prompt. */
   extra?: string;
+  /** Over the host's context (a subagent's turn: channel 'subagent' and its depth). */
+  toolContext?: TurnToolContext;
+  /** Over the chat's limits from the settings (a subagent's own iterations, budget and retries). */
+  limits?: Partial<TurnLimits>;
 }
 
 export class ChatService {
@@ -69,7 +83,7 @@ export class ChatService {
     const model = await this.deps.model(agent);
     if (!model) throw new Error('No model is available. Pick one with "Pincer: Select Model…" (VS Code\'s language models, an OpenAI-compatible endpoint or Anthropic).');
     const history: ModelMessage[] = (await store.messages(session.key)).map(({ role, parts }) => ({ role, parts }));
-    const toolContext = this.deps.toolContext();
+    const toolContext = { ...this.deps.toolContext(), ...req.toolContext };
     const policyCtx = this.deps.rt.context({
       channel: 'chat', sessionKey: session.key, agentId: req.agentId, provider: model.provider.id, ...toolContext,
     } as Partial<ToolContext> & Pick<ToolContext, 'channel'>);
@@ -84,15 +98,19 @@ export class ChatService {
     pending.push(store.append(session.key, [{ role: 'user', parts: [{ type: 'text', text: user }] }]));
     if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text)));
     const pricing = this.deps.rt.currentConfig.chat.pricing[model.model];
+    const hooks = this.deps.subagents?.();
+    const onAbort = () => hooks?.turnCancelled(session.key);
+    req.signal.addEventListener('abort', onAbort, { once: true });
     const result = await runAgentTurn({ provider: model.provider, runtime: this.deps.rt, model: model.model, contextTokens: model.contextTokens, ...(pricing ? { pricing } : {}) }, {
       sessionKey: session.key, agentId: req.agentId, turnId: `${session.key}#${Date.now()}-${++this.turnSeq}`,
       history, user, system, tools, signal: req.signal, toolContext,
-      limits: { maxIterations: this.deps.rt.currentConfig.chat.maxIterations, ...(this.deps.rt.currentConfig.chat.maxTurnTokens ? { maxTurnTokens: this.deps.rt.currentConfig.chat.maxTurnTokens } : {}) },
+      limits: { maxIterations: this.deps.rt.currentConfig.chat.maxIterations, ...(this.deps.rt.currentConfig.chat.maxTurnTokens ? { maxTurnTokens: this.deps.rt.currentConfig.chat.maxTurnTokens } : {}), ...req.limits },
       onEvent: (e) => {
         if (e.type === 'message') pending.push(store.append(session.key, [e.message]));
         req.onEvent?.(e);
       },
-    });
+      ...(hooks ? { inbox: () => hooks.inbox(session.key) } : {}),
+    }).finally(() => req.signal.removeEventListener('abort', onAbort));
     await Promise.all(pending);
     await store.append(session.key, [], { inputTokens: result.usage.input, outputTokens: result.usage.output, cachedInputTokens: result.usage.cached });
     return result;

@@ -78,7 +78,8 @@ export type ApprovalAnswer = 'once' | 'always' | 'deny';
 export interface ApprovalRequest {
   /** Unique per prompt; the chat view and tests answer by it. */
   id: string;
-  tool: 'exec' | 'credentialed_exec';
+  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. */
+  tool: 'exec' | 'credentialed_exec' | 'spawn';
   /** The text that will run, exactly (the normalised command, or argv joined for display). */
   command: string;
   cwd: string;

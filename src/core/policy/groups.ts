@@ -7,7 +7,7 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   fs: ['read_file', 'write_file', 'edit', 'apply_patch', 'list_files', 'grep', 'glob'],
   runtime: ['exec', 'process', 'credentialed_exec'],
   memory: ['memory_search', 'memory_get', 'memory_expand'],
-  sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status'],
+  sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
   automation: ['datetime'],
 };
 
@@ -30,8 +30,8 @@ export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly stri
  */
 export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send'];
 
-/** At the maximum depth a subagent may not look at other sessions. */
-export const LEAF_DENY: readonly string[] = ['sessions_list', 'sessions_history'];
+/** At the maximum depth a subagent may not look at other sessions, nor start children of its own. */
+export const LEAF_DENY: readonly string[] = ['sessions_list', 'sessions_history', 'spawn'];
 
 /** Names an alias may be called by; calling an alias runs its target (real tools win over aliases). */
 export const ALIASES: Readonly<Record<string, string>> = {
@@ -41,6 +41,7 @@ export const ALIASES: Readonly<Record<string, string>> = {
   Write: 'write_file',
   Edit: 'edit',
   edit_file: 'edit',
+  sessions_spawn: 'spawn',
 };
 
 /** Every tool name the static tables know of (the deny lists name only grouped tools). */

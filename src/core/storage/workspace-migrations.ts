@@ -6,10 +6,11 @@ import { CONTEXT_MIGRATIONS } from '../memory/context-schema';
 import { MEMORY_MIGRATIONS } from '../memory/memory-schema';
 import { REVISION_MIGRATIONS } from '../memory/revision-store';
 import { SESSION_MIGRATIONS } from '../sessions/session-store';
+import { SUBAGENT_MIGRATIONS } from '../subagents/subagent-store';
 import { TOOL_LOG_MIGRATIONS } from './tool-log-store';
 import type { Migration } from './types';
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   ...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS,
-  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS,
+  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS, ...SUBAGENT_MIGRATIONS,
 ];
