@@ -19,7 +19,7 @@ const CODE_FLAGS: Record<string, { lang: string; code: string; value: string; lo
   python: { lang: 'python', code: 'c', value: 'mWXQ' }, python2: { lang: 'python', code: 'c', value: 'mWXQ' }, python3: { lang: 'python', code: 'c', value: 'mWXQ' },
   pypy: { lang: 'python', code: 'c', value: 'mWXQ' }, pypy3: { lang: 'python', code: 'c', value: 'mWXQ' },
   node: { lang: 'node', code: 'ep', value: 'r', long: ['eval', 'print'] }, nodejs: { lang: 'node', code: 'ep', value: 'r', long: ['eval', 'print'] }, bun: { lang: 'node', code: 'e', value: 'r', long: ['eval', 'print'] },
-  perl: { lang: 'perl', code: 'eE', value: 'IMmdDx' }, ruby: { lang: 'ruby', code: 'e', value: 'rIECFKTWx' }, php: { lang: 'php', code: 'rBER', value: 'cdfz' },
+  perl: { lang: 'perl', code: 'eE', value: 'IMmdDx' }, ruby: { lang: 'ruby', code: 'e', value: 'rIECFKTWx' }, irb: { lang: 'ruby', code: '', value: 'rI' }, php: { lang: 'php', code: 'rBER', value: 'cdfz' },
   lua: { lang: 'lua', code: 'e', value: 'l' }, luajit: { lang: 'lua', code: 'e', value: 'l' }, julia: { lang: 'julia', code: 'eE', value: 'LJp', long: ['eval', 'print'] },
   r: { lang: 'r', code: 'e', value: '', long: [] }, rscript: { lang: 'r', code: 'e', value: '', long: [] }, osascript: { lang: 'applescript', code: 'e', value: 'ls' },
   pwsh: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] }, powershell: { lang: 'powershell', code: 'c', value: 'f', long: ['command'] },
@@ -105,8 +105,9 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
   }
   if (LATEX.test(fam)) {
     const escape = args.some((a) => /^--?(shell-escape|enable-write18)$/.test(a) || /shell_escape\s*=\s*[tpy1]/i.test(a));
+    // A document given inline (`latex '\input{…}'`) is code: what it reads and writes is judged.
     const tex = args.filter((a) => /\\/.test(a)).join('\n');
-    if (escape || /\\write18|\\immediate/.test(tex)) out.push({ lang: 'tex', code: `${escape ? '\0escape\n' : ''}${tex}` });
+    if (escape || tex) out.push({ lang: 'tex', code: `${escape ? '\0escape\n' : ''}${tex}` });
     return out;
   }
   if (GENERIC_CODE.test(fam)) {
@@ -119,11 +120,22 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
   return out;
 }
 
+/** Operands of an interpreter, the values of its value-taking letters (`-r fileutils`) not counted. */
+function operandCount(args: readonly string[], value: string): number {
+  let n = 0;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('-')) n++;
+    else if (a.length === 2 && value.includes(a[1])) i++;
+  }
+  return n;
+}
+
 /** The language a program reads from its stdin when given no script file, for heredoc bodies. */
 export function stdinLanguage(name: string, args: readonly string[]): string | undefined {
   const fam = family(name);
   const flags = CODE_FLAGS[fam];
-  if (flags && inlineCode(name, args).length === 0 && (args.filter((a) => !a.startsWith('-')).length === 0 || args.includes('-'))) return flags.lang;
+  if (flags && inlineCode(name, args).length === 0 && (operandCount(args, flags.value) === 0 || args.includes('-'))) return flags.lang;
   if (GENERIC_CODE.test(fam)) return 'generic';
   if (fam === 'sqlite3' || fam === 'sqlite' || fam === 'm4' || fam === 'gdb') return fam === 'gdb' ? 'gdb' : fam.startsWith('sqlite') ? 'sqlite' : 'm4';
   if ((fam === 'make' || fam === 'gmake') && args.some((a, i) => (a === '-f' || a === '--file' || a === '--makefile') && /^(-|\/dev\/stdin)$/.test(args[i + 1] ?? '') || /^(-f-|--file=-|--makefile=-)$/.test(a))) return 'make';

@@ -18,7 +18,10 @@ import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupN
 import { parseCommand } from './command-parse';
 import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding, codeRules } from './command-rules-code';
+import { adminRules } from './command-rules-admin';
+import { attackRules } from './command-rules-attacks';
 import { genericRules } from './command-rules-generic';
+import { gatherRules } from './command-rules-gather';
 import { argumentCommandFindings, contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
 import { gitRemoteRule, packageRunnerRule } from './command-workspace';
 import { networkRules } from './command-rules-network';
@@ -79,7 +82,7 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
-  for (const rule of [systemRules(v), networkRules(v), toolRules(v), envRules(v), remoteRules(v), stateRules(v), secretsRules(v, pipedOut), codeRules(v), genericRules(v)]) for (const x of rule) f.push(x);
+  for (const rule of [systemRules(v), networkRules(v), toolRules(v), envRules(v), remoteRules(v), stateRules(v), secretsRules(v, pipedOut), codeRules(v), genericRules(v), adminRules(v), attackRules(v), gatherRules(v, pipedOut)]) for (const x of rule) f.push(x);
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);

@@ -13,13 +13,16 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage)/;
 const SYSTEM_SECRET = /^(\/etc\/(shadow|gshadow|sudoers|sudoers\.d|master\.passwd|security\/opasswd|ssh\/ssh_host_[\w]+_key)$|\/etc\/(shadow|gshadow)-$|\/proc\/[^/]+\/(environ|mem|root|cwd|fd|maps|auxv)(\/|$)|\/proc\/(kcore|kallsyms)$|\/dev\/(mem|kmem|port)$|\/root(\/|$)|\/var\/run\/secrets(\/|$)|\/run\/secrets(\/|$)|\/var\/lib\/(docker|containerd|kubelet|sss)(\/|$)|\/etc\/krb5\.keytab$|\/etc\/ssl\/private(\/|$)|[^/]\.keytab$)/;
 const STARTUP = /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.xprofile|\.xinitrc|\.config\/fish\/config\.fish|\.config\/autostart(\/.*)?|\.config\/systemd(\/.*)?|\.config\/fish(\/.*)?|\.local\/bin(\/.*)?|Library\/LaunchAgents\/.*|\.ssh\/(authorized_keys2?|rc|environment|config)|\.gitconfig|\.config\/git\/config)$/;
-const SYSTEM_STARTUP = /^\/etc\/(cron[\w.]*|crontab|anacrontab|systemd\/.*|init\.d\/.*|rc\.local|profile(\.d\/.*)?|bash\.bashrc|environment|ld\.so\.preload|update-motd\.d\/.*)$|^\/var\/spool\/(cron|at)(\/|$)|^\/Library\/(LaunchAgents|LaunchDaemons)\//;
+const SYSTEM_STARTUP = /^\/etc\/(cron[\w.]*(\/.*)?|crontab|anacrontab|systemd\/.*|init\.d\/.*|rc\.local|profile(\.d\/.*)?|bash\.bashrc|environment|ld\.so\.preload|update-motd\.d\/.*)$|^\/var\/spool\/(cron|at)(\/|$)|^\/Library\/(LaunchAgents|LaunchDaemons)\//;
 
 /** Programs that only read or list what they are given, or manage a key without showing it. */
 const PLAIN_READERS = /^(cat|bat|batcat|less|more|head|tail|grep|egrep|fgrep|rg|wc|diff|cmp|file|stat|ls|ll|exa|eza|tree|md5sum|sha1sum|sha256sum|test|\[|\[\[|realpath|readlink|dirname|basename|echo|printf)$/;
 const KEY_TOOLS = /^(chmod|chown|chgrp|ls|stat|test|\[|\[\[|ssh-add|ssh-keygen|mkdir|touch|file|realpath|readlink|dirname|basename|echo|printf|ll|exa|eza|tree)$/;
 
-export type PathClass = 'credential' | 'system-secret' | 'startup';
+export type PathClass = 'credential' | 'system-secret' | 'startup' | 'tool-settings';
+
+/** A command-line tool's own settings file in the home folder, where most CLIs keep their login token. */
+const TOOL_SETTINGS = /^(\.config\/[^/]+|\.[^/.][^/]*)\/(config|auth|hosts|credentials?|token|session|cookies?|accounts?)(\.(json|toml|ya?ml|ini|cfg|conf))?$/i;
 
 /** The class of an absolute, resolved path, or undefined for an ordinary one. */
 export function classifyPath(abs: string, home: string): PathClass | undefined {
@@ -31,6 +34,7 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
     // The home folder may be /root: what is inside it is judged as a home folder, not as a system path.
     if (CREDENTIAL_STORE.test(rel)) return 'credential';
     if (STARTUP.test(rel)) return 'startup';
+    if (TOOL_SETTINGS.test(rel)) return 'tool-settings';
     return undefined;
   }
   if (SYSTEM_SECRET.test(abs)) return 'system-secret';
@@ -86,11 +90,14 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
   const f: Finding[] = [];
   if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
   if (v.args.some((a) => /\/environ$/.test(a) && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
+  // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
+  if (v.args.some((a) => /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = root !== undefined && ctx.cwd !== undefined && path.relative(root, ctx.cwd).startsWith('..');
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
     if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
-    else if (cls === 'credential' && !KEY_TOOLS.test(v.name)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
+    else if (cls === 'credential' && (!KEY_TOOLS.test(v.name) || optionValue(v, p) && !/^ssh-(add|keygen)$/.test(v.name))) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
+    else if (cls === 'tool-settings' && !KEY_TOOLS.test(v.name)) f.push(ask('data_exfiltration', `${v.name} is given a tool's settings file in the home folder (${p}), where CLIs keep their login tokens`));
     else if (cls === 'startup' && !PLAIN_READERS.test(v.name)) f.push(ask('persistence', `${v.name} is given a start-up or scheduled-job file (${p}) it may change`));
   }
   // A program known only at run time already asks as a parse problem, which names the real reason.
@@ -101,6 +108,11 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
       : `${v.name} is given ${far.p}, a folder outside the workspace (the home folder, another user's or the whole system), to work on`));
   }
   return f;
+}
+
+/** `file -f LIST`, `file -m MAGIC`, `--from=FILE`: the path is read as the option's input, not looked at. */
+function optionValue(v: SegmentView, p: string): boolean {
+  return v.args.some((a, i) => a === p && /^-[A-Za-z]$|^--[\w-]+$/.test(v.args[i - 1] ?? '') || a.endsWith(p) && /^(--[\w-]+=|-[A-Za-z])./.test(a) && a !== p);
 }
 
 /** Programs that only look: listing, reading or finding in a folder outside the workspace changes nothing. */
@@ -134,15 +146,35 @@ function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: stri
 /** Long options (any program) whose value is a file the program writes. */
 const OUTPUT_OPTION = /^(o|output|output-path|outputfile|target-dir|pack-destination|coverprofile|resultlog|tee|report-dir|html-dir|out|outfile|out-file|output-file|outdir|out-dir|output-dir|output-directory|log|logfile|log-file|log-path|junit-xml|junitxml|xml|dump|dump-bin|dump-file|report|report-file|save|save-to|write|write-to|export|dest|destination|html|json-report|coverage-file|pidfile|pid-file|result-file|results|trace-file|keylog|cookie-jar|dump-header)$/i;
 
+/** `KEY=PATH` inside an argument, with a key that names where output goes. */
+const OUTPUT_KEY = /(?:^|[:;,\s])(?:LogFile|logfile|log|OutFile|outfile|OutDir|outdir|OutputPath|output_path|output_dir|outputdir|out|output|dest|destination|target_dir)=((?:\/|~|\.\.\/)[^;,\s]*)/g;
+
+/** `docker cp CONTAINER:SRC DEST`, `kubectl cp POD:SRC DEST`: DEST is written on this machine. */
+export function copyOutTargets(v: SegmentView): WriteTarget[] {
+  if (!/^(docker|podman|nerdctl|kubectl|oc|lxc|incus)$/.test(v.name)) return [];
+  const w = v.args.filter((a) => !a.startsWith('-'));
+  const at = w.findIndex((x) => x === 'cp' || x === 'file' && v.name !== 'docker');
+  const [src, dest] = w.slice(at + (w[at] === 'file' ? 2 : 1));
+  if (at < 0 || !src || !dest || !/^[\w.-]+:/.test(src) || /^[\w.-]+:/.test(dest)) return [];
+  return [{ text: dest, dynamic: false, by: `${v.name} cp` }];
+}
+
 /** `-o FILE`, `--output=FILE`, `-Logfile FILE`, `--junit-xml=FILE` … of any program, when the value is a path. */
 export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   const out: WriteTarget[] = [];
   for (let i = 0; i < v.args.length; i++) {
+    // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
+    const glued = /^-o((?:\/|~|\.\.?\/).+)$/.exec(v.args[i]);
+    if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
+    // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
+    for (const m of v.args[i].matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
+    // `csplit -f PREFIX`: the pieces are written under the prefix.
+    if (v.name === 'csplit' && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
     const m = /^--?([A-Za-z][\w-]*)(=(.*))?$/.exec(v.args[i]);
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
     if (!value || !/^(\/|~|\$HOME|\.\.?\/)/.test(value)) continue;
     out.push({ text: value, dynamic: (m[2] !== undefined ? v.words[i] : v.words[i + 1])?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0]}` });
   }
-  return out;
+  return [...out, ...copyOutTargets(v)];
 }

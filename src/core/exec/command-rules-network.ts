@@ -13,6 +13,28 @@ export function onlyThisMachine(args: readonly string[]): boolean {
   return args.some((a) => /^(localhost|127(\.\d+){3}|::1|lo|lo0)$/.test(a)) && !args.some((a) => /^(\d{1,3}(\.\d{1,3}){3}(\/\d+)?|[\w-]+(\.[\w-]+)+)$/.test(a) && !/^127\./.test(a));
 }
 
+/** Packet capture: on this machine's own interfaces, so it asks; reading a saved capture file looks at nothing live. */
+export const SNIFFERS = /^(tcpdump|tshark|dumpcap|ngrep|tcpflow|termshark|wireshark)$/;
+
+/**
+ * A help, version or listing form of a scanner or attack tool (`amass enum -h`, `gobuster dir --help`,
+ * `nikto -H`, `john --list=formats`): it names no target, so it only describes itself.
+ */
+export function describesItself(args: readonly string[]): boolean {
+  // `-h`, `-H`, `-V` also name a host or a hosts file to some tools (`medusa -h target`): only alone, or after one subcommand word.
+  const short = (a: string) => /^(-h|-H|-V|-\?)$/.test(a);
+  const asked = args.some((a) => /^(--?help|--?version|--?list(=\S*)?|--?list-[\w-]+|--usage|help|version)$/i.test(a))
+    || args.some(short) && args.filter((a) => !short(a)).every((a, i, rest) => rest.length === 1 && /^[a-z][\w-]*$/.test(a));
+  return asked && !args.some((a) => looksLikeUrl(a) && !/\.(txt|lst|json|ya?ml|pcap|pcapng|conf)$/i.test(a) || /^\d{1,3}(\.\d{1,3}){3}/.test(a) || /\/\d{1,2}$/.test(a));
+}
+
+function snifferRule(name: string, args: string[]): Finding[] {
+  if (describesItself(args)) return [];
+  const o = parseOptions(args, { shortValue: 'irwcsCGWEFTyBfmzZYjaQ', longValue: ['interface', 'read', 'write', 'count', 'snapshot-length'] });
+  if (valuesOf(o, ['read'], 'r').length && !valuesOf(o, ['interface'], 'i').length) return [];
+  return [ask('network_recon', `${name} captures the traffic on this machine's network interfaces`)];
+}
+
 /** ssh: `-G` prints the configuration; a login or a remote command asks; tunnels and proxies are denied. */
 function sshRule(name: string, args: string[]): Finding[] {
   if (name === 'ssh' && args.includes('-G')) return [];
@@ -32,7 +54,8 @@ export function networkRules(v: SegmentView): Finding[] {
   if (name === 'mkfifo' || (name === 'mknod' && args.includes('p'))) f.push(deny('reverse_shell', 'a named pipe is the usual way to wire a shell to a socket'));
   // Scanning or sniffing only this machine (a dev server's port, the loopback interface) asks.
   const local = onlyThisMachine(args);
-  if (RECON.test(name)) f.push(local ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} scans or sniffs the network`));
+  if (SNIFFERS.test(name)) f.push(...snifferRule(name, args));
+  else if (RECON.test(name) && !describesItself(args)) f.push(local ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} scans or sniffs the network`));
   if (TUNNELS.test(name)) f.push(deny('network_recon', `${name} opens a tunnel to the outside`));
   if (name === 'ssh' || name === 'mosh' || name === 'rsh' || name === 'rlogin' || name === 'ssh-copy-id') f.push(...sshRule(name, args));
   if (REMOTE_COPY.test(name) && (name !== 'rsync' || args.some((a) => /^[^-/][^/]*:|^rsync:\/\/|^[\w.-]+@/.test(a)))) f.push(deny('data_exfiltration', `${name} copies files to or from another machine`));

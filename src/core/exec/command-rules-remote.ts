@@ -13,7 +13,7 @@ function words(args: readonly string[]): string[] {
 }
 
 /** A verb that deletes, in the spellings cloud CLIs use (`delete-bucket`, `terminate-instances`, `rb`). */
-const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate|down|disable|archive)([-:_].*)?$|^[\w-]+-(delete|destroy|remove|purge)$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge)$/i;
+const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate|down|disable|archive)([-:_].*)?$|^[\w-]+-(delete|destroy|remove|purge)$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge|disable)$/i;
 /** Verbs that change access or switch off protection: attach/detach policies, bindings, key deletion, audit logging off. */
 const IAM_CHANGE = /^((attach|detach|put|add|delete|update)-[\w-]*(polic(y|ies)|iam|role|binding|permission)[\w-]*|add-iam-policy-binding|set-iam-policy|schedule-key-deletion|disable-key|stop-logging|delete-trail|leave-organization|disable-[\w-]+|deactivate-[\w-]+)$/;
 const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli)$/;
@@ -22,11 +22,19 @@ export function remoteRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   if (CLOUD.test(name)) return cloudRule(name, args);
   switch (name) {
-    case 'terraform': case 'tofu': case 'terragrunt': case 'terraform-cdk': case 'cdktf': return terraformRule(name, args);
+    // TF_CLI_ARGS and TF_CLI_ARGS_<command> add their options to every run (`-auto-approve` among them).
+    case 'terraform': case 'tofu': case 'terragrunt': case 'terraform-cdk': case 'cdktf':
+      return terraformRule(name, [...v.seg.assignments.filter((a) => /^TF_CLI_ARGS(_\w+)?$/.test(a.name)).flatMap((a) => a.value.text.split(/\s+/).filter(Boolean)), ...args]);
     case 'pulumi': {
       const w = words(args);
       if (w[0] === 'destroy' || w[0] === 'down' || (w[0] === 'stack' && w[1] === 'rm') || (w[0] === 'state' && w[1] === 'delete')) return gone(`pulumi ${w.slice(0, 2).join(' ')} deletes the stack's resources`);
+      if (/^(up|update|refresh|import|watch)$/.test(w[0] ?? '') && args.some((a) => /^(--yes|--skip-preview|--force)$|^-[a-z]*[yf][a-z]*$/.test(a))) return gone(`pulumi ${w[0]} changes real infrastructure without a preview being reviewed`);
       return [];
+    }
+    // `k9s -c 'delete pods --all'` runs a kubectl-style command on start.
+    case 'k9s': {
+      const cmd = args.find((a, i) => /^(-c|--command)$/.test(args[i - 1] ?? '')) ?? args.find((a) => a.startsWith('--command='))?.slice(10);
+      return cmd ? kubeRule(name, cmd.split(/\s+/).filter(Boolean)) : [];
     }
     case 'cdk': return words(args)[0] === 'destroy' ? gone('cdk destroy deletes the stack') : [];
     case 'kubectl': case 'oc': case 'kubecolor': case 'k': return kubeRule(name, args);
@@ -54,10 +62,17 @@ export function remoteRules(v: SegmentView): Finding[] {
     case 'cargo': return words(args)[0] === 'yank' && !args.includes('--undo') || words(args)[0] === 'owner' && args.some((a) => /^--(remove|add)/.test(a)) ? gone(`cargo ${words(args)[0]} withdraws a version or changes who owns a crate`) : [];
     case 'dotnet': case 'nuget': return args.some((a) => /^delete$/i.test(a)) ? gone(`${name} delete removes a published package`) : [];
     case 'gem': return words(args)[0] === 'yank' ? gone('gem yank withdraws a published gem') : [];
-    case 'crane': case 'skopeo': case 'regctl': case 'oras': return args.some((a) => /^(delete|rm)$/.test(a)) ? gone(`${name} deletes an image from a registry`) : [];
+    case 'crane': case 'skopeo': case 'regctl': case 'oras': {
+      if (args.some((a) => /^(delete|rm)$/.test(a))) return gone(`${name} deletes an image from a registry`);
+      // A copy or retag onto a registry reference replaces what everyone pulling that tag gets.
+      const w = words(args);
+      if (/^(copy|cp|tag|sync|mutate|append|rebase|flatten|mod|edit)$/.test(w[0] ?? '') || /^(image|artifact|manifest|tag)$/.test(w[0] ?? '') && /^(copy|mod|put|tag)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} overwrites an image or tag in a registry`);
+      return [];
+    }
     case 'docker': case 'podman': {
       const w = words(args);
       if (w[0] === 'context' && /^(rm|remove)$/.test(w[1] ?? '')) return [];
+      if (w[0] === 'buildx' && w[1] === 'imagetools' && w[2] === 'create' && args.some((x) => /^(-t|--tag)(=|$)/.test(x))) return gone(`${name} buildx imagetools create overwrites a tag in a registry`);
       if ((w[0] === 'stack' || w[0] === 'service' || w[0] === 'swarm' || w[0] === 'secret' || w[0] === 'node') && /^(rm|remove|leave)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} removes a shared cluster's resources`);
       return [];
     }
@@ -84,7 +99,7 @@ function cloudRule(name: string, args: string[]): Finding[] {
   }
   if (name === 'heroku') return w.some((x) => /^(apps:destroy|destroy|pg:reset|addons:destroy|pg:killall)$/.test(x)) ? gone('heroku deletes an app, an add-on or a database') : [];
   if (name === 'bq') return /^(rm|remove)$/.test(w[0] ?? '') || args.some((a) => /\b(DROP|TRUNCATE)\s+(TABLE|SCHEMA|DATABASE|VIEW)\b/i.test(a)) ? gone('bq deletes a dataset or table') : [];
-  if (name === 'vault' || name === 'consul' || name === 'nomad') return w.some((x) => /^(delete|destroy|purge|stop)$/.test(x)) && !/^(status|version)$/.test(w[0] ?? '') ? gone(`${name} deletes secrets, keys or jobs`) : [];
+  if (name === 'vault' || name === 'consul' || name === 'nomad') return w.some((x) => /^(delete|destroy|purge|stop|disable|revoke|revoke-prefix|seal|step-down)$/.test(x)) && !/^(status|version)$/.test(w[0] ?? '') ? gone(`${name} deletes secrets, keys or jobs`) : [];
   // az group delete, gcloud compute instances delete, doctl compute droplet delete, fly apps destroy …
   const verb = w.find((x, i) => i > 0 && (DELETE_VERB.test(x) || IAM_CHANGE.test(x))) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined)
     ?? (w.some((x) => /^(role|iam|policy|assignment|binding|owner|permissions?)$/.test(x)) && w.some((x) => /^(create|add|set|grant|update)$/.test(x)) ? 'grant' : undefined);
@@ -108,6 +123,8 @@ function kubeRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'nlfocp', longValue: ['namespace', 'context', 'cluster', 'kubeconfig', 'selector', 'filename', 'output', 'replicas', 'container', 'user', 'server', 'token'] });
   const [verb, kind] = o.operands;
   if (verb === 'delete' || verb === 'drain' || verb === 'cordon') return gone(`${name} ${verb} removes or evicts cluster resources`);
+  // Live objects changed in place, with no file in the workspace to review or revert.
+  if (/^(patch|edit|set|taint|replace)$/.test(verb ?? '') || verb === 'rollout' && kind === 'undo' || /^(label|annotate)$/.test(verb ?? '') && args.includes('--overwrite')) return gone(`${name} ${verb} changes live cluster resources in place`);
   if (verb === 'replace' && args.includes('--force')) return gone(`${name} replace --force deletes and recreates resources`);
   if (verb === 'scale' && valuesOf(o, ['replicas']).includes('0')) return gone(`${name} scale --replicas=0 stops a workload`);
   if (verb === 'apply' && o.long.some((l) => l.startsWith('prune'))) return gone(`${name} apply --prune deletes resources missing from the files`);
@@ -116,7 +133,7 @@ function kubeRule(name: string, args: string[]): Finding[] {
 }
 
 /** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
-const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
+export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
 
 function sqlRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });

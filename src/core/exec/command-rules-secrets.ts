@@ -19,6 +19,8 @@ const MAILERS = /^(mail|mailx|sendmail|mutt|neomutt|swaks|msmtp|ssmtp|s-nail|nai
 const DROPS = /^(pastebinit|wgetpaste|termbin|sprunge|ix|croc|wormhole|magic-wormhole|ffsend|transfer|tb|gist|gist-paste|0x0|bashupload|pastebin|imgur|dpaste|haste|hastebin)$/;
 
 export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
+  // `python3 -m keyring get …` is the keyring program: judged as it.
+  if (/^python[\d.]*$/.test(v.name) && v.args[0] === '-m' && v.args[1]) return secretsRules({ ...v, exe: v.args[1], name: v.args[1].toLowerCase(), args: v.args.slice(2), words: v.words.slice(2) }, pipedOut);
   const { name, args } = v;
   const f: Finding[] = [];
   const w = args.filter((a) => !a.startsWith('-'));
@@ -47,7 +49,17 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     }
     case 'gcloud': if (w[0] === 'auth' && /^(print-access-token|print-identity-token|application-default)$/.test(w[1] ?? '') && (w[1] !== 'application-default' || w[2] === 'print-access-token') || w[0] === 'secrets' && w[1] === 'versions' && w[2] === 'access') f.push(shown(`gcloud ${w.slice(0, 3).join(' ')} prints a credential`)); break;
     case 'az': if (w[0] === 'account' && w[1] === 'get-access-token' || w[0] === 'keyvault' && w[1] === 'secret' && w[2] === 'show') f.push(shown(`az ${w.slice(0, 3).join(' ')} prints a credential`)); break;
-    case 'heroku': if (w[0] === 'auth:token' || w[0] === 'config' && !args.length) f.push(shown('heroku prints the stored token or config')); break;
+    // A platform's config vars are the app's environment: its database URL, API keys and tokens.
+    case 'heroku': case 'dokku': case 'scalingo': case 'clever': case 'cf': case 'platform': case 'upsun':
+      if (w[0] === 'auth:token' || /^(config|config:get|config:show|config:export|config:pull|env|env:get|env:list|variables|variable:get|var:get|environment)$/.test(w[0] ?? '')) f.push(shown(`${name} ${w[0]} prints the app's config vars or token`));
+      break;
+    case 'terraform': case 'tofu': case 'terragrunt':
+      if (w[0] === 'state' && w[1] === 'pull') f.push(shown(`${name} state pull prints the whole state, secrets in it included`));
+      else if (w[0] === 'output' && args.some((a) => /^-(json|raw)$/.test(a)) || w[0] === 'show' && args.includes('-json')) f.push(ask('data_exfiltration', `${name} ${w[0]} prints outputs and state values unmasked`));
+      break;
+    case 'stripe': case 'twilio': case 'sentry-cli': case 'algolia': case 'auth0': case 'okta': case 'shopify': case 'contentful': case 'sanity': case 'turso':
+      if (w[0] === 'config' && (args.includes('--list') || /^(list|show|view|get)$/.test(w[1] ?? '')) || /^(token|whoami)$/.test(w[0] ?? '') && args.includes('--show')) f.push(shown(`${name} config prints the stored API keys`));
+      break;
     case 'doctl': case 'flyctl': case 'fly': case 'vercel': case 'netlify': if (w[0] === 'auth' && /^(token|print-token)$/.test(w[1] ?? '')) f.push(shown(`${name} auth ${w[1]} prints the stored token`)); break;
     case 'security': if (/^(find-generic-password|find-internet-password|find-certificate|dump-keychain|export|find-key|dump-trust-settings)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', `security ${w[0]} reads the keychain`)); break;
     case 'secret-tool': if (/^(lookup|search)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', 'secret-tool reads the keyring')); break;
@@ -57,7 +69,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     case 'vault': if (/^(read|kv)$/.test(w[0] ?? '') && (w[0] === 'read' || w[1] === 'get')) f.push(ask('data_exfiltration', 'vault reads a stored secret')); break;
     case 'gpg': case 'gpg2': if (args.some((a) => /^--export-secret-(sub)?keys$/.test(a))) f.push(deny('data_exfiltration', 'gpg exports private keys')); break;
     case 'kubectl': case 'oc': f.push(...kubeSecrets(name, args)); break;
-    case 'docker': case 'podman': case 'nerdctl': {
+    case 'docker': case 'podman': case 'nerdctl': case 'crictl': case 'ctr': case 'finch': {
       if (w[0] === 'inspect' || (w[1] === 'inspect' && /^(container|service|image)$/.test(w[0] ?? ''))) {
         const format = valuesOf(parseOptions(args, { shortValue: 'f', longValue: ['format', 'type'] }), ['format'], 'f');
         if (!format.length || format.some((x) => /Env|Config|json \./i.test(x) || x.trim() === '{{json .}}')) f.push(ask('env_dump', `${name} inspect shows the container's environment, secrets included`));
@@ -69,7 +81,13 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
       if (args.some((a) => /^[a-zA-Z]+$/.test(a) && a.includes('e') && /^[aceFfgHhjlmnrSsTtuvwwxXZ]+$/.test(a.replace(/e/g, ''))) || args.some((a) => /^e[a-z]*$/.test(a))) f.push(deny('env_dump', 'ps e shows the environment of every process'));
       break;
     }
-    case 'systemctl': if (w[0] === 'show-environment') f.push(deny('env_dump', 'systemctl show-environment prints the service manager environment')); break;
+    case 'systemctl': {
+      if (w[0] === 'show-environment') f.push(deny('env_dump', 'systemctl show-environment prints the service manager environment'));
+      const props = args.flatMap((a, i) => (/^(-p|--property)$/.test(args[i - 1] ?? '') ? [a] : /^(--property=|-p.)/.test(a) ? [a.replace(/^(--property=|-p)/, '')] : []));
+      if (w[0] === 'show' && props.some((p) => /Environment/i.test(p))) f.push(deny('env_dump', "systemctl show prints a service's environment"));
+      else if (w[0] === 'show' && !props.length) f.push(ask('env_dump', "systemctl show prints every property of a unit, its environment included"));
+      break;
+    }
     case 'launchctl': if (w[0] === 'getenv' || w[0] === 'export') f.push(deny('env_dump', 'launchctl prints the environment')); break;
     case 'tmux': if (w[0] === 'show-environment' || w[0] === 'showenv') f.push(deny('env_dump', 'tmux show-environment prints the session environment')); break;
   }

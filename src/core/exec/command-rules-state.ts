@@ -3,7 +3,7 @@
 // package managers or the editor re-pointed at another source. Status, list and version forms of the
 // same programs only read, and stay allowed.
 import { parseOptions } from './command-options';
-import { onlyThisMachine } from './command-rules-network';
+import { describesItself, onlyThisMachine, SNIFFERS } from './command-rules-network';
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
 
 
@@ -37,7 +37,7 @@ export function isInfoForm(v: SegmentView): boolean {
 export function stateRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  if (ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) f.push(onlyThisMachine(args) ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
+  if ((ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) && !SNIFFERS.test(name) && !describesItself(args)) f.push(onlyThisMachine(args) ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
   switch (name) {
     case 'iptables': case 'ip6tables': case 'iptables-legacy': case 'ip6tables-legacy': case 'iptables-nft': case 'ebtables': case 'arptables': {
       const o = parseOptions(args, { shortValue: 'tjmspdioAIDRNXPFZLS', longValue: ['table', 'jump', 'match', 'source', 'destination', 'in-interface', 'out-interface', 'protocol'] });
@@ -96,6 +96,8 @@ function repointRules(v: SegmentView): Finding[] {
     const key = (setting ?? '').split('=')[0].replace(/^--/, '');
     // Persistence: every later install or script run takes the new source or shell.
     if (setting && SOURCE_KEYS.test(key)) return [deny('persistence', `${name} config ${key} changes where packages come from or what runs their scripts`)];
+    // Any config verb handed a URL points some setting at another server.
+    if (/^(config|set)$/.test(w[0] ?? '') && w.some((a) => /^(https?|git\+\w+|git|ssh|svn):\/\//i.test(a)) && !args.some((a) => /^(--get|--list|-l)$/.test(a))) return [deny('persistence', `${name} config points a setting at another server (${w.find((a) => /:\/\//.test(a))})`)];
     if (name === 'gem' && w[0] === 'sources' && args.some((a) => /^(-a|--add)$/.test(a))) return [deny('persistence', 'gem sources --add adds a package source')];
     if (name === 'conda' && w[0] === 'config' && args.some((a) => /^--(add|append|prepend|set)$/.test(a)) && args.some((a) => /^(channels|channel_alias|default_channels|custom_channels)$/.test(a))) return [deny('persistence', 'conda config adds a package channel')];
   }

@@ -99,7 +99,8 @@ function ddRule(args: string[]): Finding[] {
 }
 
 function permRule(name: string, args: string[]): Finding[] {
-  const o = parseOptions(args, { longValue: ['reference', 'from'] });
+  // `chmod -x FILE` and `chmod -w DIR` are modes (take a permission away), not options.
+  const o = parseOptions(name === 'chmod' ? args.map((a) => (/^-[rwxXst]+$/.test(a) ? `\0${a}` : a)) : args, { longValue: ['reference', 'from'] });
   const recursive = hasFlag(o, 'R', ['recursive']);
   const f: Finding[] = [];
   const withMode = (name === 'chmod' || name === 'chown' || name === 'chgrp') && !o.long.some((l) => l.startsWith('ref'));
@@ -178,5 +179,6 @@ function gitDestructive(args: string[]): Finding[] {
     return [ask('destructive_ops', 'git push that rewrites or deletes remote history')];
   if (sub === 'reset' && hasLong(ro, 'hard')) return [ask('destructive_ops', 'git reset --hard discards uncommitted work')];
   if (sub === 'filter-branch' || sub === 'filter-repo') return [ask('destructive_ops', `git ${sub} rewrites history`)];
+  if (sub === 'worktree' && /^(remove|prune)$/.test(ro.operands[0] ?? '') && hasFlag(ro, 'f', ['force'])) return [ask('destructive_ops', `git worktree ${ro.operands[0]} --force deletes a checkout with its uncommitted work`)];
   return [];
 }

@@ -45,9 +45,12 @@ export function toolRules(v: SegmentView): Finding[] {
     case 'tar': case 'gtar': case 'bsdtar': {
       if (args.some((a) => /^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')))
         f.push(deny('filter_bypass', 'tar runs another program (--to-command, --checkpoint-action, -I …)'));
+      // Names kept absolute (-P) are written wherever the archive says: /etc, ~/.ssh.
+      if (args.some((a) => a === '--absolute-names' || /^-[A-Za-z]*P/.test(a) && !a.startsWith('--')) && args.some((a) => /^(--extract|--get|-[A-Za-z]*x[A-Za-z]*|x[A-Za-z]*)$/.test(a))) f.push(ask('dangerous_paths', 'tar -P extracts names as absolute paths, anywhere on the machine'));
       break;
     }
     case 'zip': if (args.some((a) => /^-(TT|-unzip-command)/.test(a))) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
+    case 'unzip': if (args.some((a) => /^-[A-Za-z]*:/.test(a))) f.push(ask('dangerous_paths', 'unzip -: lets names with ../ write outside the folder')); break;
     case 'awk': case 'gawk': case 'mawk': case 'nawk': case 'busybox awk': {
       const prog = args.find((a) => !a.startsWith('-')) ?? '';
       if (/\bsystem\s*\(|\|\s*getline|\|&|print[^;}]*\|\s*"|\bclose\s*\(/.test(prog)) f.push(ask('code_injection', 'the awk program runs other commands'));
@@ -88,6 +91,7 @@ export function toolRules(v: SegmentView): Finding[] {
 
 /** `env | grep PATTERN` with a pattern that names no secret: the output is one or a few ordinary variables. */
 function filteredOut(v: SegmentView): boolean {
+  if (v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo?.name === 'wc') return true; // `env | wc -l` only counts
   return v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo !== undefined && /^(grep|egrep|rg)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a) => !a.startsWith('-')) && !v.pipedTo.args.some((a) => SECRET_VAR.test(a.replace(/^\^/, '')) || /^-v$/.test(a));
 }
 

@@ -5,7 +5,9 @@
 // downloaded, edited in place, built at run time), running it asks.
 import path from 'node:path';
 import { parseOptions } from './command-options';
-import { ask, baseName, INTERPRETERS, type Finding, type SegmentView } from './command-view';
+import { outputOptionTargets } from './command-paths';
+import { DESTRUCTIVE_SQL } from './command-rules-remote';
+import { ask, baseName, deny, INTERPRETERS, type Finding, type SegmentView } from './command-view';
 import { writeTargets } from './command-writes';
 
 export interface Staged {
@@ -23,7 +25,9 @@ const key = (p: string): string => path.posix.normalize(p.replace(/^\.\//, ''));
 export function stagedBy(v: SegmentView): Staged[] {
   // A mode, owner or time change leaves the content as it was.
   if (/^(chmod|chown|chgrp|touch)$/.test(v.name)) return [];
-  const targets = writeTargets(v).filter((t) => !t.dynamic);
+  // What a downloader saves (`aria2c -o x URL`, `axel -o x`, `http --download -o x`) is unseen content.
+  const fetched = DOWNLOADERS.test(v.name) ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(v.args[i - 1] ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
+  const targets = [...writeTargets(v), ...fetched].filter((t) => !t.dynamic);
   if (!targets.length) return [];
   let content: string | undefined;
   if (v.name === 'echo') {
@@ -31,18 +35,29 @@ export function stagedBy(v: SegmentView): Staged[] {
     // `echo -e` turns \n and \t into the line breaks and tabs a Makefile or script needs.
     content = /^-[nE]*e[nE]*$/.test(v.args[0] ?? '') ? text.replace(/\\n/g, '\n').replace(/\\t/g, '\t') : text;
   }
-  else if (v.name === 'printf') content = (v.args[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
+  else if (v.name === 'printf') content = printfFormat(v.args);
   else if ((v.name === 'cat' || v.name === 'tee') && v.seg.heredocs.length) content = v.seg.heredocs.join('\n');
   else if (v.name === 'cat' && v.seg.redirects.some((r) => r.op === '<<<')) content = v.seg.redirects.find((r) => r.op === '<<<')?.target.text;
   const appended = targets.some((t) => t.by.includes('>>'));
-  return targets.map((t) => ({ file: key(t.text), content: appended ? undefined : content, shown: content }));
+  return targets.map((t) => ({ file: key(t.text), content: appended || fetched.includes(t) ? undefined : content, shown: content }));
 }
 
-/** Text a command line shows being fed to another program: echo/printf into a process substitution. */
-export function fedBy(v: SegmentView): string | undefined {
-  if (v.seg.context !== 'process-substitution' || !/^(echo|printf)$/.test(v.name)) return undefined;
-  return v.name === 'printf' ? (v.args[0] ?? '').replace(/\\n/g, '\n') : v.args.join(' ');
+/** Programs that save what they fetch under a name their `-o` gives. */
+const DOWNLOADERS = /^(aria2c|axel|http|https|xh|httpie|wget2|lftp|fetch|curlie)$/;
+
+/** printf's format with its escapes turned into the characters (`printf -- '…'` skips the `--`). */
+function printfFormat(args: readonly string[]): string {
+  return (args[0] === '--' ? args[1] ?? '' : args[0] ?? '').replace(/\\n/g, '\n').replace(/\\t/g, '\t');
 }
+
+/** Text a command line shows being fed to another program: echo/printf into a process substitution or a pipe. */
+export function fedBy(v: SegmentView): string | undefined {
+  if (v.seg.context !== 'process-substitution' && !v.pipedTo || !/^(echo|printf)$/.test(v.name)) return undefined;
+  return v.name === 'printf' ? printfFormat(v.args) : v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
+}
+
+/** Database clients that run the SQL they are fed (on stdin or from a file). */
+const SQL_CLIENTS = /^(psql|mysql|mariadb|sqlcmd|clickhouse-client|clickhouse|cqlsh|mongo|mongosh|cockroach|snowsql|duckdb|sqlite3|trino|presto|bq|usql|pgcli|mycli|litecli)$/;
 
 /** Plain writers and readers: running one of them after a write runs nothing that was written. */
 const INERT = /^(echo|printf|cat|tee|chmod|chown|touch|mkdir|cd|pushd|popd|true|false|:|ls|head|tail|grep|wc|diff|sort|uniq|sed|awk|cp|mv|ln|rm|test|\[|sleep|git)$/;
@@ -53,17 +68,30 @@ const INERT = /^(echo|printf|cat|tee|chmod|chown|touch|mkdir|cd|pushd|popd|true|
  * program the rules judge. Used when a later segment runs a program that may read the file as its
  * configuration (a Taskfile, a pre-commit config, a build script, a Procfile …).
  */
-export function commandLinesIn(text: string): string[] {
-  const t = text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/\\n/g, '\n');
-  const out = new Set<string>();
-  const judged = /^(sh|bash|zsh|dash|rm|curl|wget|nc|ncat|socat|cat|env|printenv|chmod|python3?|perl|ruby|node|php|dd|find|xargs|sudo|kill|pkill|base64|tar|scp|rsync|git|npm|npx|pip|mkfs|shred|crontab|ssh|telnet|openssl|xmrig|nmap|docker|kubectl|aws|terraform|mail|sendmail|printf|echo)\b/;
-  const strip = (l: string) => l.trim().replace(/^(\/\/go:generate|#!?\S*|RUN|CMD|ENTRYPOINT|\.?(shell|system)|:?!|exec)\s+/i, '').replace(/^-\s+/, '').replace(/^[\w.@/-]+\s*(:|=)\s*(-\s+)?/, '').replace(/^["']|["']$/g, '').replace(/^\[?["']?|["']?\]?$/g, '').trim();
+export function commandLinesIn(text: string): { line: string; explicit: boolean }[] {
+  const entities = (x: string) => x.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  const t = entities(text).replace(/\\n/g, '\n');
+  const out = new Map<string, boolean>();
+  const add = (l: string, explicit: boolean) => out.set(l, explicit || (out.get(l) ?? false));
+  const judged = /^((\/usr)?(\/local)?\/s?bin\/)?(sh|bash|zsh|dash|rm|curl|wget|nc|ncat|socat|cat|env|printenv|chmod|python3?|perl|ruby|node|php|dd|find|xargs|sudo|kill|pkill|base64|tar|scp|rsync|git|npm|npx|pip|mkfs|shred|crontab|ssh|telnet|openssl|xmrig|nmap|docker|kubectl|aws|terraform|mail|sendmail|printf|echo)\b/;
+  /** A prefix that says the rest of the line is run by a shell. */
+  const SHELL_PREFIX = /^(\/\/go:generate|RUN|CMD|ENTRYPOINT|\.?(shell|system)|exec|-?\s*(shell|command|raw|script|cmd|run)\s*:)\s*/i;
   for (const line of t.split('\n')) {
-    const l = strip(line);
-    if (judged.test(l)) out.add(l);
+    let l = line.trim();
+    const explicit = /^:?!\s*\S/.test(l) || SHELL_PREFIX.test(l);
+    l = l.replace(/^:?!\s*(?=\S)/, '').replace(/^(\/\/go:generate|#!?\S*|RUN|CMD|ENTRYPOINT|\.?(shell|system)|exec)\s+/i, '').replace(/^-\s+/, '').replace(/^[\w.@/-]+\s*(:|=)\s*(-\s+)?/, '')
+      .replace(/[;\s]+$/, '').replace(/^["']|["']$/g, '').replace(/^\[?["']?|["']?\]?$/g, '').trim();
+    if (judged.test(l)) add(l, explicit);
   }
-  for (const m of t.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) if (judged.test(m[2].trim()) && /\s/.test(m[2].trim())) out.add(m[2].trim());
-  return [...out];
+  for (const m of t.matchAll(/(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g)) if (judged.test(m[2].trim()) && /\s/.test(m[2].trim())) add(m[2].trim(), false);
+  // Calls that hand their text to a shell (m4's syscmd, vim's system(), a template's exec(…)).
+  for (const m of t.matchAll(/\b(?:esyscmd|syscmd|system|shell|exec|popen)\s*\(\s*[`'"]?([^)`'"]+)/g)) if (judged.test(m[1].trim())) add(m[1].trim(), true);
+  // Build files in XML (Ant, MSBuild, NAnt): a program and the arguments given to it (entities decoded in each value).
+  for (const m of text.replace(/\\n/g, '\n').matchAll(/<(?:exec|apply|Exec)\b[^>]*?\b(?:executable|Command)\s*=\s*"([^"]+)"[^>]*>?([\s\S]*?)(?:<\/(?:exec|apply|Exec)>|$)/g)) {
+    const args = [...m[2].matchAll(/<arg\s+(?:line|value)\s*=\s*"([^"]*)"/g)].map((a) => entities(a[1]));
+    add(entities([m[1], ...args].join(' ')), true);
+  }
+  return [...out].map(([line, explicit]) => ({ line, explicit }));
 }
 
 /** Findings from what earlier segments wrote, for a later segment that may read it as configuration. */
@@ -71,11 +99,15 @@ export async function contentFindings(v: SegmentView, shown: readonly string[], 
   if (!shown.length || INERT.test(v.name)) return [];
   const f: Finding[] = [];
   for (const text of shown) {
+    if (SQL_CLIENTS.test(v.name) && DESTRUCTIVE_SQL.test(text)) f.push(deny('remote_destruction', `${v.name} runs SQL this command wrote or fed it that drops, truncates or empties data`));
     const code = judges.code('generic', text);
     if (code && code.decision === 'deny') f.push({ ...code, reason: `${v.name} may run what this command wrote: ${code.reason}` });
-    for (const line of commandLinesIn(text)) {
+    for (const { line, explicit } of commandLinesIn(text)) {
+      // A bare shell in text a program reads (`exec "/bin/sh"` in a cow file or a config) is a shell escape.
+      if (explicit && /^((\/usr)?(\/local)?\/s?bin\/)?(sh|bash|zsh|dash|ksh|fish)(\s+-[ilp]+)*$/.test(line)) { f.push(ask('code_injection', `${v.name} may start a shell from what this command fed it (${line})`)); continue; }
       const found = await judges.shell(line);
-      if (found && !/^(write|parse|allowlist|inline-code|package_install)$/.test(found.group)) f.push({ ...found, reason: `${v.name} may run what this command wrote (${line.slice(0, 60)}): ${found.reason}` });
+      // A line a shell prefix marks (`.shell`, `:!`, `shell:`) runs as written, so its writes outside count too.
+      if (found && !(explicit ? /^(parse|allowlist|inline-code|package_install)$/ : /^(write|parse|allowlist|inline-code|package_install)$/).test(found.group)) f.push({ ...found, reason: `${v.name} may run what this command wrote (${line.slice(0, 60)}): ${found.reason}` });
     }
   }
   return f;

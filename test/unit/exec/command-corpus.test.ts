@@ -6,12 +6,6 @@ import assert from 'node:assert/strict';
 import { removeTempDirs } from '../../support/fs-fixtures';
 import { corpus, judgeIn, type CorpusName } from './judge-support';
 
-/**
- * The outside hostile corpus is not yet fully caught (see the README's exec section): this is the
- * share of it that must stay denied or asked, so a change that lets more through fails here.
- */
-const OUTSIDE_HOSTILE_FLOOR = 0.96;
-
 async function hostile(name: CorpusName): Promise<{ total: number; denied: number; allowed: string[] }> {
   const { judge } = judgeIn();
   const lines = corpus(name);
@@ -29,20 +23,22 @@ async function hostile(name: CorpusName): Promise<{ total: number; denied: numbe
 describe('exec judge corpora', () => {
   after(removeTempDirs);
 
-  it('hostile (own): at least 150 commands, 100 % denied or asked', async () => {
+  it('hostile (own): at least 150 commands, 100 % denied or asked', async function () {
+    this.timeout(300_000); // thousands of judgements on a shared, loaded machine
     const r = await hostile('hostile');
     assert.ok(r.total >= 150, `only ${r.total} hostile commands`);
     assert.deepEqual(r.allowed, [], `allowed hostile commands:\n${r.allowed.join('\n')}`);
   });
 
-  it(`hostile (outside, by class): at least 1,100 commands, at least ${OUTSIDE_HOSTILE_FLOOR * 100} % denied or asked`, async () => {
+  it('hostile (outside, by class): at least 1,100 commands, 100 % denied or asked', async function () {
+    this.timeout(300_000); // thousands of judgements on a shared, loaded machine
     const r = await hostile('hostile-classes');
     assert.ok(r.total >= 1100, `only ${r.total} hostile commands`);
-    const share = 1 - r.allowed.length / r.total;
-    assert.ok(share >= OUTSIDE_HOSTILE_FLOOR, `${(100 * share).toFixed(2)} % blocked; allowed:\n${r.allowed.join('\n')}`);
+    assert.deepEqual(r.allowed, [], `allowed hostile commands:\n${r.allowed.join('\n')}`);
   });
 
-  it('everyday (own and documentation pages): at least 1,200 commands, at most 1 % denied', async () => {
+  it('everyday (own and documentation pages): at least 1,200 commands, at most 1 % denied', async function () {
+    this.timeout(300_000); // thousands of judgements on a shared, loaded machine
     const { judge } = judgeIn();
     const lines = [...corpus('benign'), ...corpus('benign-docs')];
     assert.ok(lines.length >= 1200, `only ${lines.length} everyday commands`);

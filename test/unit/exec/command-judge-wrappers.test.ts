@@ -44,7 +44,9 @@ describe('exec judge: wrappers and handed-on shell text', () => {
   it('names shared with dangerous programs, and self-descriptions, are not denied', async () => {
     for (const c of ['ssh -V', 'nvm use 18', "sg run -p 'foo($A)' src", 'sg scan', 'rlwrap sqlite3 app.db', 'amass -version', 'zpool status', 'zpool list', 'tcpdump -D', 'nmap --version', 'sudo -V'])
       assert.equal((await judge(c)).decision, 'allow', c);
-    for (const c of ['sg wheel -c "rm -rf ~"', 'zpool destroy tank', 'tcpdump -i any'])
+    for (const c of ['sg wheel -c "rm -rf ~"', 'zpool destroy tank'])
       assert.equal((await judge(c)).decision, 'deny', c);
+    // A live capture on this machine's interfaces asks: a person may well be debugging their own server.
+    assert.equal((await judge('tcpdump -i any')).decision, 'ask');
   });
 });

@@ -4,6 +4,8 @@
 // read, so a person confirms it — unless the job runs in the sandbox, which confines what it does.
 // Lines are judged whole (interactive-lines.ts) and an unfinished shell command (an open quote, a
 // block, a trailing `\`) is held until it is finished, then judged as one: the shell reads it so.
+// A shell line is judged with the aliases and functions the session defined expanded
+// (interactive-definitions.ts): a name defined on one line cannot hide what it runs on the next.
 import os from 'node:os';
 import type { PathResolver } from '../../fs/types';
 import { nextCwd } from '../command-judge';
@@ -15,6 +17,7 @@ import { decide } from '../exec-decide';
 import type { ApprovalStore, Approver } from '../exec-types';
 import type { Job } from '../run/job-manager';
 import { askPerson, prefixed } from './interactive-approval';
+import { judgedText, newDefinitions, recordDefinitions, type SessionDefinitions } from './interactive-definitions';
 import { describeTarget, inputTargetOf, type InputTarget } from './interactive-programs';
 import { cutLines, editingKey, type LineBuffer } from './interactive-lines';
 import type { InputStep } from './process-keys';
@@ -52,6 +55,8 @@ interface GateState {
   held: string[];
   /** The shell's folder as far as the lines sent so far tell (undefined: unknowable). */
   cwd: string | undefined;
+  /** The aliases and functions the lines sent so far defined in the shell. */
+  defs: SessionDefinitions;
   /** A REPL or database shell a sent line started inside the shell: later lines may go to it. */
   inner?: InputTarget;
   /** Calls for one job take turns: two parallel writes must not interleave their held lines. */
@@ -62,7 +67,7 @@ const states = new WeakMap<Job, GateState>();
 
 function stateOf(job: Job): GateState {
   let s = states.get(job);
-  if (!s) states.set(job, (s = { buf: { pending: '' }, held: [], cwd: job.spec.cwd, turn: Promise.resolve() }));
+  if (!s) states.set(job, (s = { buf: { pending: '' }, held: [], cwd: job.spec.cwd, defs: newDefinitions(), turn: Promise.resolve() }));
   return s;
 }
 
@@ -145,21 +150,32 @@ async function judgeHeld(deps: LineJudgeDeps, job: Job, target: InputTarget, st:
   if (st.cwd === undefined) {
     return person(deps, job, st, text, `a line for ${describeTarget(target)}: an earlier line moved the shell to a folder known only at run time, so where this command acts cannot be checked`, ctx);
   }
+  const judged = await judgedText(st.defs, parsed.normalized, parsed, st.cwd);
+  if ('unreadable' in judged) {
+    return person(deps, job, st, text, `a line for ${describeTarget(target)}: ${judged.unreadable}, so what it runs cannot be judged`, ctx);
+  }
   const c = deps.config();
   const approver = deps.approver?.();
+  const how = judged.expanded.length ? ` with ${judged.expanded.map((n) => `\`${n}\``).join(', ')} expanded as this shell defined ${judged.expanded.length === 1 ? 'it' : 'them'}` : '';
   const decided = await decide({
     policy: c.policy, guard: deps.guard(), store: deps.store, approvalTimeoutMs: c.approvalTimeoutMs, home: deps.home,
-    approver: approver && prefixed(approver, `A line for ${describeTarget(target)}, job ${job.id}, judged as a command: `),
-  }, { command: text, cwd: st.cwd, host: job.spec.executor.kind, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal });
+    approver: approver && prefixed(approver, `A line for ${describeTarget(target)}, job ${job.id}, judged as a command${how}: `),
+  }, { command: judged.text, cwd: st.cwd, host: job.spec.executor.kind, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal });
   if (decided.kind === 'refused') return { by: decided.by === 'person' ? 'person' : 'policy', refused: `Nothing was sent to ${job.id}. ${decided.message}` };
-  await follow(deps, st, decided.text);
-  return { send: decided.text };
+  // What is sent is the line itself (normalised as the judge read it), not the expansion.
+  await follow(deps, st, parsed.normalized, judged.text);
+  return { send: parsed.normalized };
 }
 
-/** After a line is sent: where the shell now is, and whether it now runs a REPL that reads the next lines. */
-async function follow(deps: LineJudgeDeps, st: GateState, text: string): Promise<void> {
+/**
+ * After a line is sent: what it defined, where the shell now is, and whether it now runs a REPL that
+ * reads the next lines (`judged`: the line with the session's names expanded, which says where an
+ * alias like `alias up='cd ..'` went).
+ */
+async function follow(deps: LineJudgeDeps, st: GateState, text: string, judged = text): Promise<void> {
   const home = deps.home ?? os.homedir();
-  const parsed = await parseCommand(text);
+  await recordDefinitions(st.defs, text, st.cwd);
+  const parsed = await parseCommand(judged);
   for (const seg of parsed.segments) {
     if (seg.context === 'top') st.cwd = nextCwd(viewOf(seg), st.cwd, home);
     const t = inputTargetOf(seg.argv.map((w) => w.text));

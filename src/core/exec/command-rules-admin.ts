@@ -1,0 +1,95 @@
+// Administration of the machine itself, on Linux, macOS and Windows: system packages removed, the
+// shell history switched off or erased, desktop and system settings written (screen lock,
+// quarantine, boot options), Windows registry, boot, event-log, shadow-copy, Defender and service
+// changes (PowerShell cmdlets judged by verb and noun), macOS backups, firmware variables and
+// accounts, and the account files edited. Reading forms (`reg query`, `Get-MpPreference`,
+// `defaults read`, `gsettings get`, `apt list`) change nothing and stay allowed.
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** Settings whose change weakens the machine's protection: screen lock, quarantine, firewall, updates, remote access. */
+const SECURITY_SETTING = /lock|screensaver|quarantine|firewall|gatekeeper|assessment|update|security|privacy|remote|sharing|password|idle-delay|automount|sudo|defender|smartscreen|uac|autologin|guest/i;
+/** Registry keys that run something at start-up or log-on, or change how programs start. */
+const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Options|Services|Policies|Shell Folders|Userinit|AppInit_DLLs|Active Setup|Explorer\\Run|Command Processor)(\\|$)/i;
+/** Registry hives that hold password hashes and the keys to decrypt them. */
+const SECRET_HIVE = /^(HKLM|HKEY_LOCAL_MACHINE)\\+(SAM|SECURITY|SYSTEM)\\*$/i;
+/** PowerShell nouns of the machine's protection, logging, services, accounts and start-up. */
+const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature)$/;
+const CHANGE_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|new|register|enable|install|restart|limit|reset)$/;
+
+export function adminRules(v: SegmentView): Finding[] {
+  const f: Finding[] = [...historyRule(v)];
+  const { name, args } = v;
+  const w = args.filter((a) => !a.startsWith('-'));
+  const lower = args.map((a) => a.toLowerCase());
+  const ps = /^([a-z]+)-([a-z]\w*)$/.exec(name);
+  if (ps && CHANGE_VERB.test(ps[1])) {
+    if (GUARDED_NOUN.test(ps[2])) f.push(deny('destructive_ops', `${v.exe} changes the machine's protection, logging, services, accounts or start-up`));
+    else if (/^(remove|stop|clear|disable|uninstall|unregister)$/.test(ps[1])) f.push(ask('destructive_ops', `${v.exe} removes, stops or clears something`));
+  }
+  switch (name) {
+    case 'apt': case 'apt-get': case 'aptitude': case 'dnf': case 'yum': case 'zypper': case 'apk': case 'brew': case 'snap': case 'port': case 'choco': case 'winget': case 'scoop': case 'flatpak': case 'pkg':
+      if (/^(remove|purge|autoremove|erase|uninstall|rm|del|delete|autopurge)$/.test(w[0] ?? '')) f.push(ask('destructive_ops', `${name} ${w[0]} removes software from the machine`));
+      break;
+    case 'pacman': case 'yay': case 'paru': if (args.some((a) => /^-R\w*$|^--remove$/.test(a))) f.push(ask('destructive_ops', `${name} -R removes software from the machine`)); break;
+    case 'dpkg': case 'rpm': if (args.some((a) => /^(-[rPe]|--remove|--purge|--erase)$/.test(a))) f.push(ask('destructive_ops', `${name} removes software from the machine`)); break;
+    case 'gsettings': case 'dconf': case 'defaults': case 'xfconf-query': case 'kwriteconfig5': case 'kwriteconfig6': case 'plutil': {
+      const writes = /^(set|reset|reset-recursively|write|delete|import|load|-s|--set|-r|--reset|-replace|-insert|-remove)$/.test(w[0] ?? '') || args.some((a) => /^(-s|--set|-r|--reset|--write|--key|-replace|-insert|-remove)$/.test(a)) || /^kwriteconfig/.test(name);
+      if (writes) f.push(SECURITY_SETTING.test(args.join(' ')) ? deny('destructive_ops', `${name} switches off a protection of the machine (screen lock, quarantine, firewall, updates, sharing)`) : ask('persistence', `${name} changes a desktop or system setting outside the workspace`));
+      break;
+    }
+    case 'bcdedit': if (!lower.every((a) => /^\/(enum|v|\?)$|^(all|active|firmware|bootmgr|\{[\w-]+\})$/.test(a))) f.push(deny('destructive_ops', 'bcdedit changes how the machine boots (recovery, safe mode, signing)')); break;
+    case 'reg': case 'reg.exe': f.push(...regRule(lower[0] ?? '', args)); break;
+    case 'wevtutil': if (/^(cl|clear-log|sl|set-log|um|uninstall-manifest)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', 'wevtutil clears or reconfigures an event log')); break;
+    case 'auditpol': if (lower.some((a) => /^\/(clear|remove|set|restore)/.test(a))) f.push(deny('destructive_ops', 'auditpol changes or clears the audit policy')); break;
+    case 'vssadmin': case 'wbadmin': if (lower.some((a) => /^(delete|resize)$/.test(a))) f.push(deny('destructive_ops', `${name} deletes backups or shadow copies`)); break;
+    case 'wmic': if (lower.some((a) => /^(delete|call)$/.test(a))) f.push(deny('destructive_ops', 'wmic deletes or changes system objects')); break;
+    case 'sc': case 'sc.exe': if (/^(stop|delete|config|create|failure|sdset|pause)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', `sc ${lower[0]} changes or stops a Windows service`)); break;
+    case 'net': case 'net.exe': if (lower.some((a) => /^\/(add|delete|del|active:yes)$/.test(a)) || /^(stop|pause)$/.test(lower[0] ?? '')) f.push(deny('persistence', 'net changes accounts, groups, shares or services')); break;
+    case 'takeown': case 'icacls': case 'cacls': if (name === 'takeown' || lower.some((a) => /^\/(grant|setowner|reset|remove|deny)/.test(a))) f.push(ask('dangerous_paths', `${name} changes who owns or may use files`)); break;
+    case 'cipher': if (lower.some((a) => /^\/w/.test(a))) f.push(deny('destructive_ops', 'cipher /w wipes free space')); break;
+    case 'tmutil': if (/^(disable|delete|deletelocalsnapshots|thinlocalsnapshots|removeexclusion|addexclusion|disablelocal|setdestination|removedestination)$/.test(w[0] ?? '')) f.push(deny('destructive_ops', `tmutil ${w[0]} switches off or deletes backups`)); break;
+    case 'nvram': if (args.some((a) => /=|^-[cd]$/.test(a))) f.push(deny('destructive_ops', 'nvram changes firmware variables')); break;
+    case 'sysadminctl': case 'dscl': case 'dseditgroup': case 'createhomedir':
+      if (args.some((a) => /^-(addUser|deleteUser|resetPasswordFor|create|delete|append|merge|passwd|change|o)$/i.test(a) || /^(edit|create|delete)$/.test(a))) f.push(deny('persistence', `${name} creates, changes or deletes an account`));
+      break;
+    case 'fdesetup': if (/^(disable|remove|changerecovery|removerecovery)$/.test(w[0] ?? '')) f.push(deny('destructive_ops', 'fdesetup switches disk encryption off')); break;
+    case 'systemsetup': if (args.some((a) => /^-set/i.test(a))) f.push(ask('destructive_ops', 'systemsetup changes system settings')); break;
+    case 'kextload': case 'kextunload': case 'kmutil': f.push(deny('privilege_escalation', `${name} loads or unloads kernel extensions`)); break;
+    case 'xattr': if (args.some((a) => /^-[a-z]*[dc]/.test(a)) && args.some((a) => /quarantine/.test(a)) || args.includes('-c') && args.some((a) => /^\/(Applications|Library|System|usr)\b/.test(a))) f.push(ask('destructive_ops', 'xattr removes the quarantine mark that makes the system check a download')); break;
+    case 'profiles': if (/^(remove|-R|install|-I)$/.test(args[0] ?? '')) f.push(ask('destructive_ops', 'profiles installs or removes a configuration profile')); break;
+    case 'vipw': case 'vigr': case 'pwconv': case 'pwunconv': case 'grpconv': case 'grpunconv': f.push(deny('privilege_escalation', `${name} edits the system's account or password files`)); break;
+    case 'chsh': case 'chfn': case 'chage': if (args.length) f.push(ask('privilege_escalation', `${name} changes an account's shell, details or password ageing`)); break;
+    case 'service': case 'invoke-rc.d': case 'rc-service': case 'sv': case 'update-rc.d':
+      if (w.some((a) => a.includes('/'))) f.push(deny('privilege_escalation', `${name} is given a path, so it runs that program as a service script (with root's rights under sudo)`));
+      break;
+  }
+  return f;
+}
+
+const HIST_VAR = /^(HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTCONTROL|HISTIGNORE|PROMPT_COMMAND|fish_history)$/;
+
+/**
+ * The shell history switched off or erased: what was run can no longer be looked at afterwards.
+ * `export HISTSIZE=10000` and `history | tail` keep it.
+ */
+function historyRule(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const off = (val: string) => /^(0|\/dev\/null|ignorespace:ignoredups\*?|\*|ignoreboth:\*|)$/.test(val) || val === '*';
+  const pairs = [...v.seg.assignments.map((a) => [a.name, a.value.text] as const),
+    ...(/^(export|declare|typeset|set|local|readonly)$/.test(name) ? args.filter((a) => a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const) : [])];
+  if (pairs.some(([n, val]) => /^(HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST)$/.test(n) && off(val) || n === 'HISTIGNORE' && /^\*$|^\*:/.test(val)))
+    return [deny('destructive_ops', 'the shell history is switched off, so what runs next leaves no trace')];
+  if (name === 'unset' && args.some((a) => HIST_VAR.test(a) && a !== 'PROMPT_COMMAND')) return [deny('destructive_ops', 'unset switches the shell history off')];
+  if (name === 'set' && args.includes('+o') && args.includes('history')) return [deny('destructive_ops', 'set +o history switches the shell history off')];
+  if (name === 'history' && args.some((a) => /^-[a-z]*[cdw]/.test(a))) return [ask('destructive_ops', 'history -c/-d/-w erases or rewrites the shell history')];
+  return [];
+}
+
+function regRule(verb: string, args: string[]): Finding[] {
+  const key = args[1] ?? '';
+  if (/^(save|export)$/.test(verb)) return SECRET_HIVE.test(key) ? [deny('data_exfiltration', `reg ${verb} copies the hive that holds password hashes`)] : [ask('data_exfiltration', `reg ${verb} copies part of the registry into a file`)];
+  if (/^(add|delete|import|load|unload|restore|copy)$/.test(verb)) {
+    return AUTORUN_KEY.test(args.join(' ')) ? [deny('persistence', `reg ${verb} changes what runs at start-up or log-on, or a service or policy`)] : [ask('destructive_ops', `reg ${verb} changes the registry`)];
+  }
+  return [];
+}

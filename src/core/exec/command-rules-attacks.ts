@@ -1,0 +1,128 @@
+// Programs run against other hosts or the machine itself, judged by role: load generators aimed
+// at a host that is not this machine, attack payloads (SQL, script and command injection, path
+// traversal, JNDI look-ups) inside a URL, directory queries for password attributes, a display or
+// shell handed to another host, exploits and privilege-escalation helpers by their well-known
+// names, miners by name, container image or mining arguments, line tools reading an endless
+// device, and access granted later through a forge's API or a cloud account.
+import { describesItself } from './command-rules-network';
+import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, SHELLS, type Finding, type SegmentView } from './command-view';
+
+/** HTTP load generators: against this machine a benchmark, against another host a flood. */
+const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
+/** Tools whose only use is injecting into or exploiting another host's application. */
+const INJECTION_TOOLS = /^(ghauri|nosqlmap|sqlninja|jsql|jsql-injection|bbqsql|tplmap|sstimap|xsser|ssrfmap|gopherus|fimap|liffy|dotdotpwn|padbuster|crlfuzz|kxss|xsstrike|sqlmap|commix|ldapdomaindump|windapsearch|kerbrute|certipy|certipy-ad|coercer|petitpotam|routersploit|rsf|exploitdb|beef)$/;
+/** Shells handed to (or taken from) another host by dedicated tools. */
+const REMOTE_SHELL_TOOLS = /^(pwncat|pwncat-cs|pwncat-vl|rcat|rustcat|gs-netcat|gsocket|gs-sftp|gs-mount|penelope|hoaxshell|villain|chashell|chaserv|revsh|shellerator|sliver|sliver-client|sliver-server|merlin|havoc|empire|powershell-empire|starkiller|poshc2|pupy|pupysh|evil-ssdp|reverse-ssh|rssh)$/;
+/** An exploit or privilege-escalation helper by its well-known name. */
+const EXPLOIT_NAME = /(pwnkit|dirty_?(cow|pipe|cred|sock|frag)|cve[-_]?\d{4}[-_]\d{4,}|linpeas|winpeas|linenum|^lse\.sh$|^les\.sh$|linux-exploit-suggester|^exploit(\.\w+)?$|^traitor$|^pspy\d*$|beroot|sudo_killer|juicypotato|printspoofer|rottenpotato|godpotato|sweetpotato|mimikatz|rubeus|sharphound|seatbelt|lazagne|^gtfo)/i;
+/** Miner programs and images, and malware that mines (kinsing, kdevtmpfsi). */
+const MINER_NAME = /(^|[-_])(xmrig|xmr-stak|cpuminer|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|trex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|nicehash|kinsing|kdevtmpfsi|xmrminer|moneroocean|rigel|bzminer|wildrig)([-_.]|$)/i;
+/** Proof-of-work algorithms only miners speak. */
+const MINING_ALGO = /^(rx\/\w+|randomx|randomwow|randomarq|cn(\/|-)\w+|cryptonight\S*|kawpow|ethash|etchash|autolykos2?|kheavyhash|equihash\S*|octopus|beamhash\S*|cuckoo\S*|argon2\/\w+|ghostrider|verushash|sha256d|scrypt|x16rv?2?|progpow\S*|firopow|blake3)$/i;
+/** Devices that never end: a tool that reads a whole line or all its input before writing fills the memory. */
+const ENDLESS_DEVICE = /^\/dev\/(zero|u?random|full)$/;
+const WHOLE_INPUT = /^(sort|tac|shuf|rev|tail|grep|egrep|fgrep|rg|uniq|sed|awk|gawk|mawk|cut|paste|join|comm|nl|fmt|column|less|more|jq|xargs)$/;
+/** Payloads of an attack on a web application, after percent-decoding. */
+const PAYLOAD = /('|%27|")\s*(or|and|\|\|)\s*('?\w+'?\s*=\s*'?\w+|true|\d)|\bunion(\s|\+|\/\*\*\/)+(all(\s|\+)+)?select\b|;\s*(drop|delete|insert|update|shutdown|exec)\s|\b(sleep|benchmark|pg_sleep|waitfor\s+delay)\s*\(|\bxp_cmdshell\b|<\s*script\b|javascript:|\bon(error|load|mouseover)\s*=|(\.\.(\/|\\|%2f|%5c)){2,}|\/etc\/(passwd|shadow)|\$\{jndi:|\{\{\s*\d+\s*\*\s*\d+\s*\}\}|[;|`]\s*(id|whoami|uname|cat\s+\/etc)\b|\$\((id|whoami|uname)\)/i;
+/** Directory attributes that hold passwords or their hashes. */
+const PASSWORD_ATTR = /^(userPassword|unicodePwd|ms-Mcs-AdmPwd|msLAPS-Password|msLAPS-EncryptedPassword|sambaNTPassword|sambaLMPassword|ntPassword|lmPassword|supplementalCredentials|msDS-ManagedPassword|dBCSPwd|krbPrincipalKey)$/i;
+/** Forge and cloud paths that hand out access later: keys, hooks, collaborators, members. */
+const GRANT_PATH = /(^|\/)(keys|deploy[-_]keys|hooks|webhooks|collaborators|members|invitations|ssh_keys|gpg_keys|access_tokens|personal_access_tokens|runners|installations|outside_collaborators)(\/|$)/;
+
+function decoded(s: string): string {
+  try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return s; }
+}
+
+/** Every URL or host:port named, and whether all of them are this machine. */
+function targets(args: readonly string[]): { urls: string[]; local: boolean } {
+  const urls = args.filter((a) => looksLikeUrl(a) && !a.startsWith('-') || /^--?(url|target|host)=/.test(a)).map((a) => a.replace(/^--?(url|target|host)=/, ''));
+  return { urls, local: urls.length > 0 && urls.every(isLoopbackUrl) };
+}
+
+/** The program or script that actually runs: `./x`, `bash x.sh`, `python3 x.py`. */
+function runFile(v: SegmentView): string | undefined {
+  const base = (p: string) => p.replace(/\\/g, '/').split('/').pop() ?? p;
+  if (v.exe.includes('/')) return base(v.exe);
+  if (SHELLS.has(v.name) || /^(python[\d.]*|perl|ruby|node|php|pypy3?|sh)$/.test(v.name)) {
+    const first = v.args.find((a) => !a.startsWith('-'));
+    return first ? base(first) : undefined;
+  }
+  return v.name;
+}
+
+/** The image a container runner or cluster is asked to run or pull. */
+function images(v: SegmentView): string[] {
+  const out: string[] = [];
+  for (const a of v.args) { const m = /^--image=(.+)$/.exec(a); if (m) out.push(m[1]); }
+  if (/^(docker|podman|nerdctl|ctr|crictl|finch|lima|colima)$/.test(v.name)) {
+    const w = v.args.filter((a) => !a.startsWith('-'));
+    const at = w.findIndex((x) => /^(run|create|pull)$/.test(x));
+    if (at >= 0) out.push(...w.slice(at + 1).filter((x) => /^[\w.-]+(:\d+)?(\/[\w.-]+)*(:[\w.-]+)?(@sha256:\w+)?$/.test(x)));
+  }
+  return out;
+}
+
+export function attackRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
+  const t = targets(args);
+  if (describesItself(args) && (LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name))) return [];
+  if (LOAD_TOOLS.test(name) && !t.local) f.push(t.urls.length ? deny('network_recon', `${name} floods ${hostOf(t.urls.find((u) => !isLoopbackUrl(u)) ?? '') ?? 'another host'} with requests`) : ask('network_recon', `${name} sends a load of requests to hosts the judge cannot see`));
+  if (INJECTION_TOOLS.test(name)) f.push(t.local ? ask('network_recon', `${name} attacks an application on this machine`) : deny('network_recon', `${name} injects into or exploits another host's application`));
+  if (REMOTE_SHELL_TOOLS.test(name)) f.push(deny('reverse_shell', `${name} hands a shell to another host or takes one from it`));
+  if (/^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|lynx|w3m|links|elinks|fetch)$/.test(name)) {
+    const hit = args.find((a) => (looksLikeUrl(a) || /^[\w-]+=/.test(a)) && PAYLOAD.test(decoded(a)));
+    if (hit) f.push(isLoopbackUrl(hit) ? ask('network_recon', `${name} sends an attack payload to an application on this machine`) : deny('network_recon', `${name} sends an attack payload (injection or traversal) to another host`));
+  }
+  if (/^(ldapsearch|ldapmodify|ldapdelete|ldapwhoami|ldb-search)$/.test(name) && args.some((a) => PASSWORD_ATTR.test(a))) f.push(deny('data_exfiltration', `${name} asks a directory for password attributes`));
+  if (name === 'searchsploit' && args.some((a) => /^(-m|--mirror|-x|--examine)$/.test(a))) f.push(ask('code_injection', 'searchsploit copies exploit code into the workspace'));
+  f.push(...displayRule(v), ...minerRule(v), ...endlessRule(v), ...grantRule(v));
+  // An image from a registry known only by an address: no name, no certificate to say whose it is.
+  const bare = images(v).find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
+  if (bare) f.push(ask('code_injection', `${v.name} runs or pulls ${bare}, an image from a registry known only by its address`));
+  const run = runFile(v);
+  if (run && EXPLOIT_NAME.test(run)) f.push(deny('privilege_escalation', `${run} is a known exploit or privilege-escalation helper`));
+  return f;
+}
+
+/** A display on another host: X clients sent there, or an X server asking it for a login (XDMCP). */
+function displayRule(v: SegmentView): Finding[] {
+  const remote = (d: string) => /^[^:\s]+:\d/.test(d) && !/^(localhost|127\.[\d.]+|unix|\[?::1\]?):/.test(d);
+  const shown = v.args.flatMap((a, i) => (/^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
+  const env = v.seg.assignments.filter((a) => a.name === 'DISPLAY').map((a) => a.value.text);
+  if ([...shown, ...env].some(remote)) return [deny('reverse_shell', `${v.name} opens its window on another host's display, which can then type into it`)];
+  if (/^(x|xorg|xnest|xephyr|xvnc|xvfb|xwayland|xdmx)$/.test(v.name) && v.args.some((a) => /^-(query|broadcast|indirect)$/.test(a))) return [deny('reverse_shell', `${v.name} asks another host for a graphical login (XDMCP)`)];
+  return [];
+}
+
+function minerRule(v: SegmentView): Finding[] {
+  const named = [v.name, ...(v.exe.includes('/') ? [v.exe.split('/').pop() ?? ''] : []), ...images(v).map((i) => i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '')];
+  if (named.some((n) => MINER_NAME.test(n))) return [deny('crypto_mining', `${named.find((n) => MINER_NAME.test(n))} is a cryptocurrency miner`)];
+  const algo = v.args.some((a, i) => /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1] ?? '') && MINING_ALGO.test(a) || /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
+  const pool = v.args.some((a) => /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/.test(a) || /^(monero|xmr)$/i.test(a));
+  if (algo || pool && v.args.some((a) => /^(-o|--url|-u|--user)$/.test(a))) return [deny('crypto_mining', `${v.name} is given a mining algorithm, pool or wallet`)];
+  return [];
+}
+
+function endlessRule(v: SegmentView): Finding[] {
+  if (!WHOLE_INPUT.test(v.name)) return [];
+  const read = [...v.args, ...v.seg.redirects.filter((r) => r.op === '<').map((r) => r.target.text)];
+  return read.some((a) => ENDLESS_DEVICE.test(a)) ? [deny('destructive_ops', `${v.name} reads an endless device until the memory runs out`)] : [];
+}
+
+/** `gh api -X PUT repos/o/r/collaborators/x`, `glab api --method POST projects/1/hooks`, `aws iam create-access-key`. */
+function grantRule(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  if ((name === 'gh' || name === 'glab') && args[0] === 'api') {
+    const method = (args.find((a, i) => /^(-X|--method)$/.test(args[i - 1] ?? '')) ?? args.find((a) => /^--method=/.test(a))?.slice(9) ?? (args.some((a) => /^(-f|-F|--field|--raw-field|--input)$/.test(a)) ? 'POST' : 'GET')).toUpperCase();
+    const route = args.slice(1).find((a, i) => !a.startsWith('-') && !/^(-X|--method|-f|-F|--field|--raw-field|-H|--header|--input|-q|--jq|-t|--template|--hostname|--cache)$/.test(args[i] ?? '')) ?? '';
+    if (method !== 'GET' && GRANT_PATH.test(route)) return [deny('persistence', `${name} api ${method} ${route} gives someone access later (a key, a hook, a collaborator)`)];
+    if (method !== 'GET' && /(^|\/)(secrets|variables)(\/|$)/.test(route)) return [ask('data_exfiltration', `${name} api ${method} ${route} changes a repository's secrets or variables`)];
+  }
+  if (name === 'aws' && args.filter((a) => !a.startsWith('-'))[0] === 'iam') {
+    const verb = args.filter((a) => !a.startsWith('-'))[1] ?? '';
+    if (/^(create-(user|access-key|login-profile|service-specific-credential|virtual-mfa-device|saml-provider|open-id-connect-provider)|update-login-profile|add-user-to-group|upload-ssh-public-key|upload-signing-certificate|update-assume-role-policy|enable-mfa-device)$/.test(verb))
+      return [deny('persistence', `aws iam ${verb} gives someone access to the account later`)];
+  }
+  return [];
+}
