@@ -7,7 +7,7 @@
 // segment is matched on its own, so an approval of `ls` says nothing about `ls && rm -rf x`.
 import os from 'node:os';
 import path from 'node:path';
-import type { PathResolver } from '../fs/types';
+import type { PathResolver, ResolvedPath } from '../fs/types';
 import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
 import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
@@ -26,8 +26,8 @@ import { argumentCommandFindings, contentFindings, fedBy, stagedBy, stagedFindin
 import { gitRemoteRule, packageRunnerRule } from './command-workspace';
 import { networkRules } from './command-rules-network';
 import { remoteRules } from './command-rules-remote';
-import { secretsRules } from './command-rules-secrets';
-import { isInfoForm, stateRules } from './command-rules-state';
+import { secretsConcerns, secretsRules } from './command-rules-secrets';
+import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
 import { systemRules } from './command-rules-system';
 import { toolRules } from './command-rules-tools';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
@@ -77,12 +77,47 @@ function describe(f: Finding): string {
   return `${f.group}${title}: ${f.reason}`;
 }
 
+/** One rule over one argv's view; `pipedOut`: its output goes into the next command of a pipeline. */
+type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
+
+/**
+ * The per-argv rules, in the order their findings are listed (among equally strict findings the
+ * first one names the verdict, so the order is part of the result).
+ *
+ * Dispatch contract for rule authors. A rule listed bare runs on every argv: that is the default,
+ * and the right entry for any rule that looks at arguments, redirections or assignments whatever
+ * the program. A rule may instead be listed as `{ rule, concerns }` when EVERY finding it can make
+ * needs the program's name (SegmentView.name) to be one `concerns` accepts; it then runs only on
+ * those argvs. `concerns` must answer from the name alone (its answer is kept per name), and when a
+ * case for another program is added to such a rule, `concerns` must accept that name too — or the
+ * rule never sees it. The unit test "rule dispatch" (command-rule-dispatch.test.ts) fails when a
+ * scoped rule has a `case` for a name its `concerns` turns away, or objects to such a program on
+ * any argv of the corpora.
+ */
+export const RULES: readonly (Rule | { rule: Rule; concerns: (name: string) => boolean })[] = [
+  systemRules, networkRules, toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
+  { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, attackRules, gatherRules,
+];
+
+/** The rules each program name meets, worked out once per name (a pure function of the name). */
+const RULES_BY_NAME = new Map<string, Rule[]>();
+
+export function rulesOf(name: string): readonly Rule[] {
+  let list = RULES_BY_NAME.get(name);
+  if (!list) {
+    list = RULES.flatMap((r) => (typeof r === 'function' ? [r] : r.concerns(name) ? [r.rule] : []));
+    if (RULES_BY_NAME.size >= 2000) RULES_BY_NAME.clear(); // names come from commands: keep the table bounded
+    RULES_BY_NAME.set(name, list);
+  }
+  return list;
+}
+
 /** All rules on one argv (the segment's own, or the command inside a wrapper). */
 function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
-  for (const rule of [systemRules(v), networkRules(v), toolRules(v), envRules(v), remoteRules(v), stateRules(v), secretsRules(v, pipedOut), codeRules(v), genericRules(v), adminRules(v), attackRules(v), gatherRules(v, pipedOut)]) for (const x of rule) f.push(x);
+  for (const rule of rulesOf(v.name)) for (const x of rule(v, pipedOut)) f.push(x);
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);
@@ -114,9 +149,10 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
-  const root = ctx.guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
+  const guard = oneDecision(ctx.guard);
+  const root = guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
   const staged: Staged[] = [];
-  const judges = stagedJudges(policy, ctx, home);
+  const judges = stagedJudges(policy, { ...ctx, guard }, home);
   // Text the command shows being written or fed to a program (order does not matter: `cmake -P <(echo …)`).
   const stagedOf = views.map(stagedBy);
   const shown = views.flatMap((x, i) => [...stagedOf[i].map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
@@ -129,7 +165,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => /\s/.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
-    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard: ctx.guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
+    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
@@ -137,7 +173,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     }
     staged.push(...stagedOf[i], ...all.slice(1).flatMap(stagedBy));
     for (const t of [...all.flatMap(writeTargets), ...all.flatMap(outputOptionTargets)]) {
-      const w = await checkWrite(t, { cwd, guard: ctx.guard, root: ctx.cwd, home });
+      const w = await checkWrite(t, { cwd, guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }
     const approved = approvalFor(v, inner, policy.allowlist, cwd);
@@ -152,6 +188,31 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
+}
+
+/**
+ * The guard as one decision sees it: each path resolved once per access, however many rules and
+ * argvs name it (the judge looks at the disk as it is at that moment). Nothing outlives the decision.
+ */
+function oneDecision(guard: PathResolver | undefined): PathResolver | undefined {
+  const sync = guard?.resolveSync?.bind(guard);
+  if (!guard || !sync) return guard;
+  const seen = new Map<string, { ok: ResolvedPath } | { err: unknown }>();
+  return {
+    roots: guard.roots,
+    resolve: (input, access) => guard.resolve(input, access),
+    isDenied: (abs) => guard.isDenied(abs),
+    resolveSync(input, access) {
+      const key = `${access}\0${input}`;
+      let r = seen.get(key);
+      if (!r) {
+        try { r = { ok: sync(input, access) }; } catch (err) { r = { err }; }
+        seen.set(key, r);
+      }
+      if ('err' in r) throw r.err;
+      return r.ok;
+    },
+  };
 }
 
 /** How a file written and then run in the same command is judged: as a command line, or as code. */

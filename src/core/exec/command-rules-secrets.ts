@@ -18,6 +18,23 @@ const DNS_TOOLS = /^(dig|nslookup|host|drill|ping|ping6|traceroute|tracepath|mtr
 const MAILERS = /^(mail|mailx|sendmail|mutt|neomutt|swaks|msmtp|ssmtp|s-nail|nail|mpack|sendemail|exim|postfix|esmtp|bsd-mailx|heirloom-mailx)$/;
 const DROPS = /^(pastebinit|wgetpaste|termbin|sprunge|ix|croc|wormhole|magic-wormhole|ffsend|transfer|tb|gist|gist-paste|0x0|bashupload|pastebin|imgur|dpaste|haste|hastebin)$/;
 
+/**
+ * Every program secretsRules can object to: the judge runs it on no other (the dispatch contract at
+ * RULES in command-judge.ts). A new `case` below needs its name here.
+ */
+const SECRETS_PROGRAMS = new Set([
+  'gh', 'glab', 'git', 'aws', 'gcloud', 'az', 'heroku', 'dokku', 'scalingo', 'clever', 'cf', 'platform',
+  'upsun', 'terraform', 'tofu', 'terragrunt', 'stripe', 'twilio', 'sentry-cli', 'algolia', 'auth0', 'okta',
+  'shopify', 'contentful', 'sanity', 'turso', 'doctl', 'flyctl', 'fly', 'vercel', 'netlify', 'security',
+  'secret-tool', 'pass', 'gopass', 'passage', 'op', 'bw', 'lpass', 'keyring', 'kwallet-query',
+  'keepassxc-cli', 'rbw', 'vault', 'gpg', 'gpg2', 'kubectl', 'oc', 'docker', 'podman', 'nerdctl', 'crictl',
+  'ctr', 'finch', 'ps', 'systemctl', 'launchctl', 'tmux',
+]);
+
+export function secretsConcerns(name: string): boolean {
+  return SECRETS_PROGRAMS.has(name) || /^python[\d.]*$/.test(name) || MAILERS.test(name) || DROPS.test(name) || NETWORK.test(name);
+}
+
 export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
   // `python3 -m keyring get …` is the keyring program: judged as it.
   if (/^python[\d.]*$/.test(v.name) && v.args[0] === '-m' && v.args[1]) return secretsRules({ ...v, exe: v.args[1], name: v.args[1].toLowerCase(), args: v.args.slice(2), words: v.words.slice(2) }, pipedOut);

@@ -34,6 +34,26 @@ export function isInfoForm(v: SegmentView): boolean {
   return true;
 }
 
+/**
+ * Every program stateRules (and repointRules under it) can object to: the judge runs it on no other
+ * (the dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ */
+const STATE_PROGRAMS = new Set([
+  'iptables', 'ip6tables', 'iptables-legacy', 'ip6tables-legacy', 'iptables-nft', 'ebtables', 'arptables',
+  'iptables-restore', 'ip6tables-restore', 'nft', 'ufw', 'firewall-cmd', 'pfctl', 'netsh', 'socketfilterfw',
+  'setenforce', 'aa-disable', 'aa-complain', 'aa-teardown', 'apparmor_parser', 'auditctl', 'spctl',
+  'csrutil', 'systemctl', 'service', 'rc-service', 'sv', 'initctl', 'loginctl', 'chkconfig', 'update-rc.d',
+  'rc-update', 'swapoff', 'ifdown', 'rfkill', 'pm-suspend', 'pm-hibernate', 'systemd-sleep', 'ip',
+  'ifconfig', 'nmcli', 'route', 'timedatectl', 'hostnamectl', 'localectl', 'pmset', 'npm', 'pnpm', 'yarn',
+  'bun', 'cnpm', 'pip', 'pip3', 'pipx', 'conda', 'mamba', 'poetry', 'composer', 'gem', 'uv', 'pdm', 'cargo',
+  'nuget', 'dotnet', 'npx', 'pnpx', 'bunx', 'code', 'code-insiders', 'codium', 'cursor', 'windsurf',
+  'vscodium', 'code-server',
+]);
+
+export function stateConcerns(name: string): boolean {
+  return STATE_PROGRAMS.has(name) || ATTACK_TOOLS.has(name) || /^impacket-/.test(name);
+}
+
 export function stateRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];

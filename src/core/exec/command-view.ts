@@ -34,8 +34,10 @@ export const ask = (group: Finding['group'], reason: string): Finding => ({ deci
 
 export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
   const exe = argv[0]?.text ?? '';
-  const base = exe.replace(/\\/g, '/').split('/').pop() ?? exe;
-  return { seg, exe, name: base.toLowerCase(), args: argv.slice(1).map((w) => w.text), words: argv.slice(1) };
+  // The basename after the last `/` or `\` (a Windows-style path names the same program).
+  const base = exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1);
+  const words = argv.slice(1);
+  return { seg, exe, name: base.toLowerCase(), args: words.map((w) => w.text), words };
 }
 
 /** Interpreters: a blanket allowlist rule never covers them, and stdin fed to them is a script. */

@@ -1,0 +1,49 @@
+// The judge's rule dispatch (RULES in command-judge.ts): a rule scoped to the programs it concerns
+// is skipped for every other program, so its `concerns` must accept every program it can object to.
+// Checked two ways: each `case '…':` label in the rule names a program `concerns` accepts, and no
+// scoped rule objects to a program it turns away on any argv of the corpora.
+import assert from 'node:assert/strict';
+import { unwrapInner } from '../../../src/core/exec/command-flow';
+import { RULES, rulesOf } from '../../../src/core/exec/command-judge';
+import { parseCommand } from '../../../src/core/exec/command-parse';
+import { viewOf, type SegmentView } from '../../../src/core/exec/command-view';
+import { corpus } from './judge-support';
+
+const SCOPED = RULES.filter((r) => typeof r !== 'function');
+
+describe('exec judge: rule dispatch by program', () => {
+  it('a rule listed bare meets every program, a scoped one only those it concerns', () => {
+    const bare = RULES.filter((r) => typeof r === 'function');
+    assert.ok(bare.length > 0 && SCOPED.length > 0);
+    for (const name of ['some-unknown-tool', 'rm', '']) for (const r of bare) assert.ok(rulesOf(name).includes(r), name);
+    for (const r of SCOPED) {
+      assert.ok(!rulesOf('some-unknown-tool').includes(r.rule), `${r.rule.name} is scoped, yet meets an unknown program`);
+      const named = [...r.rule.toString().matchAll(/case '([^']+)':/g)].map((m) => m[1]);
+      assert.ok(named.length > 0, r.rule.name);
+      for (const n of named) {
+        assert.ok(r.concerns(n), `${r.rule.name} has a case for ${n}, which its concerns() turns away`);
+        assert.ok(rulesOf(n).includes(r.rule), n);
+      }
+    }
+  });
+
+  it('no scoped rule objects to a program it turns away, on any argv of the corpora', async function () {
+    this.timeout(120_000);
+    const views: SegmentView[] = [];
+    for (const c of [...corpus('hostile'), ...corpus('hostile-classes'), ...corpus('benign'), ...corpus('benign-docs')]) {
+      for (const seg of (await parseCommand(c)).segments) views.push(viewOf(seg), ...unwrapInner(seg).map((a) => viewOf(seg, a)));
+    }
+    assert.ok(views.length > 5000, `only ${views.length} argvs`);
+    const missed: string[] = [];
+    for (const r of SCOPED) {
+      for (const v of views) {
+        if (r.concerns(v.name)) continue;
+        for (const pipedOut of [false, true]) {
+          const f = r.rule(v, pipedOut);
+          if (f.length) missed.push(`${r.rule.name} on ${v.name}: ${f[0].reason}`);
+        }
+      }
+    }
+    assert.deepEqual(missed, [], 'scoped rules that would have objected to a program they turn away');
+  });
+});
