@@ -42,12 +42,20 @@ node test/host/run-host-tests.mjs --trust-workspace off --e2e none --mocha out/t
 untrusted_status=${PIPESTATUS[0]}
 set -e
 [ "$untrusted_status" -eq 0 ] || host_status=$untrusted_status
+echo "== host tests in a virtual workspace (its one folder served by a FileSystemProvider)"
+set +e
+node test/host/run-host-tests.mjs --workspace test/host/virtual/virtual.code-workspace --e2e none --mocha out/test/host/virtual \
+  --out test-output/host-virtual 2>&1 | tee test-output/host-virtual.log
+virtual_status=${PIPESTATUS[0]}
+set -e
+[ "$virtual_status" -eq 0 ] || host_status=$virtual_status
 host_line=$(grep -E '^host: [0-9]+ passed, [0-9]+ failed' test-output/host.log | tail -1) || true
 untrusted_line=$(grep -E '^host: [0-9]+ passed, [0-9]+ failed' test-output/host-untrusted.log | tail -1) || true
+virtual_line=$(grep -E '^host: [0-9]+ passed, [0-9]+ failed' test-output/host-virtual.log | tail -1) || true
 count() { local v; v=$(echo "$1" | sed -nE "s/^host: ([0-9]+) passed, ([0-9]+) failed.*/\\$2/p"); echo "${v:-0}"; }
-host_pass=$(( $(count "$host_line" 1) + $(count "$untrusted_line" 1) ))
-host_fail=$(( $(count "$host_line" 2) + $(count "$untrusted_line" 2) ))
-[ -n "$untrusted_line" ] || host_line=""
+host_pass=$(( $(count "$host_line" 1) + $(count "$untrusted_line" 1) + $(count "$virtual_line" 1) ))
+host_fail=$(( $(count "$host_line" 2) + $(count "$untrusted_line" 2) + $(count "$virtual_line" 2) ))
+[ -n "$untrusted_line" ] && [ -n "$virtual_line" ] || host_line=""
 
 passed=$(( ${unit_pass:-0} + ${host_pass:-0} ))
 failed=$(( ${unit_fail:-0} + ${host_fail:-0} ))

@@ -85,7 +85,8 @@ for (const dir of fixtureDirs()) {
 }
 // Playwright's Chromium profile and artifacts go here too, and vanish with the run dir.
 process.env.TMPDIR = dirs.tmp;
-const WS = path.join(RUN, 'workspace');
+// A .code-workspace file keeps its name (the workbench opens it as a workspace, not a folder).
+const WS = path.join(RUN, opts.workspace.endsWith('.code-workspace') ? path.basename(opts.workspace) : 'workspace');
 fs.cpSync(opts.workspace, WS, { recursive: true }); // a copy: tests may write into it
 const REQ = path.join(RUN, 'requests');
 fs.mkdirSync(REQ);

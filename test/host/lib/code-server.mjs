@@ -96,8 +96,12 @@ export function remoteUri(p) {
   return `vscode-remote://remote${p.split(path.sep).map(encodeURIComponent).join('/')}`;
 }
 
-/** Workbench URL; the folder path stays readable (slashes unescaped), which code-server accepts. */
+/**
+ * Workbench URL; the folder path stays readable (slashes unescaped), which code-server accepts. A
+ * `.code-workspace` file opens as a workspace (its folders may be virtual: any URI scheme).
+ */
 export function folderUrl(port, folder, payload) {
-  const base = `http://127.0.0.1:${port}/?folder=${folder.split('/').map(encodeURIComponent).join('/')}`;
+  const kind = folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  const base = `http://127.0.0.1:${port}/?${kind}=${folder.split('/').map(encodeURIComponent).join('/')}`;
   return payload ? `${base}&payload=${encodeURIComponent(JSON.stringify(payload))}` : base;
 }

@@ -15,7 +15,7 @@ tests (TDD UI: suite/test) through the workbench's extensionTestsPath payload.
   --mocha DIRS|none    compiled *.test.js files/dirs, comma separated (default: out/test/host/suite)
                        "none" skips the in-host phase (then at least one e2e script must run)
   --e2e FILES|none     e2e scripts, comma separated (default: test/host/e2e/*.e2e.mjs, if any)
-  --workspace DIR      folder to open; COPIED into the run dir (default: sample-workspace/)
+  --workspace DIR      folder (or .code-workspace file) to open; COPIED into the run dir (default: sample-workspace/)
   --out DIR            artifacts (default: test-output/host/)
   --settings FILE      JSON merged over test/host/settings.json
   --env KEY=VALUE      environment for the extension host (repeatable)
