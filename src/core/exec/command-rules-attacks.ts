@@ -8,7 +8,7 @@ import { describesItself } from './command-rules-network';
 import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, SHELLS, type Finding, type SegmentView } from './command-view';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
-const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
+const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|k6|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
 /** Tools whose only use is injecting into or exploiting another host's application. */
 const INJECTION_TOOLS = /^(ghauri|nosqlmap|sqlninja|jsql|jsql-injection|bbqsql|tplmap|sstimap|xsser|ssrfmap|gopherus|fimap|liffy|dotdotpwn|padbuster|crlfuzz|kxss|xsstrike|sqlmap|commix|ldapdomaindump|windapsearch|kerbrute|certipy|certipy-ad|coercer|petitpotam|routersploit|rsf|exploitdb|beef)$/;
 /** Shells handed to (or taken from) another host by dedicated tools. */
@@ -16,7 +16,7 @@ const REMOTE_SHELL_TOOLS = /^(pwncat|pwncat-cs|pwncat-vl|rcat|rustcat|gs-netcat|
 /** An exploit or privilege-escalation helper by its well-known name. */
 const EXPLOIT_NAME = /(pwnkit|dirty_?(cow|pipe|cred|sock|frag)|cve[-_]?\d{4}[-_]\d{4,}|linpeas|winpeas|linenum|^lse\.sh$|^les\.sh$|linux-exploit-suggester|^exploit(\.\w+)?$|^traitor$|^pspy\d*$|beroot|sudo_killer|juicypotato|printspoofer|rottenpotato|godpotato|sweetpotato|mimikatz|rubeus|sharphound|seatbelt|lazagne|^gtfo)/i;
 /** Miner programs and images, and malware that mines (kinsing, kdevtmpfsi). */
-const MINER_NAME = /(^|[-_])(xmrig|xmr-stak|cpuminer|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|trex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|nicehash|kinsing|kdevtmpfsi|xmrminer|moneroocean|rigel|bzminer|wildrig)([-_.]|$)/i;
+const MINER_NAME = /(^|[-_])(xmrig|xmr-stak|cpuminer|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|trex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|nicehash|kinsing|kdevtmpfsi|kworkerds|kthreaddk|dbused|watchbog|sysrv|xmrminer|moneroocean|rigel|bzminer|wildrig)([-_.]|$)/i;
 /** Proof-of-work algorithms only miners speak. */
 const MINING_ALGO = /^(rx\/\w+|randomx|randomwow|randomarq|cn(\/|-)\w+|cryptonight\S*|kawpow|ethash|etchash|autolykos2?|kheavyhash|equihash\S*|octopus|beamhash\S*|cuckoo\S*|argon2\/\w+|ghostrider|verushash|sha256d|scrypt|x16rv?2?|progpow\S*|firopow|blake3)$/i;
 /** Devices that never end: a tool that reads a whole line or all its input before writing fills the memory. */
@@ -35,7 +35,8 @@ function decoded(s: string): string {
 
 /** Every URL or host:port named, and whether all of them are this machine. */
 function targets(args: readonly string[]): { urls: string[]; local: boolean } {
-  const urls = args.filter((a) => looksLikeUrl(a) && !a.startsWith('-') || /^--?(url|target|host)=/.test(a)).map((a) => a.replace(/^--?(url|target|host)=/, ''));
+  // Load generators take whole URLs (`ab http://…`); a bare `script.js` or `data.json` is a file, not a host.
+  const urls = args.filter((a) => /^[a-z][\w+.-]*:\/\//i.test(a) || /^\d{1,3}(\.\d{1,3}){3}(:\d+)?(\/|$)/.test(a) || /^--?(url|target|host)=/.test(a)).map((a) => a.replace(/^--?(url|target|host)=/, ''));
   return { urls, local: urls.length > 0 && urls.every(isLoopbackUrl) };
 }
 

@@ -91,7 +91,8 @@ function harmless(c: InlineCode): boolean {
     if (c.lang !== 'python') continue;
     if (m[1].split(/\s*,\s*/).some((x) => !SAFE_IMPORT.test(x))) return false;
   }
-  for (const m of code.matchAll(/\bimport\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g)) if (!SAFE_REQUIRE.test(m[1]) && !SAFE_IMPORT.test(m[1])) return false;
+  // ES imports as require(): `fs` only for the reads of named workspace files checked above.
+  for (const m of code.matchAll(/\bimport\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g)) if (!SAFE_REQUIRE.test(m[1]) && !SAFE_IMPORT.test(m[1]) && !/^(node:)?fs$/.test(m[1])) return false;
   for (const m of code.matchAll(/\b(?:require|import)\s*\(?\s*['"]([^'"]+)['"]/g)) if (!SAFE_REQUIRE.test(m[1]) && !SAFE_IMPORT.test(m[1])) return false;
   for (const m of code.matchAll(/\buse\s+([\w:]+)/g)) if (c.lang === 'perl' && !SAFE_IMPORT.test(m[1])) return false;
   if (c.lang === 'perl' && /<\s*[A-Z$]\w*\s*>|\bopen\b|-[rwxedfs]\s+['"$]/.test(code.replace(/<STDIN>|<>/g, ''))) return false;

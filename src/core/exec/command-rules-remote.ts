@@ -66,6 +66,7 @@ export function remoteRules(v: SegmentView): Finding[] {
       if (args.some((a) => /^(delete|rm)$/.test(a))) return gone(`${name} deletes an image from a registry`);
       // A copy or retag onto a registry reference replaces what everyone pulling that tag gets.
       const w = words(args);
+      if (name === 'skopeo' && !(w[w.length - 1] ?? '').startsWith('docker://')) return []; // copied into a local archive or directory
       if (/^(copy|cp|tag|sync|mutate|append|rebase|flatten|mod|edit)$/.test(w[0] ?? '') || /^(image|artifact|manifest|tag)$/.test(w[0] ?? '') && /^(copy|mod|put|tag)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} overwrites an image or tag in a registry`);
       return [];
     }
