@@ -40,51 +40,57 @@ async function rowsByIds(db: Database, ids: number[], where: Condition): Promise
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Which of `ids` the filter allows: ids only, since most candidates never become hits. */
-async function allowedIds(db: Database, ids: number[], where: Condition): Promise<Set<number>> {
-  if (!ids.length) return new Set();
-  const rows = await db.query<{ id: number }>(
-    `SELECT c.id FROM json_each(?) AS j CROSS JOIN memory_chunks AS c ON c.id = j.value CROSS JOIN memory_documents AS d ON d.id = c.doc_id
-     WHERE ${where.sql}`,
-    [JSON.stringify(ids), ...where.params] as SqlValue[]);
-  return new Set(rows.map((r) => r.id));
-}
-
 /**
- * The `pool` nearest chunks the filter allows. Usually nearly every chunk is allowed (one agent, one
- * user), so the index is asked for a few times more than needed, unfiltered, and the candidates are
- * checked with one query of their ids (the text of the few that become hits is fetched after the
- * fusion); only when too few pass is the filter's whole document list loaded and applied inside the scan.
+ * The `pool` nearest chunks the filter allows, from `candidates` (the index's `wide` nearest,
+ * unfiltered, with the rows of those the filter allows): usually nearly every chunk is allowed (one
+ * agent, one user), so asking the index for a few times more than needed is enough. Only when too
+ * few pass is the filter's whole document list loaded and applied inside the scan.
  */
-async function nearestAllowed(i: HybridInput, qv: Float32Array, pool: number, known: Map<number, Bm25Row>): Promise<{ id: number; score: number }[]> {
-  const wide = pool * 4;
-  const candidates = await i.vectors.search(i.provider, qv, wide);
-  const passing = await allowedIds(i.db, candidates.filter((c) => !known.has(c.id)).map((c) => c.id), i.where);
-  const passed = candidates.filter((c) => known.has(c.id) || passing.has(c.id));
+async function nearestAllowed(i: HybridInput, qv: Float32Array, pool: number, wide: number, candidates: { id: number; score: number }[], allowed: Map<number, Bm25Row>): Promise<{ id: number; score: number }[]> {
+  const passed = candidates.filter((c) => allowed.has(c.id));
   if (passed.length >= pool || candidates.length < wide) return passed.slice(0, pool);
-  const allowed = await i.db.query<{ id: number }>(`SELECT d.id FROM memory_documents AS d WHERE ${i.where.sql}`, i.where.params);
-  return i.vectors.search(i.provider, qv, pool, new Set(allowed.map((r) => r.id)));
+  const docs = await i.db.query<{ id: number }>(`SELECT d.id FROM memory_documents AS d WHERE ${i.where.sql}`, i.where.params);
+  return i.vectors.search(i.provider, qv, pool, new Set(docs.map((r) => r.id)));
 }
 
 export async function hybridSearch(i: HybridInput): Promise<{ hits: SearchHit[]; mode: 'bm25' | 'hybrid'; note?: string }> {
   const pool = Math.max(i.limit * 3, 30);
+  const wide = pool * 4;
   // Chunks holding every term only: the vectors bring the looser matches that the any-term
   // fallback would (which costs several times the AND query). Keyword-only answers still fall back.
-  const bm = (await searchBm25(i.db, i.q, i.where, pool, i.signal, false)).rows;
+  // The query goes to the storage worker first, so it runs while this thread embeds the query and
+  // scans the vectors; the candidates' rows are asked for right behind it, in the same queue.
+  const bmRows = searchBm25(i.db, i.q, i.where, pool, i.signal, false).then((r) => r.rows);
+  bmRows.catch(() => undefined); // awaited on every path below; this only keeps an early return from leaving it unhandled
   const keywordOnly = async (note: string) => {
+    await bmRows; // its failure is the search's failure, as when it ran first
     const rows = (await searchBm25(i.db, i.q, i.where, i.limit, i.signal, i.fallback ?? true)).rows;
     return { hits: rows.map((r, n) => toHit(r, i.q.terms, { bm25: { rank: n + 1, score: r.score } })), mode: 'bm25' as const, note };
   };
-  const known = new Map(bm.map((r) => [r.id, r]));
-  let vec: { id: number; score: number }[];
+  let qv: Float32Array;
+  let candidates: { id: number; score: number }[];
+  let candidateRows: Promise<Map<number, Bm25Row>>;
   try {
     const text = i.query.trim().slice(0, MAX_QUERY_EMBED_CHARS);
-    if (!text) return keywordOnly('The query is empty.');
+    if (!text) return await keywordOnly('The query is empty.');
     if (!(await i.vectors.size(i.provider.id))) {
-      return keywordOnly(`Vector search was skipped: no memory has vectors from ${i.provider.id} yet (they are computed after each write; reindexing memory computes them for older documents). These are keyword (BM25) results.`);
+      return await keywordOnly(`Vector search was skipped: no memory has vectors from ${i.provider.id} yet (they are computed after each write; reindexing memory computes them for older documents). These are keyword (BM25) results.`);
     }
-    const qv = await i.vectors.queryVector(i.provider, text, i.signal);
-    vec = await nearestAllowed(i, qv, pool, known);
+    qv = await i.vectors.queryVector(i.provider, text, i.signal);
+    candidates = await i.vectors.search(i.provider, qv, wide);
+    candidateRows = rowsByIds(i.db, candidates.map((c) => c.id), i.where);
+    candidateRows.catch(() => undefined); // awaited below
+  } catch (e) {
+    if (i.signal?.aborted) throw e;
+    return keywordOnly(`Vector search was skipped (${message(e)}); these are keyword (BM25) results only.`);
+  }
+  const bm = await bmRows;
+  const known = new Map(bm.map((r) => [r.id, r]));
+  let vec: { id: number; score: number }[];
+  let allowed: Map<number, Bm25Row>;
+  try {
+    allowed = await candidateRows;
+    vec = await nearestAllowed(i, qv, pool, wide, candidates, allowed);
   } catch (e) {
     if (i.signal?.aborted) throw e;
     return keywordOnly(`Vector search was skipped (${message(e)}); these are keyword (BM25) results only.`);
@@ -93,10 +99,10 @@ export async function hybridSearch(i: HybridInput): Promise<{ hits: SearchHit[];
     { source: 'bm25', hits: bm.map((r) => ({ id: r.id, score: r.score })) },
     { source: 'vector', hits: vec },
   ]).slice(0, i.limit);
-  const fetched = await rowsByIds(i.db, fused.filter((f) => !known.has(f.id)).map((f) => f.id), i.where);
+  const fetched = await rowsByIds(i.db, fused.filter((f) => !known.has(f.id) && !allowed.has(f.id)).map((f) => f.id), i.where);
   const hits: SearchHit[] = [];
   for (const f of fused) {
-    const row = known.get(f.id) ?? fetched.get(f.id);
+    const row = known.get(f.id) ?? allowed.get(f.id) ?? fetched.get(f.id);
     // A chunk deleted since the vector index last looked is simply left out.
     if (!row) continue;
     const v = f.ranks.vector;

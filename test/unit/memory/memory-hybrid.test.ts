@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import { createOpenAiCompatibleEmbeddings, type EmbeddingProvider } from '../../../src/core/memory/embeddings';
 import { MemoryStore } from '../../../src/core/memory/memory-store';
 import { vectorFromBlob } from '../../../src/core/memory/memory-store-write';
-import { startEmbeddingsServer, type EmbeddingsServer } from '../../support/embeddings-server';
+import { buildFtsQuery } from '../../../src/core/memory/fts-query';
+import { levelCondition } from '../../../src/core/memory/memory-scope-sql';
+import { searchBm25 } from '../../../src/core/memory/memory-store-search';
+import { reciprocalRankFusion } from '../../../src/core/memory/rank-fusion';
+import { VectorIndex } from '../../../src/core/memory/vector-index';
+import type { SqlValue } from '../../../src/core/storage/types';
+import { embedText, startEmbeddingsServer, type EmbeddingsServer } from '../../support/embeddings-server';
+import { rng } from '../../support/rng';
 import { removeTempDirs, tempDir } from '../../support/storage-fixtures';
 import { ALICE, BOB, closeMemoryDbs, GLOBAL, openMemoryDb, openStore } from './memory-store-fixture';
 
@@ -127,4 +134,45 @@ describe('memory store: vectors and hybrid search', () => {
     assert.equal(r.hits[0].path, 'memory/garage.md');
   });
 
+});
+
+describe('memory store: hybrid search is exactly the fusion of its two rankings', () => {
+  afterEach(closeMemoryDbs);
+  after(removeTempDirs);
+
+  it('same hits, same order, same ranks as BM25\'s all-terms top N fused with the exact nearest N the scope allows', async () => {
+    const dims = 32;
+    const provider: EmbeddingProvider = { id: 'in-process 32', embed: async (texts) => texts.map((t) => embedText(t, dims)) };
+    const { store, db } = await openStore({ embeddings: () => provider });
+    // Few dimensions and a small vocabulary: many near neighbours, shared terms and ties, across
+    // two users and the global level (a user's document shadows the global one of the same path).
+    const words = 'car bike dog cat tyre chain winter garden train kernel budget invoice deploy review'.split(' ');
+    const random = rng(7);
+    const doc = (n: number) => Array.from({ length: 6 }, (_, s) =>
+      `## Part ${s}\n\n${Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(' ')}.\n`).join('\n') + `\nnote ${n}\n`;
+    for (let d = 0; d < 24; d++) {
+      await store.write([ALICE, BOB, GLOBAL][d % 3], `memory/d${d % 12}.md`, `# Doc ${d}\n\n${doc(d)}`);
+    }
+    await store.embeddingsSettled();
+    const pool = 30;
+    for (const query of ['car winter', 'dog', 'budget invoice review', 'garden train', 'kernel']) {
+      const q = buildFtsQuery(query);
+      const where = levelCondition(ALICE, 'all');
+      const bm = (await searchBm25(db, q, where, pool, undefined, false)).rows;
+      const allowed = await db.query<{ id: number; embedding: Uint8Array }>(
+        `SELECT c.id, c.embedding FROM memory_chunks AS c CROSS JOIN memory_documents AS d ON d.id = c.doc_id WHERE ${where.sql}`, where.params as SqlValue[]);
+      const index = new VectorIndex(dims);
+      for (const r of allowed) index.upsert(r.id, vectorFromBlob(r.embedding));
+      const vec = index.search(embedText(query, dims), pool);
+      const expected = reciprocalRankFusion([
+        { source: 'bm25', hits: bm.map((r) => ({ id: r.id, score: r.score })) },
+        { source: 'vector', hits: vec },
+      ]).slice(0, 8);
+      const got = await store.search(ALICE, query, { limit: 8 });
+      assert.equal(got.mode, 'hybrid');
+      assert.ok(expected.length > 0);
+      assert.deepEqual(got.hits.map((h) => [h.id, h.score, h.why.bm25?.rank, h.why.vector?.rank]),
+        expected.map((f) => [f.id, f.score, f.ranks.bm25?.rank, f.ranks.vector?.rank]), query);
+    }
+  });
 });
