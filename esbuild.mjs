@@ -25,13 +25,42 @@ const zodEnglishOnly = {
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (a) => ({ contents: `export { default as en } from ${JSON.stringify(a.path)};`, resolveDir: path.dirname(a.path) }));
   },
 };
+/**
+ * web-tree-sitter (the shell parser's runtime) loads `module` and `fs/promises` with `import()`. In a
+ * CommonJS bundle each such import starts Node's ESM loader, a cost every `pincer check-command`
+ * process paid. Both are built-ins, so they are required once at the top of the file instead (inside
+ * the emscripten function a local `var require` shadows the real one, hence names of their own).
+ */
+const treeSitterWithoutImport = {
+  name: 'tree-sitter-without-import',
+  setup(b) {
+    b.onLoad({ filter: /tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, (a) => {
+      const src = fs.readFileSync(a.path, 'utf8');
+      const out = 'const __pincerNodeModule = require("module"), __pincerFsPromises = require("fs/promises");\n'
+        + src.replace('await import("module")', '__pincerNodeModule').replace('await import("fs/promises")', '__pincerFsPromises');
+      if (out.includes('import(')) throw new Error(`${a.path}: an import() is left; update the tree-sitter-without-import plugin`);
+      return { contents: out, loader: 'js' };
+    });
+  },
+};
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly] };
+// No import() in the output: the bundles are CommonJS, and import() of one of them (or of a built-in)
+// would start the ESM loader; esbuild writes require() instead.
+const node = {
+  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport],
+  supported: { 'dynamic-import': false },
+};
 
-/** main.ts's `import('./cli-run')` and `import('./cli-config')` stay imports of the bundles beside it. */
+/**
+ * main.ts's `import('./cli-run')` and `import('./cli-config')`, and bin.ts's `import('./main')`, stay
+ * loads of the bundles beside them (dist/cli-run.js, dist/cli-config.js, dist/cli-main.js).
+ */
 const cliSubcommandsApart = {
   name: 'cli-subcommands-apart',
-  setup(b) { b.onResolve({ filter: /^\.\/cli-(run|config)$/ }, (a) => ({ path: `${a.path}.js`, external: true })); },
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli-(run|config)$/ }, (a) => ({ path: `${a.path}.js`, external: true }));
+    b.onResolve({ filter: /^\.\/main$/ }, (a) => (path.basename(a.importer) === 'bin.ts' ? { path: './cli-main.js', external: true } : undefined));
+  },
 };
 
 const builds = [
@@ -42,9 +71,11 @@ const builds = [
   // The chat and the model SDKs (openai, @anthropic-ai/sdk): required by host-core on the first chat
   // use (src/host/chat/chat-lazy.ts), so the first tool call does not wait for them.
   { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: 'dist/host-chat.js', external: ['vscode'] },
-  // The CLI's entry keeps check-command small (scripts and hooks run it once per command); `tools`,
-  // `run` and the settings reader (zod, every tool) are bundles of their own, loaded when used.
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', plugins: [zodEnglishOnly, cliSubcommandsApart] },
+  // The CLI: dist/cli.js turns on Node's compile cache and loads dist/cli-main.js, which keeps
+  // check-command small (scripts and hooks run it once per command); `tools`, `run` and the settings
+  // reader (zod, every tool) are bundles of their own, loaded when used.
+  { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', plugins: [cliSubcommandsApart] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: 'dist' },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: 'dist/storage-worker.js' },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: 'dist/webview/sidebar.js' },
@@ -65,7 +96,7 @@ if (watch) {
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
   const size = fs.statSync('dist/extension.js').size;
-  console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(0)} KB, host-core ${(fs.statSync('dist/host-core.js').size / 1024).toFixed(0)} KB, host-chat ${(fs.statSync('dist/host-chat.js').size / 1024).toFixed(0)} KB, cli ${(fs.statSync('dist/cli.js').size / 1024).toFixed(0)} KB, storage-worker ${(fs.statSync('dist/storage-worker.js').size / 1024).toFixed(0)} KB`);
+  console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(0)} KB, host-core ${(fs.statSync('dist/host-core.js').size / 1024).toFixed(0)} KB, host-chat ${(fs.statSync('dist/host-chat.js').size / 1024).toFixed(0)} KB, cli-main ${(fs.statSync('dist/cli-main.js').size / 1024).toFixed(0)} KB, storage-worker ${(fs.statSync('dist/storage-worker.js').size / 1024).toFixed(0)} KB`);
   if (size > MAX_EXTENSION_BYTES) {
     console.error(`esbuild: dist/extension.js is ${size} bytes, over the 1 MB budget: load the heavy part on first use.`);
     process.exit(1);

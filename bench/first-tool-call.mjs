@@ -2,6 +2,10 @@
 // first command of a fresh VS Code extension host (code-server), activation already done, so the
 // figure is loading the runtime (dist/host-core.js) plus the call through the pipeline. Measured
 // in the real host by test/host/suite/first-tool-call.test.ts, median of several fresh hosts.
+// The runtime is compiled through V8's code cache in the person's cache directory, written by the
+// first window that used Pincer: run 0 starts with an empty cache directory (the first window after
+// installing or updating) and is recorded apart; the figure is the median of the later windows,
+// which share that directory as a person's windows do.
 // Goal: <= 60 ms on a quiet machine. No reference process: the load average is recorded beside it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,12 +16,14 @@ import { median, record } from './lib/record.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.FIRST_TOOL_CALL_RUNS || 5);
+const cacheHome = path.join(root, 'test-output', 'bench-first-tool-call-cache');
+fs.rmSync(cacheHome, { recursive: true, force: true });
 const loadBefore = os.loadavg();
 const figures = [];
-for (let i = 0; i < runs; i++) {
+for (let i = 0; i <= runs; i++) {
   const out = path.join(root, 'test-output', `bench-first-tool-call-${i}`);
   fs.rmSync(out, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, ['test/host/run-host-tests.mjs', '--mocha', 'out/test/host/suite/first-tool-call.test.js', '--e2e', 'none', '--out', out],
+  const r = spawnSync(process.execPath, ['test/host/run-host-tests.mjs', '--mocha', 'out/test/host/suite/first-tool-call.test.js', '--e2e', 'none', '--out', out, '--env', `XDG_CACHE_HOME=${cacheHome}`],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const facts = path.join(out, 'facts.json');
   const fact = fs.existsSync(facts) ? JSON.parse(fs.readFileSync(facts, 'utf8')).firstToolCall : undefined;
@@ -27,15 +33,18 @@ for (let i = 0; i < runs; i++) {
   }
   figures.push({ ...fact, load1: os.loadavg()[0] });
 }
-const value = median(figures.map((f) => f.wallMs));
+const [firstEver, ...later] = figures;
+if (firstEver.fromCache || later.some((f) => !f.fromCache)) throw new Error(`code cache use per run was ${figures.map((f) => f.fromCache)}: expected only run 0 without it`);
+const value = median(later.map((f) => f.wallMs));
 const kb = (f) => Math.round(fs.statSync(path.join(root, 'dist', f)).size / 1024);
 record({
   name: 'first-tool-call', unit: 'ms', value, goal: '<= 60 ms on a quiet machine', pass: value <= 60, runs, statistic: 'median', loadBefore,
-  corpus: `pincer.runTool read_file package.json as the first command after activation, in a fresh VS Code 1.139 (code-server) extension host per run (measured in the real host, not a bare node process); dist/host-core.js ${kb('host-core.js')} KB, dist/host-chat.js ${kb('host-chat.js')} KB (not loaded by the call)`,
+  corpus: `pincer.runTool read_file package.json as the first command after activation, in a fresh VS Code 1.139 (code-server) extension host per run (measured in the real host, not a bare node process), the runtime compiled through the code cache an earlier window wrote; dist/host-core.js ${kb('host-core.js')} KB, dist/host-chat.js ${kb('host-chat.js')} KB (not loaded by the call)`,
   extra: {
-    coreLoadMedianMs: median(figures.map((f) => f.coreLoadMs)),
-    wallRuns: figures.map((f) => Math.round(f.wallMs)),
-    coreLoadRuns: figures.map((f) => Math.round(f.coreLoadMs)),
-    load1PerRun: figures.map((f) => Math.round(f.load1 * 100) / 100),
+    coreLoadMedianMs: median(later.map((f) => f.coreLoadMs)),
+    wallRuns: later.map((f) => Math.round(f.wallMs)),
+    coreLoadRuns: later.map((f) => Math.round(f.coreLoadMs)),
+    load1PerRun: later.map((f) => Math.round(f.load1 * 100) / 100),
+    firstWindowEver: { wallMs: Math.round(firstEver.wallMs), coreLoadMs: Math.round(firstEver.coreLoadMs), load1: Math.round(firstEver.load1 * 100) / 100, note: 'empty cache directory: the code cache is written after this call' },
   },
 });

@@ -1,7 +1,10 @@
 // Composition root. Activation only registers what VS Code must know about (commands, the sidebar
 // view, the result documents, the log channel); the runtime and everything that needs zod, policy
 // or storage loads from dist/host-core.js on first use, so activation stays in single milliseconds.
+import * as path from 'path';
 import * as vscode from 'vscode';
+import { userCacheDir } from './core/user-cache-dir';
+import { loadBundle } from './host/bundle-loader';
 import type { HostCore } from './host/host-core';
 import { MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
@@ -15,9 +18,10 @@ export interface PincerApi {
   /**
    * Milliseconds: evaluating this bundle (its first line to its last), activate() itself, the time
    * from the bundle's first line to the end of activate() (VS Code's own work between the two
-   * included), and the runtime's load on first use.
+   * included), and the runtime's load on first use (and whether it used V8's code cache, written by
+   * an earlier window).
    */
-  activation: { moduleEvalMs: number; activateMs: number; sinceModuleLoadMs: number; coreLoadMs?: number };
+  activation: { moduleEvalMs: number; activateMs: number; sinceModuleLoadMs: number; coreLoadMs?: number; coreFromCache?: boolean };
 }
 
 export function activate(context: vscode.ExtensionContext): PincerApi {
@@ -33,15 +37,24 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
     core: () => {
       if (!loaded) {
         const c0 = performance.now();
-        // A runtime path, not an import: esbuild keeps host-core out of this bundle.
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const mod = require(context.asAbsolutePath('dist/host-core.js')) as typeof import('./host/host-core');
+        // A runtime path, not an import: esbuild keeps host-core out of this bundle. Compiled through
+        // V8's code cache, kept in the person's cache directory (see bundle-loader.ts).
+        const bundle = loadBundle(context.asAbsolutePath('dist/host-core.js'), path.join(userCacheDir(), 'code-cache'));
+        const mod = bundle.exports as typeof import('./host/host-core');
         loaded = mod.createHostCore(context, channel, docs);
+        // The cache is written after the first call has run (so it holds that call's code too), off
+        // the call's path; or when the window closes, if no call came.
+        const firstCall = loaded.services.rt.registry.onCallEnd.on(() => {
+          firstCall.dispose();
+          setImmediate(() => void bundle.saveCache());
+        });
+        context.subscriptions.push(firstCall, { dispose: () => void bundle.saveCache() });
+        api.activation.coreFromCache = bundle.fromCache;
         loaded.review.diff.onDidChange.on(() => pendingChanged.fire());
         loaded.memory.fs.onDidChangeFile((e) => memoryFileChanged.fire(e));
         loaded.memoryView.onDidChangeTreeData(() => memoryViewChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
-        channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms`);
+        channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms${bundle.fromCache ? ' (code cache)' : ''}`);
       }
       return loaded;
     },

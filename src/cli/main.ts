@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
+import { bashParser } from '../core/exec/command-grammar';
 import { UsageError } from './usage-error';
 
 const HELP = `pincer — Pincer's tool runtime on the command line
@@ -62,6 +63,9 @@ async function scrub(values: Values): Promise<number> {
 async function checkCommandCli(values: Values, positionals: string[]): Promise<number> {
   const [command] = positionals;
   if (command === undefined) throw new UsageError("pincer check-command needs a command: pincer check-command 'ls -la' (or - to read it from stdin)");
+  // The shell parser's WebAssembly compiles off the main thread: started first, it overlaps the
+  // judge's own loading. A failed load is reported by the parse that needs it.
+  void bashParser().catch(() => undefined);
   const { checkCommand, readStdin } = await import('./check-command');
   const workspace = path.resolve(values.workspace ?? process.cwd());
   if (!fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);

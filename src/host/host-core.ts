@@ -55,10 +55,12 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
 
   let attached: Promise<void> | undefined;
   const storageReady = () => (attached ??= storage.toolLogStore().then((s) => (s ? log.attach(s) : undefined)));
-  // sql.js starts on first need: the sidebar opening or the first tool call, whichever comes first.
-  const firstCall = rt.registry.onCallStart.on(() => {
+  // sql.js starts on first need: the sidebar opening, or just after the first tool call (the log
+  // keeps that call until the store is there), whichever comes first. A tool that needs the
+  // database during the call opens it itself.
+  const firstCall = rt.registry.onCallEnd.on(() => {
     firstCall.dispose();
-    void storageReady();
+    setImmediate(() => void storageReady());
   });
   void sidebar.resolved.then(() => storageReady());
 

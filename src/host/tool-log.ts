@@ -22,6 +22,8 @@ export class ToolLog implements vscode.Disposable {
   readonly recent: CallEnd[] = [];
   readonly onDidChange = new Emitter<CallEnd | undefined>();
   private store?: ToolLogStore;
+  /** Calls that ended before the store was attached, written when it is (oldest first). */
+  private unsaved: CallEnd[] = [];
   private readonly subs: { dispose(): void }[] = [];
 
   constructor(readonly channel: vscode.LogOutputChannel, private readonly rt: PincerRuntime) {
@@ -31,14 +33,18 @@ export class ToolLog implements vscode.Disposable {
     );
   }
 
-  /** Storage opened (lazily, after activation): load history, then persist every new call. */
+  /**
+   * Storage opened (lazily, after activation): load history, write the calls made before, then
+   * persist every new call.
+   */
   async attach(store: ToolLogStore): Promise<void> {
-    this.store = store;
     const [history, timing] = await Promise.all([store.recent(RING), store.timing()]);
     this.rt.timing.load(timing);
     const known = new Set(this.recent.map((c) => c.id + c.startedAt));
     this.recent.unshift(...history.filter((c) => !known.has(c.id + c.startedAt)));
     this.recent.splice(0, Math.max(0, this.recent.length - RING));
+    this.store = store;
+    for (const c of this.unsaved.splice(0)) this.save(c);
     this.onDidChange.fire(undefined);
   }
 
@@ -50,6 +56,11 @@ export class ToolLog implements vscode.Disposable {
     this.recent.push(c);
     if (this.recent.length > RING) this.recent.shift();
     this.onDidChange.fire(c);
+    if (this.store) this.save(c);
+    else if (this.unsaved.push(c) > RING) this.unsaved.shift();
+  }
+
+  private save(c: CallEnd): void {
     this.store?.append(c, this.rt.timing.get(c.tool)).catch((e) => this.channel.error(`tool log not saved: ${(e as Error).message}`));
   }
 

@@ -23,9 +23,15 @@ suite('first tool call', () => {
     if (cold) {
       assert.ok(coreBefore === undefined && a.activation.coreLoadMs !== undefined, 'the call loaded the runtime');
       assert.strictEqual(loaded.chat.isLoaded(), false, 'a tool call must not load the chat stack');
-      recordFact('firstToolCall', { wallMs, coreLoadMs: a.activation.coreLoadMs });
+      recordFact('firstToolCall', { wallMs, coreLoadMs: a.activation.coreLoadMs, fromCache: a.activation.coreFromCache });
     }
     // The chat is still one use away: its session tools were there before it loaded.
     assert.ok(loaded.services.rt.registry.get('sessions_list'), 'session tools registered with the runtime');
+    // The database opens after the call, and the log writes the call it kept meanwhile.
+    await loaded.storageReady();
+    const db = await loaded.storage.database();
+    assert.ok(db, 'database opened');
+    const rows = await db.query<{ record: string }>('SELECT record FROM tool_calls');
+    assert.ok(rows.some((row) => (JSON.parse(row.record) as { tool: string }).tool === 'read_file'), 'the first call is in the database');
   });
 });

@@ -1,0 +1,74 @@
+// Loads one of Pincer's own CommonJS bundles (dist/host-core.js) with V8's code cache: most of the
+// first tool call after a window opens was V8 compiling the megabyte of the runtime, the same
+// code every time. The cache is V8's own (vm.Script cachedData), kept per bundle file in the
+// person's cache directory and written once per window, after the first use, so it also holds the
+// functions that use compiled. Only this file is cached: Node's process-wide compile cache would
+// reach into every other extension sharing the extension host.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+export interface LoadedBundle {
+  /** The bundle's module.exports. */
+  exports: unknown;
+  /** Whether V8 accepted a cache written by an earlier load (false: compiled from source). */
+  fromCache: boolean;
+  /**
+   * Writes the cache for the next load unless this load already used a valid one; at most once.
+   * Errors are swallowed: a cache that cannot be written only costs speed.
+   */
+  saveCache(): Promise<void>;
+}
+
+/**
+ * The cache's file name: the bundle's name, size and modification time, and the V8 version. V8
+ * checks the flags and the source's length itself, not its text, so a rebuilt bundle must never
+ * find the cache of the previous build.
+ */
+export function cacheFileFor(file: string, cacheDir: string): string {
+  const st = fs.statSync(file);
+  return path.join(cacheDir, `${path.basename(file, '.js')}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.versions.v8}-${process.arch}.v8cache`);
+}
+
+/** require(file), compiled through the code cache in cacheDir. */
+export function loadBundle(file: string, cacheDir: string): LoadedBundle {
+  const source = fs.readFileSync(file, 'utf8');
+  const cacheFile = cacheFileFor(file, cacheDir);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // No cache yet (or unreadable): compiled from source, written after the first use.
+  }
+  // The wrapper Node itself puts around a CommonJS file.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const fromCache = cachedData !== undefined && !script.cachedDataRejected;
+  // The module's own require: resolves beside the bundle, and VS Code sees the bundle as the requirer.
+  const mod = { exports: {} as unknown, filename: file, id: file, loaded: false };
+  (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(file), mod, file, path.dirname(file));
+  mod.loaded = true;
+  let saved = fromCache;
+  return {
+    exports: mod.exports,
+    fromCache,
+    async saveCache() {
+      if (saved) return;
+      saved = true;
+      try {
+        const data = script.createCachedData();
+        await fs.promises.mkdir(cacheDir, { recursive: true });
+        // Older builds' caches of this bundle go; a temporary name, so a reader never sees half a file.
+        const prefix = `${path.basename(file, '.js')}-`;
+        for (const old of await fs.promises.readdir(cacheDir)) {
+          if (old.startsWith(prefix) && path.join(cacheDir, old) !== cacheFile) await fs.promises.rm(path.join(cacheDir, old), { force: true });
+        }
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        await fs.promises.writeFile(tmp, data);
+        await fs.promises.rename(tmp, cacheFile);
+      } catch {
+        // A cache that cannot be written only costs speed.
+      }
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The code cache the extension loads its runtime bundle through (src/host/bundle-loader.ts) and
+// the cache directory it and the CLI share: real files in temp folders, real V8 caches.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import nodeModule from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { cacheFileFor, loadBundle } from '../../src/host/bundle-loader';
+import { userCacheDir } from '../../src/core/user-cache-dir';
+
+describe('bundle code cache', () => {
+  let dir: string;
+  let cacheDir: string;
+  let bundle: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-bundle-'));
+    cacheDir = path.join(dir, 'cache', 'code-cache');
+    fs.writeFileSync(path.join(dir, 'helper.js'), 'module.exports = { twice: (n) => n * 2 };\n');
+    bundle = path.join(dir, 'bundle.js');
+    // What an esbuild CommonJS bundle uses: exports, require beside the file, __filename, __dirname.
+    fs.writeFileSync(bundle, `"use strict";
+const helper = require('./helper');
+const os = require('node:os');
+module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasOs: typeof os.homedir === 'function', loaded: module.loaded };
+`);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('loads a bundle like require does, and the next load uses the cache the first one wrote', async () => {
+    const first = loadBundle(bundle, cacheDir);
+    assert.deepEqual(first.exports, { four: 4, file: bundle, dir, hasOs: true, loaded: false });
+    assert.equal(first.fromCache, false);
+    assert.equal(fs.existsSync(cacheDir), false, 'nothing is written before saveCache');
+    await first.saveCache();
+    assert.deepEqual(fs.readdirSync(cacheDir), [path.basename(cacheFileFor(bundle, cacheDir))]);
+    const second = loadBundle(bundle, cacheDir);
+    assert.equal(second.fromCache, true);
+    assert.deepEqual(second.exports, first.exports);
+  });
+
+  it('a rebuilt bundle never meets the old cache, and the old cache file goes', async () => {
+    await loadBundle(bundle, cacheDir).saveCache();
+    const old = cacheFileFor(bundle, cacheDir);
+    // Same length, other text: V8 checks only the length, so the file name must tell them apart.
+    fs.writeFileSync(bundle, fs.readFileSync(bundle, 'utf8').replace('twice(2)', 'twice(3)'));
+    fs.utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+    assert.notEqual(cacheFileFor(bundle, cacheDir), old);
+    const rebuilt = loadBundle(bundle, cacheDir);
+    assert.equal(rebuilt.fromCache, false);
+    assert.equal((rebuilt.exports as { four: number }).four, 6);
+    await rebuilt.saveCache();
+    assert.deepEqual(fs.readdirSync(cacheDir), [path.basename(cacheFileFor(bundle, cacheDir))]);
+  });
+
+  it('a damaged cache is compiled past and replaced; a cache that cannot be written costs nothing but speed', async () => {
+    fs.mkdirSync(cacheDir, { recursive: true });
+    fs.writeFileSync(cacheFileFor(bundle, cacheDir), 'not a V8 cache');
+    const damaged = loadBundle(bundle, cacheDir);
+    assert.equal(damaged.fromCache, false);
+    assert.equal((damaged.exports as { four: number }).four, 4);
+    await damaged.saveCache();
+    assert.equal(loadBundle(bundle, cacheDir).fromCache, true);
+
+    const blocked = path.join(dir, 'a-file');
+    fs.writeFileSync(blocked, '');
+    const noCache = loadBundle(bundle, path.join(blocked, 'code-cache'));
+    await noCache.saveCache();
+    assert.equal((noCache.exports as { four: number }).four, 4);
+    assert.equal(fs.readFileSync(blocked, 'utf8'), '');
+  });
+
+  it('an error thrown while the bundle runs reaches the caller', () => {
+    fs.writeFileSync(bundle, 'throw new Error("broken bundle");\n');
+    assert.throws(() => loadBundle(bundle, cacheDir), /broken bundle/);
+  });
+
+  it('keeps the cache in the person\'s cache directory on each platform', () => {
+    const home = path.join(path.sep, 'home', 'ann');
+    assert.equal(userCacheDir({}, 'linux', home), path.join(home, '.cache', 'pincer'));
+    assert.equal(userCacheDir({ XDG_CACHE_HOME: '/var/cache/ann' }, 'linux', home), path.join('/var/cache/ann', 'pincer'));
+    // A relative XDG_CACHE_HOME is invalid by the spec and would land in the current folder (a repository).
+    assert.equal(userCacheDir({ XDG_CACHE_HOME: 'relative' }, 'linux', home), path.join(home, '.cache', 'pincer'));
+    assert.equal(userCacheDir({}, 'darwin', home), path.join(home, 'Library', 'Caches', 'pincer'));
+    assert.equal(userCacheDir({ LOCALAPPDATA: 'C:\\Users\\ann\\AppData\\Local' }, 'win32', home), path.join('C:\\Users\\ann\\AppData\\Local', 'pincer', 'Cache'));
+  });
+
+  it('pincer\'s executable answers as the CLI does and keeps compiled code only in the cache directory', () => {
+    const cacheHome = path.join(dir, 'xdg-cache');
+    const work = path.join(dir, 'work');
+    fs.mkdirSync(work);
+    const run = (entry: string) => spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'src', 'cli', entry), 'check-command', 'rm -rf /', '--json'],
+      { cwd: work, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: '' } });
+    const viaBin = run('bin.js');
+    const viaMain = run('main.js');
+    assert.equal(viaBin.status, 2, viaBin.stderr);
+    assert.equal(viaBin.stdout, viaMain.stdout);
+    assert.equal(JSON.parse(viaBin.stdout).decision, 'deny');
+    assert.deepEqual(fs.readdirSync(work), [], 'nothing is written where the command runs');
+    // Node 22.1 and later keep the compiled code; older Node has no such cache and writes nothing.
+    const cached = fs.existsSync(path.join(cacheHome, 'pincer', 'compile-cache'));
+    assert.equal(cached, typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function');
+  });
+});
