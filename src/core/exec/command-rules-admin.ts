@@ -57,6 +57,7 @@ export function adminRules(v: SegmentView): Finding[] {
     case 'kextload': case 'kextunload': case 'kmutil': f.push(deny('privilege_escalation', `${name} loads or unloads kernel extensions`)); break;
     case 'xattr': if (args.some((a) => /^-[a-z]*[dc]/.test(a)) && args.some((a) => /quarantine/.test(a)) || args.includes('-c') && args.some((a) => /^\/(Applications|Library|System|usr)\b/.test(a))) f.push(ask('destructive_ops', 'xattr removes the quarantine mark that makes the system check a download')); break;
     case 'profiles': if (/^(remove|-R|install|-I)$/.test(args[0] ?? '')) f.push(ask('destructive_ops', 'profiles installs or removes a configuration profile')); break;
+    case 'run-parts': if (!args.some((a) => /^(--test|--list|--help|--version)$/.test(a))) f.push(ask('code_injection', 'run-parts runs every program in a folder, none of which the judge reads')); break;
     case 'vipw': case 'vigr': case 'pwconv': case 'pwunconv': case 'grpconv': case 'grpunconv': f.push(deny('privilege_escalation', `${name} edits the system's account or password files`)); break;
     case 'chsh': case 'chfn': case 'chage': if (args.length) f.push(ask('privilege_escalation', `${name} changes an account's shell, details or password ageing`)); break;
     case 'service': case 'invoke-rc.d': case 'rc-service': case 'sv': case 'update-rc.d':

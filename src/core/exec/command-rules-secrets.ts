@@ -72,7 +72,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
       break;
     case 'terraform': case 'tofu': case 'terragrunt':
       if (w[0] === 'state' && w[1] === 'pull') f.push(shown(`${name} state pull prints the whole state, secrets in it included`));
-      else if (w[0] === 'output' && args.some((a) => /^-(json|raw)$/.test(a)) || w[0] === 'show' && args.includes('-json')) f.push(ask('data_exfiltration', `${name} ${w[0]} prints outputs and state values unmasked`));
+      else if (w[0] === 'output' && args.some((a) => /^-(json|raw)$/.test(a)) || w[0] === 'show' && args.includes('-json') && w.length === 1) f.push(ask('data_exfiltration', `${name} ${w[0]} prints outputs and state values unmasked`)); // `show -json PLANFILE` shows a plan
       break;
     case 'stripe': case 'twilio': case 'sentry-cli': case 'algolia': case 'auth0': case 'okta': case 'shopify': case 'contentful': case 'sanity': case 'turso':
       if (w[0] === 'config' && (args.includes('--list') || /^(list|show|view|get)$/.test(w[1] ?? '')) || /^(token|whoami)$/.test(w[0] ?? '') && args.includes('--show')) f.push(shown(`${name} config prints the stored API keys`));

@@ -92,8 +92,11 @@ export function toolRules(v: SegmentView): Finding[] {
 /** `env | grep PATTERN` with a pattern that names no secret: the output is one or a few ordinary variables. */
 function filteredOut(v: SegmentView): boolean {
   if (v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo?.name === 'wc') return true; // `env | wc -l` only counts
-  return v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo !== undefined && /^(grep|egrep|rg)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a) => !a.startsWith('-')) && !v.pipedTo.args.some((a) => SECRET_VAR.test(a.replace(/^\^/, '')) || /^-v$/.test(a));
+  return v.seg.joinedBy === '' && v.seg.context === 'top' && v.pipedTo !== undefined && /^(grep|egrep|rg)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a) => !a.startsWith('-')) && !v.pipedTo.args.some((a) => SECRET_VAR.test(a.replace(/^\^/, '')) && !PLAIN_SETTING.test(a) || /^-v$/.test(a));
 }
+
+/** Names that match a secret prefix (`NPM_`, `AWS_`) yet say they are an ordinary setting: a proxy, a registry, a region, a path. */
+const PLAIN_SETTING = /^\^?[A-Za-z_]*_(proxy|registry|region|path|home|prefix|cache|loglevel|color|profile)\$?$/i;
 
 /** GoClaw advisory: `grep -R` over / or ~ reads every secret on the machine. */
 function recursiveOverRoot(name: string, paths: string[]): Finding[] {
