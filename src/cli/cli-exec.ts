@@ -2,11 +2,10 @@
 // There is no terminal (pincer.exec.host 'terminal' runs as a child process here), nobody to prompt
 // (approvals are answered by --approve, default deny; "always" answers are kept in the state folder's
 // database like the editor's) and no secret storage (a credential comes from the caller's environment).
-import type { ApprovalAnswer, ApprovalStore, Approver, Executor, ExecHostKind } from '../core/exec/exec-types';
-import { createDevcontainerExecutor } from '../core/exec/run/devcontainer-executor';
+import type { ApprovalAnswer, ApprovalStore, Approver } from '../core/exec/exec-types';
+import { createExecutorFactory } from '../core/exec/run/create-executor';
 import { JobManager } from '../core/exec/run/job-manager';
 import { createProcessExecutor } from '../core/exec/run/process-executor';
-import { sandboxedExecutor } from '../core/exec/run/sandbox-select';
 import type { PathGuard } from '../core/fs/path-guard';
 import type { PincerRuntime } from '../core/runtime';
 import type { ExecPorts } from '../core/toolset';
@@ -21,14 +20,10 @@ export function parseApprove(v: string | undefined): ApprovalAnswer {
 /** `guard` is the toolset's current guard (its roots are the workspace). */
 export function cliExecPorts(rt: PincerRuntime, guard: Pick<PathGuard, 'roots'>, store: ApprovalStore, approve: ApprovalAnswer, stderr: (m: string) => void): ExecPorts {
   const jobs = new JobManager();
-  const processExec = createProcessExecutor();
-  const executor = (kind: ExecHostKind, opts?: { sandbox?: boolean }): Executor => {
-    const c = rt.currentConfig.exec;
-    const base = (k: ExecHostKind): Executor => k === 'devcontainer'
-      ? createDevcontainerExecutor({ workspaceFolder: guard.roots[0], cliPath: c.devcontainer.cliPath || undefined, base: processExec })
-      : processExec;
-    return sandboxedExecutor(kind, base, { config: c.sandbox, roots: guard.roots, notice: (m) => stderr(`pincer: ${m}`) }, opts);
-  };
+  // No terminal here: `terminal` runs as a child process.
+  const executor = createExecutorFactory({
+    config: () => rt.currentConfig.exec, roots: () => guard.roots, process: createProcessExecutor(), notice: (m) => stderr(`pincer: ${m}`),
+  });
   const approver: Approver = {
     async request(req) {
       stderr(`pincer: approval needed (${req.reason}); answering "${approve}" as --approve says.`);

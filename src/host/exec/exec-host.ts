@@ -4,11 +4,10 @@
 // toolset's exec, process and credentialed_exec run with (the toolset rebuilds; jobs outlive it).
 import * as vscode from 'vscode';
 import { DbApprovalStore, LazyApprovalStore, MemoryApprovalStore } from '../../core/exec/approval-store';
-import type { ApprovalStore, Executor, ExecHostKind } from '../../core/exec/exec-types';
-import { createDevcontainerExecutor } from '../../core/exec/run/devcontainer-executor';
+import type { ApprovalStore } from '../../core/exec/exec-types';
+import { createExecutorFactory } from '../../core/exec/run/create-executor';
 import { JobManager } from '../../core/exec/run/job-manager';
 import { createProcessExecutor } from '../../core/exec/run/process-executor';
-import { sandboxedExecutor } from '../../core/exec/run/sandbox-select';
 import type { PathResolver } from '../../core/fs/types';
 import type { PincerRuntime } from '../../core/runtime';
 import type { ExecPorts } from '../../core/toolset';
@@ -40,17 +39,10 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
   const processExec = createProcessExecutor();
   const terminal = new TerminalExecutor(processExec, () => rt.currentConfig.exec.shellIntegrationWaitMs);
   const alwaysHidden = [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p);
-  const executor = (kind: ExecHostKind, opts?: { sandbox?: boolean }): Executor => {
-    const c = rt.currentConfig.exec;
-    const roots = [...guard().roots];
-    const base = (k: ExecHostKind): Executor => {
-      if (k === 'terminal') return terminal;
-      if (k === 'devcontainer') return createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: processExec });
-      return processExec;
-    };
-    // Where it runs (terminal, process, dev container) and whether it is confined are separate settings.
-    return sandboxedExecutor(kind, base, { config: c.sandbox, roots, alwaysHidden, notice: (m) => void vscode.window.showInformationMessage(`Pincer: ${m}`) }, opts);
-  };
+  const executor = createExecutorFactory({
+    config: () => rt.currentConfig.exec, roots: () => guard().roots, process: processExec, terminal, alwaysHidden,
+    notice: (m) => void vscode.window.showInformationMessage(`Pincer: ${m}`),
+  });
   return {
     jobs, approvals, store,
     ports: { executor, jobs, store, approver: () => approvals, secrets },
