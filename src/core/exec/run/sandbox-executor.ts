@@ -33,6 +33,8 @@ export interface SandboxExecutorOptions {
   hide?: readonly string[];
   /** Cache folders made writable (`~/` allowed); default DEFAULT_SANDBOX_CACHES. */
   caches?: readonly string[];
+  /** A host folder used as the command's /tmp, so files there last to the next command; default an empty /tmp per command. */
+  tmpDir?: string;
   /** Most processes the command may have at once (default 1024). */
   maxProcesses?: number;
   /** The bwrap binary; default `bwrap` on PATH. */
@@ -127,7 +129,8 @@ export function createSandboxExecutor(opts: SandboxExecutorOptions): Executor {
       const cwd = realOrSelf(req.cwd);
       const shell = shellPath();
       const inner = 'shell' in req.target ? [shell, '--norc', '--noprofile', '-c', req.target.shell] : [...req.target.argv];
-      const profile: BubblewrapOptions = { writable, network, hide: existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE, opts.home ?? os.homedir()) };
+      const tmp = opts.tmpDir && fs.existsSync(opts.tmpDir) ? realOrSelf(opts.tmpDir) : undefined;
+      const profile: BubblewrapOptions = { writable, network, tmp, hide: existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE, opts.home ?? os.homedir()) };
       const setup = sandboxSetupScript({ maxProcesses: opts.maxProcesses ?? 1024, relay: network.kind === 'proxy' ? held.socat : undefined });
       const argv = [...limit.prefix, bwrap, ...bubblewrapArgs(profile, cwd), '--', shell, '--norc', '--noprofile', '-c', setup, 'pincer-sandbox', ...inner];
       // bwrap runs with the request's cwd on the host too: a missing cwd is reported by the base executor.

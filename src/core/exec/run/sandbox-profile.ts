@@ -1,6 +1,6 @@
 // What a sandboxed command may touch: the bubblewrap arguments of the default profile. The whole file
 // system is visible read-only; the workspace folders and the package managers' caches are writable;
-// /tmp is private; credential stores are hidden; the network is either only the filtering proxy
+// /tmp is private (one folder shared by the commands of a window, never the host's /tmp); credential stores are hidden; the network is either only the filtering proxy
 // (through a unix socket bound into the sandbox) or, when the person allows it, the host's own.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,6 +39,8 @@ export interface BubblewrapOptions {
   /** `proxy`: only the filtering proxy (the host socket given); `full`: the host's network. */
   network: { kind: 'proxy'; hostSocket: string } | { kind: 'full' } | { kind: 'none' };
   hide?: readonly HiddenPath[];
+  /** A host folder that is the sandbox's /tmp (kept between commands); absent, an empty one per command. */
+  tmp?: string;
 }
 
 /** The environment a sandboxed program gets on top of its own, so HTTP clients use the proxy. */
@@ -59,7 +61,7 @@ export function proxyEnvironment(): Record<string, string> {
  * and the hidden paths come last (a credentials folder stays hidden even inside a writable root).
  */
 export function bubblewrapArgs(opts: BubblewrapOptions, cwd: string): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...(opts.tmp ? ['--bind', opts.tmp, '/tmp'] : ['--tmpfs', '/tmp'])];
   for (const w of opts.writable) args.push('--bind', w, w);
   // A working directory under /tmp outside every writable root would vanish under the private /tmp.
   if (isUnder(cwd, '/tmp') && !opts.writable.some((w) => isUnder(cwd, w))) args.push('--ro-bind', cwd, cwd);

@@ -3,7 +3,9 @@
 // value `sandbox` means a child process in the sandbox, required (it never runs unconfined). With
 // `on` and no bubblewrap (another platform, or none installed) commands run unconfined, and the
 // person is told once. A dev container is its own confinement and is not wrapped again.
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { ExecHostKind, Executor } from '../exec-types';
 import type { SandboxConfig } from '../sandbox-config';
 import { createSandboxExecutor, sandboxSupported, type SandboxExecutorOptions } from './sandbox-executor';
@@ -28,6 +30,24 @@ export const UNSUPPORTED_NOTICE = process.platform === 'linux'
   ? 'Commands run without a sandbox: bubblewrap is not installed. Install it (`sudo apt install bubblewrap`, and `socat` for package registries) to confine them to the workspace, or set pincer.exec.sandbox.mode to "off" to hide this notice.'
   : `Commands run without a sandbox: Pincer's sandbox needs Linux with bubblewrap, and this is ${process.platform}. Set pincer.exec.sandbox.mode to "off" to hide this notice, or use pincer.exec.host "devcontainer".`;
 
+let sharedTmp: string | undefined;
+
+/**
+ * The sandbox's /tmp for every command of this process (a window, or one CLI run): a `make` that
+ * leaves files in /tmp and the command after it see the same folder, while the host's /tmp stays
+ * out of reach. A private folder (mode 0700) under the host's temp folder, removed when the process ends.
+ */
+export function sandboxTmp(): string | undefined {
+  if (sharedTmp && fs.existsSync(sharedTmp)) return sharedTmp;
+  try {
+    if (sharedTmp === undefined) process.once('exit', () => sharedTmp && fs.rmSync(sharedTmp, { recursive: true, force: true }));
+    sharedTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-sandbox-tmp-'));
+    return sharedTmp;
+  } catch {
+    return undefined; // no temp folder to make: each command gets an empty /tmp of its own
+  }
+}
+
 /** The sandbox options the settings describe (paths expanded, built-in lists extended). */
 export function sandboxOptions(ctx: SandboxContext, base: Executor): SandboxExecutorOptions {
   const c = ctx.config;
@@ -41,6 +61,7 @@ export function sandboxOptions(ctx: SandboxContext, base: Executor): SandboxExec
     hide: [...c.hide.map((p) => expandTilde(p, home)), ...(ctx.alwaysHidden ?? [])],
     caches: [...DEFAULT_SANDBOX_CACHES, ...c.writable],
     maxProcesses: c.maxProcesses,
+    tmpDir: sandboxTmp(),
     base,
     ...ctx.overrides,
   };

@@ -87,6 +87,20 @@ describe('sandbox executor (real bubblewrap)', function () {
     assert.equal(fs.existsSync(name), false);
   });
 
+  it('with a shared /tmp folder, what one command leaves in /tmp the next one reads; the host /tmp stays out of reach', async () => {
+    const shared = varTmp();
+    fs.writeFileSync(path.join(outside, 'host-secret.txt'), 'host');
+    const first = await run(sandbox({ tmpDir: shared }), req('mkdir -p /tmp/build && echo object > /tmp/build/out.o'));
+    assert.deepEqual(first.outcome, { exitCode: 0 }, first.stderr());
+    const second = await run(sandbox({ tmpDir: shared }), req(`cat /tmp/build/out.o; ls '${outside}' 2>&1`));
+    assert.ok(second.stdout().startsWith('object\n'), second.stdout());
+    assert.match(second.stdout(), /No such file or directory/);
+    assert.equal(fs.readFileSync(path.join(shared, 'build', 'out.o'), 'utf8'), 'object\n', 'it is the shared folder on the host');
+    // Without one, each command starts from an empty /tmp.
+    const fresh = await run(sandbox(), req('cat /tmp/build/out.o'));
+    assert.notEqual(fresh.outcome.exitCode, 0);
+  });
+
   describe('network', () => {
     let server: http.Server;
     let port: number;

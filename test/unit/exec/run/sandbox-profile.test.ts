@@ -2,6 +2,7 @@
 // script, which domains the proxy admits, the settings reader, and which executor a host gets.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Executor, ExecHostKind } from '../../../../src/core/exec/exec-types';
 import { readSandboxConfig } from '../../../../src/core/exec/sandbox-config';
@@ -25,6 +26,9 @@ describe('sandbox profile: bubblewrap arguments', () => {
   it('read-only root, own /dev, /proc and /tmp, then the writable binds after the private /tmp', () => {
     assert.deepEqual(args.slice(0, 8), ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs']);
     assert.ok(at('--bind', '/tmp/ws', '/tmp/ws') > at('--tmpfs', '/tmp'), 'a workspace under /tmp stays writable');
+    const shared = bubblewrapArgs({ writable: ['/tmp/ws'], network: { kind: 'none' }, tmp: '/var/tmp/pincer-tmp' }, '/tmp/ws');
+    assert.deepEqual(shared.slice(7, 10), ['--bind', '/var/tmp/pincer-tmp', '/tmp'], 'a shared /tmp folder in place of the empty one');
+    assert.ok(shared.indexOf('/tmp/ws') > 9, 'binds under /tmp come after it');
     assert.ok(at('--bind', '/home/u/proj', '/home/u/proj') > 0);
   });
 
@@ -158,6 +162,9 @@ describe('sandbox settings and the executor a host gets', () => {
     assert.ok(o.allowDomains?.includes('registry.npmjs.org') && o.allowDomains.includes('pkg.example.org'));
     // Only the person's exact names may resolve to a private address: never a built-in or a wildcard.
     assert.deepEqual(o.privateHosts, ['pkg.example.org']);
+    // One private /tmp for every command of the process (mode 0700, not the host's /tmp itself).
+    assert.ok(o.tmpDir && o.tmpDir !== os.tmpdir() && (fs.statSync(o.tmpDir).mode & 0o777) === 0o700);
+    assert.equal(sandboxOptions(ctx(), processExec).tmpDir, o.tmpDir);
     assert.ok(o.caches?.includes('~/.npm') && o.caches.includes('~/.cache/mine'));
     assert.ok(o.hide?.includes('/store'));
     assert.equal(o.network, 'proxy');
