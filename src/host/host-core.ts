@@ -83,6 +83,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
     memory: () => memory.services(), userId: () => memory.userId(),
     sessions: chat.sessions, runner: () => chat.service.runner(),
+    subagents: () => chat.subagents, agents: () => memory.agents.registry.all(),
     exec: (g) => {
       guard = g;
       return exec.ports;

@@ -12,7 +12,7 @@ export type ChildTurnRunner = (req: ChatTurnRequest) => Promise<TurnResult>;
 
 /** Why the manager stopped a child: the status it ends with and the words its parent reads. */
 export interface StopReason {
-  status: Extract<SubagentStatus, 'cancelled' | 'failed' | 'stalled'>;
+  status: Extract<SubagentStatus, 'cancelled' | 'failed' | 'stalled' | 'interrupted'>;
   message: string;
 }
 
@@ -34,7 +34,7 @@ export interface ChildTurnInput {
 }
 
 export interface ChildTurnOutcome {
-  status: Extract<SubagentStatus, 'done' | 'failed' | 'cancelled' | 'stalled'>;
+  status: Extract<SubagentStatus, 'done' | 'failed' | 'cancelled' | 'stalled' | 'interrupted'>;
   result: string;
   usage: TurnUsage;
 }

@@ -19,7 +19,7 @@ import { childAgent, type AgentDirectory } from './subagent-agents';
 import { runChildTurn, type ChildTurnRunner, type StopReason } from './child-turn';
 import type { SubagentConfig } from './subagent-config';
 import { announcement } from './subagent-format';
-import type { SubagentStore } from './subagent-store';
+import { INTERRUPTED_RESULT, type SubagentStore } from './subagent-store';
 import { SETTLED_STATUSES, type SubagentControl, type SubagentEvent, type SubagentMode, type SubagentNode, type SubagentRecord } from './types';
 
 export interface SubagentManagerDeps {
@@ -216,10 +216,10 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     }
   }
 
-  /** Cancels every child and waits for the writes (window closing). */
+  /** The window is closing: every child stops as interrupted (resumable after the reload), and the writes land. */
   async dispose(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await Promise.all([...this.live.keys()].map((id) => this.cancel(id, 'Cancelled: the window closed.')));
+    await Promise.all([...this.live.keys()].map((id) => this.stop(id, { status: 'interrupted', message: INTERRUPTED_RESULT })));
     await this.flush();
   }
 
@@ -242,11 +242,11 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     }
     const agentId = childAgent(this.deps.agents, req.agent, req.callerAgentId);
     if (this.live.size >= c.maxConcurrent) {
-      throw new SpawnRefused(`At capacity (${this.live.size}/${c.maxConcurrent} subagents running in this window): wait for a child, or do it yourself.`);
+      throw new SpawnRefused(`At capacity (${this.live.size}/${c.maxConcurrent}): wait for a child, or do it yourself. (${c.maxConcurrent} subagents may run at once in this window: pincer.subagents.maxConcurrent.)`);
     }
     const mine = [...this.live.keys()].filter((id) => this.records.get(id)?.parentSessionKey === req.parentSessionKey).length;
     if (mine >= c.maxChildrenPerParent) {
-      throw new SpawnRefused(`At capacity (${mine}/${c.maxChildrenPerParent} children running): wait for a child, or do it yourself.`);
+      throw new SpawnRefused(`At capacity (${mine}/${c.maxChildrenPerParent}): wait for a child, or do it yourself. (You may have ${c.maxChildrenPerParent} children running at once: pincer.subagents.maxChildrenPerParent.)`);
     }
     const parent = [...this.records.values()].find((r) => r.sessionKey === req.parentSessionKey);
     const root = this.rootOf(req.parentSessionKey);
@@ -279,7 +279,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     if (!r) throw new SpawnRefused(`There is no subagent ${id}.`);
     if (this.live.has(id)) throw new SpawnRefused(`${id} is still running.`);
     const c = this.deps.config();
-    if (this.live.size >= c.maxConcurrent) throw new SpawnRefused(`At capacity (${this.live.size}/${c.maxConcurrent} subagents running): wait for a child first.`);
+    if (this.live.size >= c.maxConcurrent) throw new SpawnRefused(`At capacity (${this.live.size}/${c.maxConcurrent}): wait for a child first.`);
     const live = this.reserve(r);
     this.update(r, { status: 'queued', delivered: false, archived: false, result: undefined, finishedAt: undefined });
     this.events.fire({ type: 'started', record: this.get(id)! });
@@ -334,15 +334,17 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     this.update(r, { status: live.stop.status });
     const children = [...this.records.values()].filter((c) => c.parentId === id && this.live.has(c.id));
     live.controller.abort(new Error(live.stop.message));
-    await Promise.all([live.settled, ...children.map((c) => this.stop(c.id, { status: 'cancelled', message: 'Cancelled: its parent subagent was stopped.' }))]);
+    const theirs: StopReason = live.stop.status === 'interrupted' ? live.stop : { status: 'cancelled', message: 'Cancelled: its parent subagent was stopped.' };
+    await Promise.all([live.settled, ...children.map((c) => this.stop(c.id, theirs))]);
   }
 
+  /** The tree went over its budget: its other live children stop (this one's own loop stops before its next request). */
   private checkTreeBudget(record: SubagentRecord): void {
     const max = this.deps.config().maxTokensPerTree;
     const root = this.rootOf(record.parentSessionKey);
     if (max <= 0 || this.treeTokens(root) < max) return;
     for (const r of this.records.values()) {
-      if (this.live.has(r.id) && this.rootOf(r.parentSessionKey) === root) {
+      if (r.id !== record.id && this.live.has(r.id) && this.rootOf(r.parentSessionKey) === root) {
         void this.stop(r.id, { status: 'failed', message: `Stopped: this session's subagents used their ${max}-token budget (pincer.subagents.maxTokensPerTree).` });
       }
     }

@@ -8,6 +8,8 @@
 import * as vscode from 'vscode';
 import type { PincerRuntime } from '../../core/runtime';
 import { SessionStore } from '../../core/sessions/session-store';
+import { SubagentStore } from '../../core/subagents/subagent-store';
+import type { SubagentManager } from '../../core/subagents/subagent-manager';
 import type { ExecHost } from '../exec/exec-host';
 import type { MemoryHost } from '../memory/memory-host';
 import type { ReviewHost } from '../review/review-host';
@@ -34,6 +36,8 @@ export interface ChatHost extends vscode.Disposable {
   readonly view: ChatView;
   readonly service: ChatService;
   readonly models: ModelHost;
+  /** The window's subagents (loads the chat bundle: children are chat turns). */
+  readonly subagents: SubagentManager;
   /** Whether the chat bundle has been loaded (nothing of it runs before). */
   isLoaded(): boolean;
   sessions(): Promise<SessionStore | undefined>;
@@ -45,14 +49,16 @@ export interface ChatHost extends vscode.Disposable {
 export function registerChatLazily(context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost): ChatHost {
   let store: Promise<SessionStore | undefined> | undefined;
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
+  const subagentStore = () => storage.database().then((db) => db && new SubagentStore(db));
   let chat: LoadedChat | undefined;
-  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, memory, exec, review }));
+  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, memory, exec, review }));
   // The session tools are in the toolset (host-core); sessions_send's runner loads the chat here.
   const rebuild = () => chat?.models.changed();
   return {
     get view() { return load().view; },
     get service() { return load().service; },
     get models() { return load().models; },
+    get subagents() { return load().subagents; },
     isLoaded: () => chat !== undefined,
     sessions, rebuild,
     commands: Object.fromEntries(CHAT_COMMAND_IDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)])),

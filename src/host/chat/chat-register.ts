@@ -4,6 +4,10 @@
 // chat-lazy.ts, which also owns the session store and the session tools.
 import * as vscode from 'vscode';
 import { ChatService } from '../../core/agent/chat-service';
+import { systemClock } from '../../core/clock';
+import { confirmThrough } from '../../core/subagents/spawn-approval';
+import { SubagentManager } from '../../core/subagents/subagent-manager';
+import type { SubagentStore } from '../../core/subagents/subagent-store';
 import type { PincerRuntime } from '../../core/runtime';
 import type { SessionStore } from '../../core/sessions/session-store';
 import { ModelHost, selectModelCommand, setModelKeyCommand } from '../agent/model-host';
@@ -19,18 +23,21 @@ export interface LoadedChat extends vscode.Disposable {
   view: ChatView;
   service: ChatService;
   models: ModelHost;
+  /** The window's subagents: children run as chat turns of this service. */
+  subagents: SubagentManager;
   commands: Record<ChatCommandId, (...args: never[]) => unknown>;
 }
 
 export interface ChatDeps {
   rt: PincerRuntime;
   sessions(): Promise<SessionStore | undefined>;
+  subagentStore(): Promise<SubagentStore | undefined>;
   memory: MemoryHost;
   exec: ExecHost;
   review: ReviewHost;
 }
 
-export function registerChat(context: vscode.ExtensionContext, { rt, sessions, memory, exec, review }: ChatDeps): LoadedChat {
+export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, memory, exec, review }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
   const service = new ChatService({
@@ -50,7 +57,15 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, m
       workspaceRoot: vscode.workspace.workspaceFolders?.find((x) => x.uri.scheme === 'file')?.uri.fsPath,
       workspaceTrusted: vscode.workspace.isTrusted, isOwner: true,
     }),
+    subagents: () => subagents,
   });
+  const subagents: SubagentManager = new SubagentManager({
+    runner: (req) => service.turn(req), sessions, store: subagentStore, agents,
+    config: () => rt.currentConfig.subagents, maxDepth: () => rt.currentConfig.policy.subagentMaxDepth, clock: systemClock,
+    confirm: confirmThrough(exec.approvals, { cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', host: rt.currentConfig.exec.host }),
+  });
+  // Children that were running when the window closed come back interrupted, never re-run.
+  void subagents.load();
   const view = new ChatView(context.extensionUri, {
     chat: service, sessions, models, agents,
     answerApproval: (id, answer) => exec.approvals.answer(id, answer),
@@ -69,7 +84,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, m
     await view.controller.send({ type: 'send', text, chips: editorChips() });
   };
   return {
-    view, service, models,
+    view, service, models, subagents,
     commands: {
       'pincer.chat.new': async () => {
         await view.reveal();
@@ -93,6 +108,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, m
     },
     dispose: () => {
       pickerWatch.forEach((d) => d.dispose());
+      void subagents.dispose();
       view.dispose();
       models.dispose();
     },

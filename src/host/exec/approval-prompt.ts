@@ -75,7 +75,7 @@ export class ApprovalPrompt implements Approver {
 }
 
 function title(req: ApprovalRequest): string {
-  const tool = req.tool === 'exec' ? 'run this command' : `run ${req.command.split(' ')[0]} with your credentials`;
+  const tool = req.tool === 'exec' ? 'run this command' : req.tool === 'spawn' ? 'start a subagent with this task' : `run ${req.command.split(' ')[0]} with your credentials`;
   return `Allow Pincer (agent "${req.agentId}") to ${tool}?`;
 }
 
