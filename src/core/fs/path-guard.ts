@@ -122,7 +122,9 @@ export class PathGuard implements PathResolver {
   }
 
   isDenied(abs: string): boolean {
-    return this.deny.match(path.resolve(abs)) !== undefined;
+    // Walkers ask about every entry with a path that is already absolute and clean; resolving it
+    // again (a no-op for such a path) was a fifth of glob's time on a large tree.
+    return this.deny.match(isCleanAbsolute(abs) ? abs : path.resolve(abs)) !== undefined;
   }
 
   /** The innermost canonical root holding `abs` (or, with `given`, holding it as typed). */
@@ -138,6 +140,12 @@ export class PathGuard implements PathResolver {
   private boundaryError(raw: string, lexical: string, abs: string): PathError {
     return this.rootOf(lexical, true) ? symlinkEscapeError(raw, abs) : outsideError(raw, abs, this.roots);
   }
+}
+
+/** A POSIX path that path.resolve would return unchanged: absolute, no empty, `.` or `..` segment, no trailing slash. */
+const UNCLEAN_SEGMENT = /\/(?:\.\.?)?(?:\/|$)/;
+function isCleanAbsolute(p: string): boolean {
+  return path.sep === '/' && p.startsWith('/') && !UNCLEAN_SEGMENT.test(p);
 }
 
 function expandTilde(p: string, home: string): string {

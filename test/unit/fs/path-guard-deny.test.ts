@@ -120,6 +120,25 @@ describe('deny rules through the guard', () => {
     assert.ok(!g.isDenied(ws.root));
   });
 
+  it('isDenied gives the same answer for every spelling of a path: clean, with . / .. / empty segments, trailing slash, relative', () => {
+    const ws = makeWorkspace({ '.git/config': 'x', 'conf/secret.json': '{}', 'conf/public.json': '{}', 'a/...': 'x' });
+    const g = makeGuard([ws.root], { denyPaths: ['**/.git/**', 'conf/secret.json'] });
+    const spell = (rel: string) => {
+      const clean = ws.path(rel);
+      const parent = path.dirname(clean);
+      const name = path.basename(clean);
+      return [clean, `${parent}//${name}`, `${parent}/./${name}`, `${parent}/../${path.basename(parent)}/${name}`, `${clean}/`, `${clean}/.`,
+        path.relative(process.cwd(), clean)];
+    };
+    for (const [rel, denied] of [['.git/config', true], ['.git', true], ['conf/secret.json', true], ['conf/public.json', false], ['a/...', false]] as const) {
+      for (const p of spell(rel)) assert.equal(g.isDenied(p), denied, p);
+    }
+    // Hostile: a clean-looking start that climbs into a denied path, and back out of one.
+    assert.ok(g.isDenied(`${ws.path('conf/public.json')}/../secret.json`));
+    assert.ok(g.isDenied(`${ws.path('src')}/../.git/config`));
+    assert.ok(!g.isDenied(`${ws.path('.git')}/../conf/public.json`));
+  });
+
   it('a .git that is itself a link elsewhere in the workspace is still denied as typed', async () => {
     const ws = makeWorkspace({ 'repo-data/config': '[core]', 'src/a.ts': 'a' });
     link('repo-data', ws.path('.git'));
