@@ -16,6 +16,8 @@ import { median, record } from './lib/record.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.env.FIRST_TOOL_CALL_RUNS || 5);
+// The compiled in-host test (`npm run compile` writes out/; a helper's own tsc folder may stand in).
+const compiled = process.env.FIRST_TOOL_CALL_OUT || 'out';
 const cacheHome = path.join(root, 'test-output', 'bench-first-tool-call-cache');
 fs.rmSync(cacheHome, { recursive: true, force: true });
 const loadBefore = os.loadavg();
@@ -23,7 +25,7 @@ const figures = [];
 for (let i = 0; i <= runs; i++) {
   const out = path.join(root, 'test-output', `bench-first-tool-call-${i}`);
   fs.rmSync(out, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, ['test/host/run-host-tests.mjs', '--mocha', 'out/test/host/suite/first-tool-call.test.js', '--e2e', 'none', '--out', out, '--env', `XDG_CACHE_HOME=${cacheHome}`],
+  const r = spawnSync(process.execPath, ['test/host/run-host-tests.mjs', '--mocha', `${compiled}/test/host/suite/first-tool-call.test.js`, '--e2e', 'none', '--out', out, '--env', `XDG_CACHE_HOME=${cacheHome}`],
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const facts = path.join(out, 'facts.json');
   const fact = fs.existsSync(facts) ? JSON.parse(fs.readFileSync(facts, 'utf8')).firstToolCall : undefined;

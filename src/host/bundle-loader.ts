@@ -31,13 +31,22 @@ export function cacheFileFor(file: string, cacheDir: string): string {
   return path.join(cacheDir, `${path.basename(file, '.js')}-${st.size}-${Math.trunc(st.mtimeMs)}-${process.versions.v8}-${process.arch}.v8cache`);
 }
 
+/**
+ * The cache becomes code in the extension host, so only a file this user wrote and nobody else may
+ * change is used (a shared or loosened cache folder must not let another account inject code).
+ */
+function ownedAndPrivate(file: string): boolean {
+  const st = fs.statSync(file);
+  return process.getuid === undefined || (st.uid === process.getuid() && (st.mode & 0o022) === 0);
+}
+
 /** require(file), compiled through the code cache in cacheDir. */
 export function loadBundle(file: string, cacheDir: string): LoadedBundle {
   const source = fs.readFileSync(file, 'utf8');
   const cacheFile = cacheFileFor(file, cacheDir);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    if (ownedAndPrivate(cacheFile)) cachedData = fs.readFileSync(cacheFile);
   } catch {
     // No cache yet (or unreadable): compiled from source, written after the first use.
   }
@@ -57,14 +66,14 @@ export function loadBundle(file: string, cacheDir: string): LoadedBundle {
       saved = true;
       try {
         const data = script.createCachedData();
-        await fs.promises.mkdir(cacheDir, { recursive: true });
+        await fs.promises.mkdir(cacheDir, { recursive: true, mode: 0o700 });
         // Older builds' caches of this bundle go; a temporary name, so a reader never sees half a file.
         const prefix = `${path.basename(file, '.js')}-`;
         for (const old of await fs.promises.readdir(cacheDir)) {
           if (old.startsWith(prefix) && path.join(cacheDir, old) !== cacheFile) await fs.promises.rm(path.join(cacheDir, old), { force: true });
         }
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        await fs.promises.writeFile(tmp, data);
+        await fs.promises.writeFile(tmp, data, { mode: 0o600 });
         await fs.promises.rename(tmp, cacheFile);
       } catch {
         // A cache that cannot be written only costs speed.

@@ -70,6 +70,16 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.equal(fs.readFileSync(blocked, 'utf8'), '');
   });
 
+  it('uses only a cache file nobody else can change, and writes it private', async () => {
+    await loadBundle(bundle, cacheDir).saveCache();
+    const file = cacheFileFor(bundle, cacheDir);
+    if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o077, 0, 'written readable by its owner only');
+    assert.equal(loadBundle(bundle, cacheDir).fromCache, true);
+    fs.chmodSync(file, 0o666);
+    // A cache others may write is compiled past (on Windows, where modes do not say this, it is used).
+    assert.equal(loadBundle(bundle, cacheDir).fromCache, process.platform === 'win32');
+  });
+
   it('an error thrown while the bundle runs reaches the caller', () => {
     fs.writeFileSync(bundle, 'throw new Error("broken bundle");\n');
     assert.throws(() => loadBundle(bundle, cacheDir), /broken bundle/);
