@@ -1,5 +1,5 @@
-// Confinement: any executor's runs (the terminal's, a child process's) wrapped in bubblewrap with the
-// default profile (sandbox-profile.ts): the file system read-only but for the workspace, the package
+// Confinement: any executor's runs (the terminal's, a child process's) wrapped in bubblewrap on Linux
+// (sandbox-profile.ts) or Seatbelt on macOS (sandbox-seatbelt.ts) with the default profile: the file system read-only but for the workspace, the package
 // caches and a private /tmp; credential stores hidden; the network only through the filtering proxy
 // (sandbox-proxy.ts); a process limit (process-limit.ts). It fails closed: when bubblewrap is missing
 // or cannot make its namespaces, or the proxy or the limit cannot be set up, nothing runs.
@@ -19,6 +19,7 @@ import {
   type BubblewrapOptions,
 } from './sandbox-profile';
 import { DEFAULT_ALLOWED_DOMAINS, startSandboxProxy, type SandboxProxy } from './sandbox-proxy';
+import { SANDBOX_EXEC, seatbeltCommand } from './sandbox-seatbelt';
 
 export interface SandboxExecutorOptions {
   /** Absolute folders the command may write (the workspace folders). */
@@ -82,9 +83,23 @@ export function findProgram(name: string, explicit?: string): string | undefined
   return resolveExecutable(name, '/', process.env.PATH ?? '/usr/bin:/bin');
 }
 
-/** Whether commands can be confined here at all: Linux with bubblewrap installed. */
-export function sandboxSupported(bwrapPath?: string): boolean {
-  return process.platform === 'linux' && findProgram('bwrap', bwrapPath) !== undefined;
+/** Whether commands can be confined here at all: Linux with bubblewrap installed, or macOS with sandbox-exec. */
+export function sandboxSupported(bwrapPath?: string, platform = process.platform): boolean {
+  if (platform === 'darwin') return findProgram('sandbox-exec', SANDBOX_EXEC) !== undefined;
+  return platform === 'linux' && findProgram('bwrap', bwrapPath) !== undefined;
+}
+
+/** What confines the run here, or why nothing can (then nothing runs). */
+function sandboxEngine(opts: SandboxExecutorOptions): { kind: 'bwrap'; bwrap: string } | { kind: 'seatbelt' } | { error: string } {
+  if (process.platform === 'darwin') {
+    return findProgram('sandbox-exec', SANDBOX_EXEC) ? { kind: 'seatbelt' } : { error: `macOS's sandbox-exec was not found at ${SANDBOX_EXEC}, so the sandbox cannot run anything; nothing ran. Set \`pincer.exec.sandbox.mode\` to \`off\` to run commands without confinement.` };
+  }
+  if (process.platform !== 'linux') {
+    return { error: `The sandbox uses bubblewrap (Linux) or Seatbelt (macOS), and this is ${process.platform}; nothing ran. Set \`pincer.exec.sandbox.mode\` to \`off\`, or \`pincer.exec.host\` to \`devcontainer\`.` };
+  }
+  const bwrap = findProgram('bwrap', opts.bwrapPath);
+  if (!bwrap) return { error: `bubblewrap (bwrap) was not found ${opts.bwrapPath ? `at ${opts.bwrapPath}` : 'on PATH'}, so the sandbox cannot run anything; nothing ran. ${FIX}` };
+  return { kind: 'bwrap', bwrap };
 }
 
 /** What one run set up and must take down when it ends (however it ends). */
@@ -105,37 +120,46 @@ function realOrSelf(p: string): string {
 export function createSandboxExecutor(opts: SandboxExecutorOptions): Executor {
   const base = opts.base ?? createProcessExecutor();
   const start = (req: RunRequest, onOutput: OnOutput): RunningProcess => {
-    if (process.platform !== 'linux') {
-      return failedProcess(`The sandbox uses bubblewrap, which needs Linux (this is ${process.platform}); nothing ran. Set \`pincer.exec.sandbox\` to \`off\`, or \`pincer.exec.host\` to \`devcontainer\`.`);
-    }
-    const bwrap = findProgram('bwrap', opts.bwrapPath);
-    if (!bwrap) {
-      return failedProcess(`bubblewrap (bwrap) was not found ${opts.bwrapPath ? `at ${opts.bwrapPath}` : 'on PATH'}, so the sandbox cannot run anything; nothing ran. ${FIX}`);
-    }
+    const engine = sandboxEngine(opts);
+    if ('error' in engine) return failedProcess(engine.error);
     const watcher = new DenialWatcher();
     const held: Held = {};
     const notes: string[] = [];
     const run = deferredProcess((async () => {
-      const problem = await probe(bwrap);
+      const problem = engine.kind === 'bwrap' ? await probe(engine.bwrap) : undefined;
       if (problem) {
         return { startError: `bubblewrap cannot create its sandbox here (${problem}); nothing ran. Allow unprivileged user namespaces, or ${FIX[0].toLowerCase()}${FIX.slice(1)}` };
       }
       const limit = prepareProcessLimit(opts.maxProcesses ?? 1024);
       if ('problem' in limit) return { startError: `The sandbox's process limit could not be set: ${limit.problem}; nothing ran.` };
       held.release = limit.release;
-      const network = await sandboxNetwork(opts, held, notes);
+      const net = await sandboxNetwork(opts, held, notes, engine.kind === 'seatbelt');
       // Canonical paths: a bind or chdir through a symlink under the private /tmp would not resolve.
       const writable = [...opts.writable.filter((w) => fs.existsSync(w)).map(realOrSelf), ...existingCaches(opts.caches ?? DEFAULT_SANDBOX_CACHES, opts.home)];
       const cwd = realOrSelf(req.cwd);
       const shell = shellPath();
       const inner = 'shell' in req.target ? [shell, '--norc', '--noprofile', '-c', req.target.shell] : [...req.target.argv];
       const tmp = opts.tmpDir && fs.existsSync(opts.tmpDir) ? realOrSelf(opts.tmpDir) : undefined;
-      const profile: BubblewrapOptions = { writable, network, tmp, hide: existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE, opts.home ?? os.homedir()) };
-      const setup = sandboxSetupScript({ maxProcesses: opts.maxProcesses ?? 1024, relay: network.kind === 'proxy' ? held.socat : undefined });
-      const argv = [...limit.prefix, bwrap, ...bubblewrapArgs(profile, cwd), '--', shell, '--norc', '--noprofile', '-c', setup, 'pincer-sandbox', ...inner];
-      // bwrap runs with the request's cwd on the host too: a missing cwd is reported by the base executor.
+      const hide = existingHidden(opts.hide ?? DEFAULT_SANDBOX_HIDE, opts.home ?? os.homedir());
+      const setup = sandboxSetupScript({ maxProcesses: opts.maxProcesses ?? 1024, relay: net === 'proxy' ? held.socat : undefined });
+      const proxy = held.proxy;
+      const unproxied = { kind: net === 'full' ? 'full' : 'none' } as const;
+      let argv: string[];
+      let env = req.env;
+      if (engine.kind === 'seatbelt') {
+        // Seatbelt cannot give a command a /tmp of its own: it gets the window's temp folder as TMPDIR.
+        if (!tmp) return { startError: 'The sandbox needs a private temp folder and none could be made; nothing ran.' };
+        const sb = seatbeltCommand({ writable, tmp, hide, network: net === 'proxy' && proxy?.port ? { kind: 'proxy', port: proxy.port } : unproxied }, setup, inner, shell);
+        argv = [...limit.prefix, ...sb.argv];
+        env = { ...req.env, ...sb.env };
+      } else {
+        const network = net === 'proxy' && proxy?.socketPath ? { kind: 'proxy' as const, hostSocket: proxy.socketPath } : unproxied;
+        const profile: BubblewrapOptions = { writable, network, tmp, hide };
+        argv = [...limit.prefix, engine.bwrap, ...bubblewrapArgs(profile, cwd), '--', shell, '--norc', '--noprofile', '-c', setup, 'pincer-sandbox', ...inner];
+      }
+      // The wrapper runs with the request's cwd on the host too: a missing cwd is reported by the base executor.
       return {
-        start: () => base.start({ ...req, target: { argv, visible: true } }, (chunk, stream) => {
+        start: () => base.start({ ...req, env, target: { argv, visible: true } }, (chunk, stream) => {
           watcher.push(chunk);
           onOutput(chunk, stream);
         }),
@@ -156,16 +180,24 @@ export function createSandboxExecutor(opts: SandboxExecutorOptions): Executor {
   return { kind: base.kind, sandboxed: true, start };
 }
 
-/** The network the run gets; with the proxy, the proxy is started and kept in `held` for cleanup. */
-async function sandboxNetwork(opts: SandboxExecutorOptions, held: Held, notes: string[]): Promise<BubblewrapOptions['network']> {
+/**
+ * The network the run gets; with the proxy, the proxy is started and kept in `held` for cleanup.
+ * `loopback`: Seatbelt's, where the proxy listens on a loopback port the profile admits (no relay).
+ */
+async function sandboxNetwork(opts: SandboxExecutorOptions, held: Held, notes: string[], loopback: boolean): Promise<'proxy' | 'full' | 'none'> {
   const kind = opts.network ?? 'proxy';
-  if (kind !== 'proxy') return { kind };
+  if (kind !== 'proxy') return kind;
+  const proxyOptions = { allowDomains: opts.allowDomains ?? DEFAULT_ALLOWED_DOMAINS, privateAllowed: opts.privateHosts, lookup: opts.lookup };
+  if (loopback) {
+    held.proxy = await startSandboxProxy({ ...proxyOptions, listen: 'loopback' });
+    return 'proxy';
+  }
   const socat = findProgram('socat', opts.socatPath);
   if (!socat) {
     notes.push(NO_RELAY);
-    return { kind: 'none' };
+    return 'none';
   }
   held.socat = socat;
-  held.proxy = await startSandboxProxy({ allowDomains: opts.allowDomains ?? DEFAULT_ALLOWED_DOMAINS, privateAllowed: opts.privateHosts, lookup: opts.lookup });
-  return { kind: 'proxy', hostSocket: held.proxy.socketPath };
+  held.proxy = await startSandboxProxy(proxyOptions);
+  return 'proxy';
 }

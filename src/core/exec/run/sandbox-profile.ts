@@ -43,9 +43,9 @@ export interface BubblewrapOptions {
   tmp?: string;
 }
 
-/** The environment a sandboxed program gets on top of its own, so HTTP clients use the proxy. */
-export function proxyEnvironment(): Record<string, string> {
-  const url = `http://127.0.0.1:${SANDBOX_PROXY_PORT}`;
+/** The environment a sandboxed program gets on top of its own, so HTTP clients use the proxy (at `port` on loopback). */
+export function proxyEnvironment(port = SANDBOX_PROXY_PORT): Record<string, string> {
+  const url = `http://127.0.0.1:${port}`;
   return {
     HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, all_proxy: url,
     // Servers the command starts itself stay reachable without the proxy.

@@ -32,8 +32,10 @@ export interface ProxyRefusal {
 }
 
 export interface SandboxProxy {
-  /** The unix socket the proxy listens on (bind it into the sandbox). */
-  readonly socketPath: string;
+  /** The unix socket the proxy listens on (bind it into the sandbox); absent when it listens on loopback. */
+  readonly socketPath?: string;
+  /** The loopback port it listens on, with `listen: 'loopback'` (Seatbelt has no private network to bind a socket into). */
+  readonly port?: number;
   /** Hosts refused so far, in order (at most 50 kept). */
   readonly refusals: readonly ProxyRefusal[];
   close(): Promise<void>;
@@ -48,6 +50,8 @@ export interface SandboxProxyOptions {
   privateAllowed?: readonly string[];
   /** Name resolution for allowed hosts; default the system's. Tests map a registry name to loopback. */
   lookup?: LookupFunction;
+  /** `unix` (default): a socket in a private folder; `loopback`: a port on 127.0.0.1 (macOS). */
+  listen?: 'unix' | 'loopback';
 }
 
 /** `name` is allowed by `pattern`: the same name, or `*.example.com` for any name below example.com. */
@@ -169,14 +173,16 @@ export async function startSandboxProxy(opts: SandboxProxyOptions): Promise<Sand
   });
   server.on('clientError', (_e, s) => s.destroy());
 
+  const loopback = opts.listen === 'loopback';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(socketPath, () => resolve());
+    if (loopback) server.listen(0, '127.0.0.1', () => resolve());
+    else server.listen(socketPath, () => resolve());
   });
   // The proxy must never keep the extension host (or a CLI run) alive by itself.
   server.unref();
   return {
-    socketPath,
+    ...(loopback ? { port: (server.address() as net.AddressInfo).port } : { socketPath }),
     refusals,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();

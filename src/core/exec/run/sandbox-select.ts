@@ -1,7 +1,7 @@
 // Where a command runs and how it is confined are two settings: pincer.exec.host picks the executor
 // (terminal, process, devcontainer), pincer.exec.sandbox.mode wraps it in the sandbox. The legacy host
 // value `sandbox` means a child process in the sandbox, required (it never runs unconfined). With
-// `on` and no bubblewrap (another platform, or none installed) commands run unconfined, and the
+// `on` and no sandbox here (Windows, or Linux without bubblewrap) commands run unconfined, and the
 // person is told once. A dev container is its own confinement and is not wrapped again.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +28,7 @@ let noticeGiven = false;
 
 export const UNSUPPORTED_NOTICE = process.platform === 'linux'
   ? 'Commands run without a sandbox: bubblewrap is not installed. Install it (`sudo apt install bubblewrap`, and `socat` for package registries) to confine them to the workspace, or set pincer.exec.sandbox.mode to "off" to hide this notice.'
-  : `Commands run without a sandbox: Pincer's sandbox needs Linux with bubblewrap, and this is ${process.platform}. Set pincer.exec.sandbox.mode to "off" to hide this notice, or use pincer.exec.host "devcontainer".`;
+  : `Commands run without a sandbox: Pincer's sandbox needs Linux with bubblewrap or macOS with sandbox-exec, and this is ${process.platform}. Set pincer.exec.sandbox.mode to "off" to hide this notice, or use pincer.exec.host "devcontainer".`;
 
 let sharedTmp: string | undefined;
 
