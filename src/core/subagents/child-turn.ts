@@ -75,3 +75,15 @@ export async function runChildTurn(runner: ChildTurnRunner, input: ChildTurnInpu
 function withPartial(message: string, text: string): string {
   return text ? `${message}\nIts last words before that: ${text}` : message;
 }
+
+/** Usage summed over a child's turns (no arguments: zero). */
+export function addUsage(...parts: TurnUsage[]): TurnUsage {
+  const sum: TurnUsage = { input: 0, output: 0, cached: 0 };
+  for (const u of parts) {
+    sum.input += u.input;
+    sum.output += u.output;
+    sum.cached += u.cached;
+    if (u.costUsd !== undefined) sum.costUsd = (sum.costUsd ?? 0) + u.costUsd;
+  }
+  return sum;
+}

@@ -16,7 +16,7 @@ import type { Clock } from '../clock';
 import { Emitter } from '../events';
 import type { SessionStore } from '../sessions/session-store';
 import { childAgent, type AgentDirectory } from './subagent-agents';
-import { runChildTurn, type ChildTurnRunner, type StopReason } from './child-turn';
+import { addUsage, runChildTurn, type ChildTurnRunner, type StopReason } from './child-turn';
 import type { SubagentConfig } from './subagent-config';
 import { announcement } from './subagent-format';
 import { INTERRUPTED_RESULT, type SubagentStore } from './subagent-store';
@@ -127,17 +127,17 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
         throw new SpawnRefused('The person declined to start this subagent: do the task yourself, or ask them what they want instead.');
       }
     }
-    try {
-      const sessions = await this.deps.sessions();
-      if (!sessions) throw new Error('the workspace database could not be opened');
-      await sessions.create(record.agentId, { name: `subagent-${record.id}`, title: record.label ?? record.task.slice(0, 60) });
-    } catch (e) {
-      this.settle(record, { status: 'failed', result: `Could not create its session: ${(e as Error).message}`, usage: record.usage }, live, 0);
-      throw new SpawnRefused(`The subagent could not start: ${(e as Error).message}.`);
-    }
     this.save(record);
-    this.run(record, live, record.task);
+    // The session is made as the child starts, not before spawn answers: a model's several spawns
+    // in a row do not each wait for a database write.
+    this.run(record, live, record.task, () => this.createSession(record));
     return this.get(record.id)!;
+  }
+
+  private async createSession(record: SubagentRecord): Promise<void> {
+    const sessions = await this.deps.sessions();
+    if (!sessions) throw new Error('the workspace database could not be opened');
+    await sessions.create(record.agentId, { name: `subagent-${record.id}`, title: record.label ?? record.task.slice(0, 60) });
   }
 
   /** Resolves with the child's record once it has settled. */
@@ -287,20 +287,21 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     return this.get(id)!;
   }
 
-  private run(record: SubagentRecord, live: Live, text: string): void {
+  private run(record: SubagentRecord, live: Live, text: string, prepare: () => Promise<void> = async () => undefined): void {
     const c = this.deps.config();
     const base = { ...record.usage };
     const childLeft = c.maxTokensPerChild > 0 ? Math.max(0, c.maxTokensPerChild - base.input - base.output) : undefined;
     const treeLeft = c.maxTokensPerTree > 0 ? Math.max(0, c.maxTokensPerTree - this.treeTokens(this.rootOf(record.parentSessionKey))) : undefined;
     const budgets = [childLeft, treeLeft].filter((n): n is number => n !== undefined);
-    void runChildTurn(this.deps.runner, {
+    const turn = () => runChildTurn(this.deps.runner, {
       sessionKey: record.sessionKey, agentId: record.agentId, text, depth: record.depth,
       maxIterations: c.maxIterations, maxRetries: c.maxRetries, ...(budgets.length ? { maxTokens: Math.min(...budgets) } : {}),
       signal: live.controller.signal, stopReason: () => live.stop,
       onActivity: () => (live.lastActivity = this.deps.clock.now()),
       onEvent: (e) => {
         if (e.type === 'request' && record.status === 'queued') {
-          this.update(record, { status: 'running' });
+          // Not stored: after a reload, queued and running both come back as interrupted.
+          record.status = 'running';
           this.events.fire({ type: 'running', id: record.id });
         } else if (e.type === 'text') {
           this.events.fire({ type: 'output', id: record.id, text: e.text });
@@ -313,7 +314,9 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
           this.checkTreeBudget(record);
         }
       },
-    }).then((out) => this.settle(record, { ...out, usage: addUsage(base, out.usage) }, live, this.deps.clock.now() - live.startedAt));
+    });
+    void prepare().then(turn, (e: unknown) => ({ status: 'failed' as const, result: `Could not create its session: ${(e as Error).message}`, usage: addUsage() }))
+      .then((out) => this.settle(record, { ...out, usage: addUsage(base, out.usage) }, live, this.deps.clock.now() - live.startedAt));
   }
 
   private settle(record: SubagentRecord, out: { status: SubagentRecord['status']; result: string; usage: SubagentRecord['usage'] }, live: Live, ranMs: number): void {
@@ -388,10 +391,5 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       await store?.save(snapshot);
     }).catch((e: unknown) => this.deps.warn?.(`Pincer could not store subagent ${record.id}: ${(e as Error).message}`));
   }
-}
-
-function addUsage(a: SubagentRecord['usage'], b: SubagentRecord['usage']): SubagentRecord['usage'] {
-  const cost = a.costUsd !== undefined || b.costUsd !== undefined ? { costUsd: (a.costUsd ?? 0) + (b.costUsd ?? 0) } : {};
-  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, ...cost };
 }
 

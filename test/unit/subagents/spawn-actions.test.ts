@@ -65,7 +65,7 @@ describe('spawn tool: actions', () => {
     const exec = (args: unknown, key = mine) => r!.x.rt.registry.execute('spawn', args, r!.x.rt.context({ channel: 'chat', sessionKey: key }));
     for (const task of ['one', 'two', 'three']) assert.equal((await exec({ action: 'spawn', task, label: task })).isError, false);
     const other = await exec({ action: 'spawn', task: 'theirs' }, theirs);
-    await until(() => r!.manager.list().every((c) => c.status === 'running'));
+    await until(() => r!.manager.list().every((c) => r!.events.some((e) => e.type === 'output' && e.id === c.id)));
     const listed = await exec({ action: 'list' });
     assert.equal(listed.forLLM.split('\n').length, 3);
     assert.match(listed.forLLM, /"one" — running.*: one\n.*"two" — running.*\n.*"three" — running/);
