@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { userCacheDir } from './core/user-cache-dir';
 import { loadBundle } from './host/bundle-loader';
 import type { HostCore } from './host/host-core';
-import { MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID } from './host/ids';
+import { MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
 
 // Set by the bundle's first line (esbuild banner); falls back to this module's own start when unbundled.
@@ -32,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
   const pendingChanged = new vscode.EventEmitter<void>();
   const memoryFileChanged = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   const memoryViewChanged = new vscode.EventEmitter<void>();
+  const subagentsViewChanged = new vscode.EventEmitter<void>();
   const api: PincerApi = {
     activation: { moduleEvalMs: moduleEvaluatedAt - moduleLoadedAt, activateMs: 0, sinceModuleLoadMs: 0 },
     core: () => {
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         loaded.review.diff.onDidChange.on(() => pendingChanged.fire());
         loaded.memory.fs.onDidChangeFile((e) => memoryFileChanged.fire(e));
         loaded.memoryView.onDidChangeTreeData(() => memoryViewChanged.fire());
+        loaded.subagentsView.onDidChangeTreeData(() => subagentsViewChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
         channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms${bundle.fromCache ? ' (code cache)' : ''}`);
       }
@@ -95,6 +97,13 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
       getTreeItem: (n) => api.core().memoryView.getTreeItem(n as never),
     }),
     memoryFileChanged, memoryViewChanged,
+    // Shown, it loads the core and the chat (children are chat turns) and the stored tree.
+    vscode.window.registerTreeDataProvider<unknown>(SUBAGENTS_VIEW_ID, {
+      onDidChangeTreeData: subagentsViewChanged.event,
+      getChildren: (n) => api.core().subagentsView.getChildren(n as never) as Promise<unknown[]>,
+      getTreeItem: (n) => api.core().subagentsView.getTreeItem(n as never),
+    }),
+    subagentsViewChanged,
     vscode.commands.registerCommand('pincer.showToolLog', () => channel.show(true)),
     // Every other contributed command is the core's: registered here, loaded on first call.
     ...contributedCommands(context).filter((id) => id !== 'pincer.showToolLog').map((id) =>

@@ -26,6 +26,7 @@ import { registerMemory } from './memory/memory-register';
 import type { MemoryView } from './memory/memory-view';
 import { registerExec, type ExecHost } from './exec/exec-host';
 import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
+import { SubagentsView } from './subagents/subagents-view';
 
 export interface HostCore {
   services: HostServices;
@@ -36,6 +37,8 @@ export interface HostCore {
   memoryView: MemoryView;
   exec: ExecHost;
   chat: ChatHost;
+  /** The Subagents view's data (the tree VS Code shows; tests read it too). */
+  subagentsView: SubagentsView;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -74,6 +77,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
   const exec = registerExec(context, rt, storage, () => guard(), warn);
   const chat = registerChatLazily(context, rt, storage, memory, exec, review);
+  const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });
   // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
   // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
   // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
@@ -96,13 +100,13 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     sidebar.refresh();
   };
   context.subscriptions.push(
-    vscode.workspace.onDidChangeWorkspaceFolders(() => toolset.rebuild()), exec, chat, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    vscode.workspace.onDidChangeWorkspaceFolders(() => toolset.rebuild()), exec, chat, subagentsView, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -111,6 +115,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...review.commands,
       ...exec.commands,
       ...chat.commands,
+      ...subagentsView.commands(),
     },
     checkpoints: () => checkpoints,
   };

@@ -9,6 +9,7 @@ import { el, toolButton } from './dom';
 import { Pickers } from './pickers';
 import { approvalCard, reviewCard, settleApproval, settleReview } from './prompt-cards';
 import { SessionList } from './sessions';
+import { subagentCard, updateSubagentCard } from './subagent-card';
 import { setupCard } from './setup-card';
 import { Transcript } from './transcript';
 import { flushState, loadState, post, saveState, type SavedState } from './vscode-api';
@@ -152,6 +153,14 @@ function live(m: LiveEvent): void {
     case 'review-settled':
       settled(byData('data-review-id', m.id), (c) => settleReview(c, m.outcome));
       break;
+    case 'subagent': {
+      // Updated where it is; a new child goes into its turn when that turn is on screen.
+      const card = byData('data-subagent-id', m.child.id);
+      if (card) updateSubagentCard(card, m.child);
+      else if (m.turnId !== undefined && !transcript.elsewhere(m.turnId)) transcript.turnFor(m.turnId)?.card(el('div', { class: 'msg tool' }, subagentCard(m.child)));
+      if (m.child.status !== 'queued' && m.child.status !== 'running') announce(`Subagent ${m.child.label ?? m.child.id}: ${m.child.status}`);
+      break;
+    }
   }
 }
 

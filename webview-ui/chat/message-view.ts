@@ -6,6 +6,7 @@ import { baseName, el, icon } from './dom';
 import { turnFooter } from './live-turn';
 import { renderMarkdown } from './markdown';
 import { settledApprovalCard, settledReviewCard } from './prompt-cards';
+import { subagentCard } from './subagent-card';
 import { toolCard } from './tool-card';
 
 export function chipLabel(c: ContextChip): string {
@@ -38,5 +39,7 @@ export function messageElement(m: ChatMessage): HTMLElement {
       return el('div', { class: 'msg mark', 'data-id': m.id }, settledReviewCard(m.review));
     case 'turn-end':
       return el('div', { class: 'msg mark', 'data-id': m.id }, turnFooter(m.end));
+    case 'subagent':
+      return el('div', { class: 'msg tool', 'data-id': m.id }, subagentCard(m.child));
   }
 }

@@ -7,13 +7,15 @@
 // were made, so a reloaded transcript shows what it showed before.
 import type { ModelMessage } from '../agent/model-types';
 import type { SessionMark } from '../sessions/session-store';
-import { CHAT_LIMITS, settledApproval, settledReview, toolStatus, turnFooter, type ChatMessage, type ToolCallView } from './chat-protocol-parts';
+import { CHAT_LIMITS, settledApproval, settledReview, toolStatus, turnFooter, type ChatMessage, type SubagentCardView, type ToolCallView } from './chat-protocol-parts';
 
 export interface HistoryOptions {
   /** Characters of a tool call's arguments on its card (2,000). */
   argsChars?: number;
   /** Characters of a tool result on its card (4,000). */
   resultChars?: number;
+  /** A child agent's card as it stands now, for a `subagent` mark (which keeps only where it was shown). */
+  subagentCard?: (id: string) => SubagentCardView | undefined;
 }
 
 /** `s` cut to `max` characters, with the cut said. */
@@ -41,7 +43,7 @@ export function chatIdSeq(id: string): number | undefined {
 }
 
 /** A stored mark as a transcript entry, or undefined when it is not one (or not valid any more). */
-function markMessage(mark: SessionMark, id: string): ChatMessage | undefined {
+function markMessage(mark: SessionMark, id: string, o: HistoryOptions): ChatMessage | undefined {
   if (mark.kind === 'approval') {
     const r = settledApproval.safeParse(mark.data);
     return r.success ? { role: 'approval', id, approval: r.data } : undefined;
@@ -49,6 +51,11 @@ function markMessage(mark: SessionMark, id: string): ChatMessage | undefined {
   if (mark.kind === 'review') {
     const r = settledReview.safeParse(mark.data);
     return r.success ? { role: 'review', id, review: r.data } : undefined;
+  }
+  if (mark.kind === 'subagent') {
+    const childId = (mark.data as { id?: unknown } | null)?.id;
+    const child = typeof childId === 'string' ? o.subagentCard?.(childId) : undefined;
+    return child && { role: 'subagent', id, child };
   }
   if (mark.kind === 'turn-end') {
     const r = turnFooter.safeParse(mark.data);
@@ -78,8 +85,14 @@ export function toChatMessages(messages: readonly (ModelMessage & { seq: number 
     if (mark.kind === 'tool') toolMarks.push(mark.data);
     else bySeq.set(mark.seq, [...(bySeq.get(mark.seq) ?? []), mark]);
   }
+  const cardsShown = new Set<string>();
   const placeMarks = (seq: number) => (bySeq.get(seq) ?? []).forEach((mark, i) => {
-    const entry = markMessage(mark, `m${seq}:k${i}`);
+    const entry = markMessage(mark, `m${seq}:k${i}`, o);
+    // A child resumed while its parent's session ran again is marked twice: it keeps its first place.
+    if (entry?.role === 'subagent') {
+      if (cardsShown.has(entry.child.id)) return;
+      cardsShown.add(entry.child.id);
+    }
     if (entry) out.push(entry);
   });
   for (const m of messages) {

@@ -100,6 +100,27 @@ export const usage = z.strictObject({
   costUsd: z.optional(z.number().check(z.gte(0), z.lte(1e9))),
 });
 
+/** A subagent's status, as the card and the Subagents view show it (see core/subagents/types.ts). */
+export const subagentStatus = z.enum(['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted', 'stalled']);
+
+/**
+ * A child agent's card inside its parent's turn: what it was asked, how it stands, what it costs, its
+ * latest tool calls while it runs and its answer once it finished (previews, already scrubbed).
+ */
+export const subagentCard = z.strictObject({
+  id: idString,
+  label: z.optional(capped(L.label)),
+  agentId: idString,
+  task: capped(L.sentence),
+  status: subagentStatus,
+  depth: count,
+  usage,
+  durationMs: z.number().check(z.gte(0), z.lte(L.durationMs)),
+  /** Its latest tool calls (the card keeps the last few; the transcript has them all). */
+  tools: list(z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(L.label)), args: capped(L.label), status: toolStatus }), 20),
+  result: z.optional(capped(L.preview)),
+});
+
 export const approvalPart = z.strictObject({
   /** The segment as a person reads it (`rm -rf build`). */
   text: capped(L.command),
@@ -149,6 +170,7 @@ export const chatMessage = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('approval'), id: idString, approval: settledApproval }),
   z.strictObject({ role: z.literal('review'), id: idString, review: settledReview }),
   z.strictObject({ role: z.literal('turn-end'), id: idString, end: turnFooter }),
+  z.strictObject({ role: z.literal('subagent'), id: idString, child: subagentCard }),
 ]);
 
 /** A page of a session: its newest messages (oldest first) and whether earlier ones exist. */
@@ -195,3 +217,4 @@ export type SettledApproval = z.infer<typeof settledApproval>;
 export type SettledReview = z.infer<typeof settledReview>;
 export type TurnFooter = z.infer<typeof turnFooter>;
 export type LocalServerChoice = z.infer<typeof localServer>;
+export type SubagentCardView = z.infer<typeof subagentCard>;

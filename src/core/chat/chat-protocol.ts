@@ -25,7 +25,7 @@
 import * as z from 'zod/mini';
 import {
   agentChoice, approvalAnswer, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
-  localServer, mentionItem, modelChoice, reviewAction, reviewOutcome, sessionPage, sessionSummary, toolCallView, turnStopReason, usage, webUrl,
+  localServer, mentionItem, modelChoice, reviewAction, reviewOutcome, sessionPage, sessionSummary, subagentCard, toolCallView, turnStopReason, usage, webUrl,
 } from './chat-protocol-parts';
 
 export * from './chat-protocol-parts';
@@ -62,8 +62,13 @@ const review = msg('review', {
   removed: count,
 });
 const reviewSettled = msg('review-settled', { id: idString, outcome: reviewOutcome });
+/**
+ * A child agent's card, new or changed: the page updates the card with this id where it is, or adds it
+ * to the turn `turnId` when that turn is on screen (a child of another turn or session is not drawn).
+ */
+const subagent = msg('subagent', { turnId: z.optional(idString), child: subagentCard });
 
-const liveEvent = z.discriminatedUnion('type', [assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled]);
+const liveEvent = z.discriminatedUnion('type', [assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent]);
 
 // ---- host → webview: the rest ----
 
@@ -99,7 +104,7 @@ const error = msg('error', { message: capped(L.sentence), turnId: z.optional(idS
 const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
-  init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled,
+  init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent,
   turnEnd, sessions, pickers, context, mentionResults, error, setup,
 ]);
 
@@ -128,6 +133,9 @@ export const toHostSchema = z.discriminatedUnion('type', [
   msg('mention-query', { prefix: capped(L.mentionPrefix) }),
   /** A first-run card's button: use VS Code's models, connect a local server, set an API key. */
   msg('setup-action', { action: z.enum(['vscode-lm', 'local', 'api-key']) }),
+  /** A child card's Stop (cancels that child and its own children) and Open Transcript buttons. */
+  msg('subagent-stop', { id: idString }),
+  msg('subagent-open', { id: idString }),
 ]);
 
 export type ToWebview = z.infer<typeof toWebviewSchema>;

@@ -56,7 +56,7 @@ export const SESSION_MIGRATIONS: Migration[] = [
  */
 export interface SessionMark {
   seq: number;
-  kind: 'tool' | 'approval' | 'review' | 'turn-end';
+  kind: 'tool' | 'approval' | 'review' | 'turn-end' | 'subagent';
   data: unknown;
 }
 

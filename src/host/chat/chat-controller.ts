@@ -12,10 +12,12 @@ import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history
 import type { ChatStopReason, ChatUsage, ContextChip, LiveEvent, MessageOf, SessionPage, ToHost, ToWebview } from '../../core/chat/chat-protocol';
 import { probeLocalServers } from '../../core/agent/local-model-probe';
 import type { SessionMark, SessionStore } from '../../core/sessions/session-store';
+import type { SubagentControl } from '../../core/subagents/types';
 import type { ModelHost } from '../agent/model-host';
 import { connectLocalModelCommand, useVscodeModelsCommand } from '../agent/model-setup';
 import { chipsToText, editorChips } from './chat-context';
 import { chatChoices } from './chat-choices';
+import { ChatSubagentCards } from './chat-subagent-cards';
 
 /** Messages a session page carries at first; older ones come with `load-older`. */
 const PAGE = 200;
@@ -29,6 +31,8 @@ export interface ChatControllerDeps {
   /** Runs the review command behind a review card. */
   review(id: string, action: 'accept' | 'reject' | 'open'): Promise<void>;
   answerApproval(id: string, answer: 'once' | 'always' | 'deny'): boolean;
+  /** The window's subagents: children of a turn show as cards in it. */
+  subagents?: SubagentControl;
 }
 
 interface Running {
@@ -52,8 +56,21 @@ export class ChatController {
   private agentId = DEFAULT_AGENT_ID;
   private running?: Running;
   private readonly cards = new Map<string, ShownCard>();
+  private readonly children?: ChatSubagentCards;
 
-  constructor(private readonly d: ChatControllerDeps) {}
+  constructor(private readonly d: ChatControllerDeps) {
+    if (d.subagents) {
+      this.children = new ChatSubagentCards(d.subagents, {
+        running: () => this.running, current: () => this.current, post: (e) => this.d.post(e),
+        mark: (key, data) => void this.mark(key, 'subagent', data),
+      });
+    }
+  }
+
+  /** What a stored page needs beyond its messages: the children's cards as they stand now. */
+  private get history() {
+    return { subagentCard: (id: string) => this.children?.card(id) };
+  }
 
   /** The session key of the turn running now (approvals and reviews of it show inline). */
   get runningSession(): string | undefined {
@@ -117,6 +134,8 @@ export class ChatController {
       case 'open-link': return void vscode.env.openExternal(vscode.Uri.parse(m.url, true));
       case 'mention-query': return this.mentions(m.prefix);
       case 'setup-action': return this.setup(m.action);
+      case 'subagent-stop': return this.children?.cancel(m.id);
+      case 'subagent-open': return void vscode.commands.executeCommand('pincer.subagents.open', m.id);
     }
   }
 
@@ -209,7 +228,7 @@ export class ChatController {
     const from = Math.max(1, last - PAGE + 1);
     const msgs = await store.messages(s.key, { fromSeq: from, limit: Math.max(0, last - from + 1) });
     const marks = await store.marks(s.key, { fromSeq: from, ...(userSeq === undefined ? {} : { toSeq: userSeq - 1 }) });
-    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, {}, marks) };
+    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, this.history, marks) };
   }
 
   private async postSessions(store: SessionStore): Promise<void> {
@@ -262,7 +281,7 @@ export class ChatController {
     const from = Math.max(1, seq - PAGE);
     const msgs = await store.messages(key, { fromSeq: from, limit: seq - from });
     const marks = await store.marks(key, { fromSeq: from, toSeq: seq - 1 });
-    this.d.post({ type: 'older', key, messages: toChatMessages(msgs, {}, marks), hasOlder: from > 1 });
+    this.d.post({ type: 'older', key, messages: toChatMessages(msgs, this.history, marks), hasOlder: from > 1 });
   }
 
   private async pickModel(id: string): Promise<void> {

@@ -38,6 +38,8 @@ export interface ChatHost extends vscode.Disposable {
   readonly models: ModelHost;
   /** The window's subagents (loads the chat bundle: children are chat turns). */
   readonly subagents: SubagentManager;
+  /** The window's subagents once their stored records are loaded (loads the chat bundle). */
+  loadedSubagents(): Promise<SubagentManager>;
   /** Whether the chat bundle has been loaded (nothing of it runs before). */
   isLoaded(): boolean;
   sessions(): Promise<SessionStore | undefined>;
@@ -59,6 +61,11 @@ export function registerChatLazily(context: vscode.ExtensionContext, rt: PincerR
     get service() { return load().service; },
     get models() { return load().models; },
     get subagents() { return load().subagents; },
+    loadedSubagents: async () => {
+      const c = load();
+      await c.subagentsLoaded;
+      return c.subagents;
+    },
     isLoaded: () => chat !== undefined,
     sessions, rebuild,
     commands: Object.fromEntries(CHAT_COMMAND_IDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)])),

@@ -25,6 +25,8 @@ export interface LoadedChat extends vscode.Disposable {
   models: ModelHost;
   /** The window's subagents: children run as chat turns of this service. */
   subagents: SubagentManager;
+  /** Resolves once the stored children are loaded (the Subagents view waits for it). */
+  subagentsLoaded: Promise<void>;
   commands: Record<ChatCommandId, (...args: never[]) => unknown>;
 }
 
@@ -65,9 +67,9 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     confirm: confirmThrough(exec.approvals, { cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', host: rt.currentConfig.exec.host }),
   });
   // Children that were running when the window closed come back interrupted, never re-run.
-  void subagents.load();
+  const subagentsLoaded = subagents.load();
   const view = new ChatView(context.extensionUri, {
-    chat: service, sessions, models, agents,
+    chat: service, sessions, models, agents, subagents,
     answerApproval: (id, answer) => exec.approvals.answer(id, answer),
     review: async (id, action) => {
       const p = review.diff.pending.get(id);
@@ -84,7 +86,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     await view.controller.send({ type: 'send', text, chips: editorChips() });
   };
   return {
-    view, service, models, subagents,
+    view, service, models, subagents, subagentsLoaded,
     commands: {
       'pincer.chat.new': async () => {
         await view.reveal();
