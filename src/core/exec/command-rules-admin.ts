@@ -14,7 +14,9 @@ const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Op
 const SECRET_HIVE = /^(HKLM|HKEY_LOCAL_MACHINE)\\+(SAM|SECURITY|SYSTEM)\\*$/i;
 /** PowerShell nouns of the machine's protection, logging, services, accounts and start-up. */
 const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature)$/;
-const CHANGE_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|new|register|enable|install|restart|limit|reset)$/;
+/** Verbs that take a protection away or stop something; creating, starting or enabling asks instead. */
+const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|limit|reset)$/;
+const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
 
 export function adminRules(v: SegmentView): Finding[] {
   const f: Finding[] = [...historyRule(v)];
@@ -22,8 +24,11 @@ export function adminRules(v: SegmentView): Finding[] {
   const w = args.filter((a) => !a.startsWith('-'));
   const lower = args.map((a) => a.toLowerCase());
   const ps = /^([a-z]+)-([a-z]\w*)$/.exec(name);
-  if (ps && CHANGE_VERB.test(ps[1])) {
-    if (GUARDED_NOUN.test(ps[2])) f.push(deny('destructive_ops', `${v.exe} changes the machine's protection, logging, services, accounts or start-up`));
+  // `Set-ExecutionPolicy RemoteSigned -Scope CurrentUser` is the documented set-up step; Bypass, Unrestricted or the whole machine is not.
+  const everyday = ps?.[2] === 'executionpolicy' && !lower.some((a) => /^(bypass|unrestricted|localmachine)$/.test(a));
+  if (ps && (WEAKEN_VERB.test(ps[1]) || CREATE_VERB.test(ps[1]))) {
+    if (GUARDED_NOUN.test(ps[2]) && WEAKEN_VERB.test(ps[1]) && !everyday) f.push(deny('destructive_ops', `${v.exe} changes the machine's protection, logging, services, accounts or start-up`));
+    else if (GUARDED_NOUN.test(ps[2])) f.push(ask('persistence', `${v.exe} changes the machine's services, accounts, policies or start-up`));
     else if (/^(remove|stop|clear|disable|uninstall|unregister)$/.test(ps[1])) f.push(ask('destructive_ops', `${v.exe} removes, stops or clears something`));
   }
   switch (name) {
@@ -67,8 +72,6 @@ export function adminRules(v: SegmentView): Finding[] {
   return f;
 }
 
-const HIST_VAR = /^(HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTCONTROL|HISTIGNORE|PROMPT_COMMAND|fish_history)$/;
-
 /**
  * The shell history switched off or erased: what was run can no longer be looked at afterwards.
  * `export HISTSIZE=10000` and `history | tail` keep it.
@@ -80,9 +83,10 @@ function historyRule(v: SegmentView): Finding[] {
     ...(/^(export|declare|typeset|set|local|readonly)$/.test(name) ? args.filter((a) => a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const) : [])];
   if (pairs.some(([n, val]) => /^(HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST)$/.test(n) && off(val) || n === 'HISTIGNORE' && /^\*$|^\*:/.test(val)))
     return [deny('destructive_ops', 'the shell history is switched off, so what runs next leaves no trace')];
-  if (name === 'unset' && args.some((a) => HIST_VAR.test(a) && a !== 'PROMPT_COMMAND')) return [deny('destructive_ops', 'unset switches the shell history off')];
+  // Unset, HISTFILE (bash) or SAVEHIST (zsh) means nothing is saved; HISTSIZE or HISTCONTROL unset keep more, not less.
+  if (name === 'unset' && args.some((a) => /^(HISTFILE|SAVEHIST)$/.test(a))) return [deny('destructive_ops', 'unset switches the shell history off')];
   if (name === 'set' && args.includes('+o') && args.includes('history')) return [deny('destructive_ops', 'set +o history switches the shell history off')];
-  if (name === 'history' && args.some((a) => /^-[a-z]*[cdw]/.test(a))) return [ask('destructive_ops', 'history -c/-d/-w erases or rewrites the shell history')];
+  if (name === 'history' && args.some((a) => /^-[a-z]*[cd]/.test(a))) return [ask('destructive_ops', 'history -c/-d erases the shell history')];
   return [];
 }
 

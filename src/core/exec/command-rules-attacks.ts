@@ -40,6 +40,17 @@ function targets(args: readonly string[]): { urls: string[]; local: boolean } {
   return { urls, local: urls.length > 0 && urls.every(isLoopbackUrl) };
 }
 
+/** A load no test of one's own staging server needs: hundreds of connections, a hundred thousand requests, a high rate or a long run. */
+function flood(args: readonly string[]): boolean {
+  const value = (flag: RegExp) => args.flatMap((a, i) => (flag.test(a) ? [args[i + 1] ?? ''] : [])).concat(args.flatMap((a) => { const m = /^--?([\w-]+)=(.+)$/.exec(a); return m && flag.test(`--${m[1]}`) ? [m[2]] : []; }));
+  const num = (s: string) => Number.parseFloat(s.replace(/k$/i, 'e3'));
+  const secs = (s: string) => { const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(s); return m ? Number(m[1]) * ({ ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] ?? 's'] ?? 1) : 0; };
+  return value(/^(-c|--connections|--concurrency|-concurrency|--vus|-u|--users)$/).some((x) => num(x) >= 200)
+    || value(/^(-n|--requests|--number|-requests)$/).some((x) => num(x) >= 100_000)
+    || value(/^(-r|--rate|-rate|--qps|-q)$/).some((x) => num(x) >= 1000)
+    || value(/^(-d|-z|--duration|-duration|-t|--time)$/).some((x) => /[smh]$/.test(x) && secs(x) >= 600);
+}
+
 /** The program or script that actually runs: `./x`, `bash x.sh`, `python3 x.py`. */
 function runFile(v: SegmentView): string | undefined {
   const base = (p: string) => p.replace(/\\/g, '/').split('/').pop() ?? p;
@@ -68,7 +79,10 @@ export function attackRules(v: SegmentView): Finding[] {
   const f: Finding[] = [];
   const t = targets(args);
   if (describesItself(args) && (LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name))) return [];
-  if (LOAD_TOOLS.test(name) && !t.local) f.push(t.urls.length ? deny('network_recon', `${name} floods ${hostOf(t.urls.find((u) => !isLoopbackUrl(u)) ?? '') ?? 'another host'} with requests`) : ask('network_recon', `${name} sends a load of requests to hosts the judge cannot see`));
+  if (LOAD_TOOLS.test(name) && !t.local) {
+    const host = hostOf(t.urls.find((u) => !isLoopbackUrl(u)) ?? '') ?? 'another host';
+    f.push(t.urls.length && flood(args) ? deny('network_recon', `${name} floods ${host} with requests`) : ask('network_recon', `${name} sends a load of requests to ${t.urls.length ? host : 'hosts the judge cannot see'}`));
+  }
   if (INJECTION_TOOLS.test(name)) f.push(t.local ? ask('network_recon', `${name} attacks an application on this machine`) : deny('network_recon', `${name} injects into or exploits another host's application`));
   if (REMOTE_SHELL_TOOLS.test(name)) f.push(deny('reverse_shell', `${name} hands a shell to another host or takes one from it`));
   if (/^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|lynx|w3m|links|elinks|fetch)$/.test(name)) {

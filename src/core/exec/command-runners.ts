@@ -180,7 +180,7 @@ const OPERANDS_ARE_DATA = new Set([
   'git', 'docker', 'podman', 'kubectl', 'helm', 'systemctl', 'service', 'journalctl', 'pgrep', 'pkill', 'killall', 'pidof', 'ps', 'top', 'htop', 'lsof', 'kill', 'update-alternatives',
   'rpm', 'ls', 'cat', 'head', 'tail', 'less', 'more', 'file', 'stat', 'du', 'wc', 'diff', 'cmp', 'touch', 'mkdir', 'cp', 'mv', 'ln', 'install', 'chmod', 'chown', 'tar', 'zip', 'unzip', 'rm', 'cd', 'pushd',
   'code', 'vim', 'vi', 'nvim', 'nano', 'emacs', 'open', 'xdg-open', 'make', 'cmake', 'ninja', 'bazel', 'gradle', 'mvn', 'dotnet', 'java', 'javac', 'tsc', 'eslint', 'prettier', 'jest', 'mocha', 'pytest',
-  'gh', 'glab', 'aws', 'gcloud', 'az', 'terraform', 'ansible', 'vagrant', 'brew', 'sudo', 'doas', 'env', 'xargs', 'find', 'time', 'nice', 'nohup', 'timeout', 'watch', 'parallel', 'strace', 'ltrace',
+  'gh', 'glab', 'aws', 'gcloud', 'gsutil', 'az', 'azcopy', 'rclone', 's3cmd', 'terraform', 'ansible', 'vagrant', 'brew', 'sudo', 'doas', 'env', 'xargs', 'find', 'time', 'nice', 'nohup', 'timeout', 'watch', 'parallel', 'strace', 'ltrace',
   'ssh', 'scp', 'rsync', 'sort', 'uniq', 'cut', 'tr', 'tee', 'column', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false', ':', 'sleep', 'wait', 'exit', 'return', 'shift', 'trap', 'eval', 'exec', 'source', '.', 'getopts', 'ulimit', 'umask',
 ]);
 /** Programs the rules judge by their arguments: an unknown program given one of these as an operand is taken to run it. */
