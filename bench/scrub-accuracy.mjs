@@ -11,8 +11,10 @@ import { record } from './lib/record.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { Scrubber } = require(path.join(root, 'out/src/core/guard/scrubber.js'));
-const { buildCorpus, evaluate } = require(path.join(root, 'out/test/support/secrets/corpus.js'));
+// The compiled output to measure: out/ by default, or a folder of one's own (PINCER_OUT=.out-x).
+const outDir = path.join(root, process.env.PINCER_OUT ?? 'out');
+const { Scrubber } = require(path.join(outDir, 'src/core/guard/scrubber.js'));
+const { buildCorpus, evaluate } = require(path.join(outDir, 'test/support/secrets/corpus.js'));
 
 const corpus = buildCorpus({ seed: 42, cleanBytes: 10.5 * 1024 * 1024 });
 const megabytes = Math.round(corpus.lines.reduce((n, l) => n + l.length + 1, 0) / 1048576 * 100) / 100;

@@ -10,9 +10,11 @@ import { median, record } from './lib/record.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { Scrubber } = require(path.join(root, 'out/src/core/guard/scrubber.js'));
-const { staticRules } = require(path.join(root, 'out/src/core/guard/scrub-patterns.js'));
-const { combine } = require(path.join(root, 'out/src/core/guard/scrub-combine.js'));
+// The compiled output to measure: out/ by default, or a folder of one's own (PINCER_OUT=.out-x).
+const outDir = path.join(root, process.env.PINCER_OUT ?? 'out');
+const { Scrubber } = require(path.join(outDir, 'src/core/guard/scrubber.js'));
+const { staticRules } = require(path.join(outDir, 'src/core/guard/scrub-patterns.js'));
+const { combine } = require(path.join(outDir, 'src/core/guard/scrub-combine.js'));
 
 const TARGET = 10 * 1024 * 1024;
 const RUNS = 11;

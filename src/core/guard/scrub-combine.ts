@@ -6,7 +6,10 @@
 //   - inside an anchor group, consecutive rules sharing a guard (a cheap lookbehind) are wrapped in
 //     it, so e.g. a `:` after `"name"` is rejected once instead of by five keyword lookbehinds;
 //   - the matches are walked with `exec` rather than `String.replace` with a callback, which was
-//     measured about twice as slow on a pattern with this many named groups.
+//     measured about twice as slow on a pattern with this many groups;
+//   - the rules name their groups, but the combined pattern is compiled with plain numbered groups:
+//     V8 builds a `groups` object of every name for every match (about three times the cost of the
+//     match itself with this many groups), so only the matched rule's own groups are looked up.
 import { defaultRender, type ScrubGroups, type ScrubRule } from './scrub-rule';
 
 type Render = (g: ScrubGroups, placeholder: string, match: string) => string;
@@ -14,9 +17,57 @@ type Accept = (value: string, text: string, start: number) => boolean;
 
 export interface Combined {
   readonly re: RegExp;
-  readonly names: readonly string[];
+  /** Per rule: the number of its own group in `re`. */
+  readonly groups: readonly number[];
+  /** Per rule: the names and numbers of the groups inside it (`genL`, `genQ`, …), for its render. */
+  readonly inner: readonly (readonly [string, number][])[];
   readonly renders: readonly Render[];
   readonly accepts: readonly (Accept | undefined)[];
+}
+
+/**
+ * The source with its named groups made plain numbered groups (`\k<x>` becoming `(?:\N)`), and the
+ * number of each name. The sources are the rules' own, so the small tokenizer below covers what
+ * they use: escapes, character classes, `(?:`, lookarounds and named or plain groups.
+ */
+export function numberGroups(source: string): { source: string; numbers: Map<string, number> } {
+  const numbers = new Map<string, number>();
+  let out = '';
+  let count = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const ref = inClass ? null : /^k<([A-Za-z0-9_]+)>/.exec(source.slice(i + 1, i + 40));
+      if (ref) {
+        const n = numbers.get(ref[1]);
+        if (n === undefined) throw new Error(`scrub rule: backreference to unknown group ${ref[1]}`);
+        out += `(?:\\${n})`;
+        i += ref[0].length;
+      } else {
+        out += c + source[i + 1];
+        i += 1;
+      }
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '(' && source[i + 1] !== '?') {
+      count += 1;
+      out += c;
+    } else if (c === '(' && source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
+      const end = source.indexOf('>', i);
+      count += 1;
+      numbers.set(source.slice(i + 3, end), count);
+      out += '(';
+      i = end;
+    } else {
+      out += c;
+    }
+  }
+  return { source: out, numbers };
 }
 
 function groupSource(members: readonly ScrubRule[]): string {
@@ -39,9 +90,24 @@ export function combine(rules: readonly ScrubRule[]): Combined {
     else groups.push({ anchor: r.anchor, members: [r] });
   }
   const source = groups.map((g) => (g.anchor === undefined ? groupSource(g.members) : `${g.anchor}(?:${groupSource(g.members)})`));
+  const numbered = numberGroups(source.join('|'));
+  const numberOf = (name: string): number => numbered.numbers.get(name) ?? -1;
+  // A sub-group belongs to the rule with the longest name it starts with (`tk10L` to tk10, not tk1).
+  const ruleIndex = new Map(rules.map((r, i) => [r.name, i]));
+  const inner = rules.map((): [string, number][] => []);
+  for (const [name, n] of numbered.numbers) {
+    for (let len = name.length - 1; len > 0; len--) {
+      const owner = ruleIndex.get(name.slice(0, len));
+      if (owner !== undefined) {
+        inner[owner].push([name, n]);
+        break;
+      }
+    }
+  }
   return {
-    re: new RegExp(source.join('|'), 'g'),
-    names: rules.map((r) => r.name),
+    re: new RegExp(numbered.source, 'g'),
+    groups: rules.map((r) => numberOf(r.name)),
+    inner,
     renders: rules.map((r) => {
       const render = r.render ?? defaultRender(r.name);
       // The anchor character was consumed outside the rule's own group: put it back.
@@ -129,16 +195,17 @@ class Output {
 
 /** One pass of the combined pattern over `text`. Returns `text` itself when nothing matched. */
 export function runCombined(c: Combined, text: string, placeholder: string): string {
-  const { re, names, renders, accepts } = c;
+  const { re, groups, inner, renders, accepts } = c;
   re.lastIndex = 0;
   let out: Output | undefined;
   let last = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const g = m.groups as ScrubGroups;
     let replacement = m[0];
     let accept: Accept | undefined;
-    for (let i = 0; i < names.length; i++) {
-      if (g[names[i]] !== undefined) {
+    for (let i = 0; i < groups.length; i++) {
+      if (m[groups[i]] !== undefined) {
+        const g: Record<string, string | undefined> = {};
+        for (const [name, n] of inner[i]) g[name] = m[n];
         replacement = renders[i](g, placeholder, m[0]);
         accept = accepts[i];
         break;

@@ -108,18 +108,23 @@ export function keyNameAccept(value: string, text: string, start: number): boole
  */
 const TYPE_OR_INDEX = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))`;
 export const NAME_END = String.raw`(?:[rRwW]d|[sSrR]e|[sS]s|[eEwW]t|[eEoO]n|[aA]l|[tT]h|[eE]y|[iI]g|[A-Z_][A-Z0-9])`;
+const CLOSE_QUOTE = String.raw`(?:\\?["'])?`;
 
 /**
  * Shared by every rule of the `[:=]` anchor group that needs a name before the separator (env,
  * qry, hdr, gen, azure): the name's last two characters, before an optional quote and spaces, are
  * the end of some keyword (`…rd`, `…en`, `…ey`, …) or of an UPPER_CASE name. One lookbehind turns
- * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs. The rarer
- * forms (Makefile `::=` `?=` `+=`, PHP `.=`, a type or `]` between name and `=`) are optional parts
- * of the same single branch, not branches of their own: each extra branch is one more walk back
- * over every `:` and `=` of the text. It may let through a little more than the rules accept
- * (`token]::=`); each rule's own lookbehind still decides.
+ * away most `:` and `=` of JSON and code (`"name":`, `id: string`) before any rule runs. It may let
+ * through a little more than the rules accept (`token]::=`); each rule's own lookbehind decides.
+ * It is tried at every `:` and `=` of the text, so its shape is chosen for V8, which matches a
+ * lookbehind right to left without its quick checks: the plain form (`name:`, `"name":`, `KEY =`)
+ * is the first branch, and the rare forms with a `]` or a type between name and separator are
+ * branches of their own that fail on the first character they read. (The same forms as optional
+ * parts of one branch were measured at about twice the cost: every optional part is a choice the
+ * engine backtracks into at every `:` and `=`.)
  */
-export const KEYWORD_GUARD = String.raw`(?<=${NAME_END}(?:\\?["'])?(?:${TYPE_OR_INDEX})?[ \t]{0,32}(?:::|[?+.])?[:=])`;
+export const KEYWORD_GUARD = String.raw`(?<=(?:${NAME_END}${CLOSE_QUOTE}|${NAME_END}${CLOSE_QUOTE}${TYPE_OR_INDEX})` +
+  String.raw`[ \t]{0,32}(?:::|[?+.])?[:=])`;
 
 /** Characters of an unquoted value. */
 const V = String.raw`[\w\-+/=.~%@!*#^:$&]`;
@@ -202,6 +207,9 @@ function envSource(): string {
   return `(?<envL>${name}${notAbout})${notPlain}(?:${quoted}|${bare})`;
 }
 
+/** `[A-Z0-9_]`, tested on a character code (this runs on every env candidate). */
+const isEnvNameChar = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+
 const envRule: ScrubRule = {
   name: 'env',
   anchor: '[:=]',
@@ -210,7 +218,7 @@ const envRule: ScrubRule = {
   render: (g, ph) => g.envL + (g.envQ ?? '') + ph + (g.envQ ?? ''),
   accept: (value, text, start) => {
     let i = start;
-    while (i > 0 && i > start - 64 && /[A-Z0-9_]/.test(text[i - 1])) i -= 1;
+    while (i > 0 && i > start - 64 && isEnvNameChar(text.charCodeAt(i - 1))) i -= 1;
     const last = text.slice(i, start).split('_').pop() ?? '';
     // A URL-named setting is a secret only with credentials in it (`DATABASE_URL=postgres://u:p@h`).
     if (last === 'URL' || last === 'URI') return !isOrdinary(value) && looksSecret(value);

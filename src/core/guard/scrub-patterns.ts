@@ -26,7 +26,8 @@ const azureRule: ScrubRule = {
   name: 'azure',
   anchor: '[:=]',
   guard: KEYWORD_GUARD,
-  source: '(?<=(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/=]{16,}',
+  // The first value character is consumed before the lookbehind: a cheap test turns away `= x`.
+  source: '[A-Za-z0-9+/=](?<=(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/=])[A-Za-z0-9+/=]{15,}',
 };
 
 /**

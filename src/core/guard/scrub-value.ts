@@ -25,8 +25,35 @@ function isMask(v: string): boolean {
 
 /** Every word of the value is a placeholder word: `YOUR_API_KEY_HERE`, `change-me`, `ExampleToken`, `test_secret`. */
 function isPlaceholderWords(v: string): boolean {
+  if (/^[\x00-\x7f]*$/.test(v)) return asciiPlaceholderWords(v);
   const words = v.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   return words.length > 0 && words.every((w) => PLACEHOLDER_WORDS.has(w));
+}
+
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * isPlaceholderWords for ASCII text (nearly every candidate) without the replace, split and filter
+ * copies: the same words (cut at every character that is not a letter or digit and between a
+ * lower-case and an upper-case letter), stopping at the first that is not a placeholder word.
+ */
+function asciiPlaceholderWords(v: string): boolean {
+  let words = 0;
+  let start = -1;
+  for (let i = 0; i <= v.length; i++) {
+    const c = i < v.length ? v.charCodeAt(i) : -1;
+    const inWord = isLower(c) || isUpper(c) || isDigit(c);
+    const camel = inWord && start >= 0 && isUpper(c) && isLower(v.charCodeAt(i - 1));
+    if (start >= 0 && (!inWord || camel)) {
+      if (!PLACEHOLDER_WORDS.has(v.slice(start, i).toLowerCase())) return false;
+      words += 1;
+      start = -1;
+    }
+    if (inWord && start < 0) start = i;
+  }
+  return words > 0;
 }
 
 export function isPlaceholder(v: string): boolean {
@@ -34,11 +61,33 @@ export function isPlaceholder(v: string): boolean {
   return t === '' || REFERENCE.test(t) || ENV_READ.test(t) || isMask(t) || isPlaceholderWords(t) || /EXAMPLE|example/.test(t) && /^[A-Za-z_-]*$/.test(t);
 }
 
-/** Shannon entropy in bits per character. */
+/** Counts of ASCII characters for entropy(); zeroed again after each use. */
+const asciiCounts = new Uint32Array(128);
+
+/**
+ * Shannon entropy in bits per character. It runs on every candidate, so ASCII values (nearly all)
+ * are counted in a reused array rather than a Map; both sum the same terms in the same order
+ * (characters in order of first appearance), so they give the same number to the last bit.
+ */
 export function entropy(v: string): number {
+  const order: number[] = [];
+  let ascii = true;
+  for (let i = 0; i < v.length && ascii; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 128) ascii = false;
+    else if (asciiCounts[c]++ === 0) order.push(c);
+  }
+  let h = 0;
+  if (ascii) {
+    for (const c of order) {
+      const p = asciiCounts[c] / v.length;
+      h -= p * Math.log2(p);
+    }
+  }
+  for (const c of order) asciiCounts[c] = 0;
+  if (ascii) return h;
   const counts = new Map<string, number>();
   for (const c of v) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let h = 0;
   for (const n of counts.values()) {
     const p = n / v.length;
     h -= p * Math.log2(p);

@@ -42,6 +42,11 @@ const HOSTILE: Record<string, string[]> = {
     `Authorization: AWS4-HMAC-SHA256 ${run('a=b, ')}`, run('AUTHORIZATION=basic '), run('Bearer '), `Bearer ${run('a')}`,
     `Bearer ${run('a.')}`],
   'azure': [run('AccountKey='), `AccountKey=${run('a')}`, run('SharedAccessKey=')],
+  'xml attributes and elements': [run('value="'), run('value = \''), `value=${run(' ')}"`, run('<add key="token" value="a'),
+    run('<password>a'), `<password>${run('a')}`, run('>x'), run('d>a')],
+  'call pairs': [run('("token", "'), run(', "'), `("api_key", "${run('a')}`, run('rd", "'), `rd"${run(' ')},`],
+  'keyword guard forms': [run('token: string = '), run("ENV['API_KEY'] = "), run('token ::= '), run('"token":'), run('en"]:'),
+    `token${run(' ')}: string =`, run('[]byte = ')],
 };
 
 describe('Scrubber on hostile input (linear time)', function () {

@@ -66,6 +66,13 @@ describe('Scrubber', () => {
       assert.equal(s.scrub('abbbbc'), 'abbbbc');
     });
 
+    it('takes group and backreference syntax in values literally (the combined pattern numbers its groups)', () => {
+      const s = new Scrubber();
+      for (const v of ['(?<gen>x)\\k<gen>', '(b)\\1(c)', '[(?<a>]']) s.register(v);
+      assert.equal(s.scrub('1 (?<gen>x)\\k<gen> 2 (b)\\1(c) 3 [(?<a>] 4'), '1 [REDACTED] 2 [REDACTED] 3 [REDACTED] 4');
+      assert.equal(s.scrub('xx bb (b)(c) password=Qw3rtyUi0pAs'), 'xx bb (b)(c) password=[REDACTED]');
+    });
+
     it('prefers the longest value when one is a prefix of another', () => {
       const s = new Scrubber();
       s.register('tok-abcdef');
