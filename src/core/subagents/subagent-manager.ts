@@ -127,9 +127,11 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
         throw new SpawnRefused('The person declined to start this subagent: do the task yourself, or ask them what they want instead.');
       }
     }
-    this.save(record);
     // The session is made as the child starts, not before spawn answers: a model's several spawns
-    // in a row do not each wait for a database write.
+    // in a row do not each wait for a database write. The record is first written beside the child's
+    // first model request (or when it settles, whichever comes first), so a child costs no more
+    // database time before its model hears from it than a new chat; a window that dies before then
+    // loses only a child that never ran.
     this.run(record, live, record.task, () => this.createSession(record));
     return this.get(record.id)!;
   }
@@ -300,8 +302,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       onActivity: () => (live.lastActivity = this.deps.clock.now()),
       onEvent: (e) => {
         if (e.type === 'request' && record.status === 'queued') {
-          // Not stored: after a reload, queued and running both come back as interrupted.
-          record.status = 'running';
+          this.update(record, { status: 'running' });
           this.events.fire({ type: 'running', id: record.id });
         } else if (e.type === 'text') {
           this.events.fire({ type: 'output', id: record.id, text: e.text });
