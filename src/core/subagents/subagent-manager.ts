@@ -35,6 +35,8 @@ export interface SubagentManagerDeps {
   confirm?: (req: { record: SubagentRecord; background: boolean }, signal: AbortSignal) => Promise<boolean>;
   /** How often the watchdog runs; 0 = never on its own (tests call sweep()). Default 5 s. */
   sweepEveryMs?: number;
+  /** Ends the background commands a child's session left running: nobody could stop them after it. */
+  endJobs?: (sessionKey: string) => Promise<void>;
   warn?: (message: string) => void;
 }
 
@@ -127,11 +129,10 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
         throw new SpawnRefused('The person declined to start this subagent: do the task yourself, or ask them what they want instead.');
       }
     }
-    // The session is made as the child starts, not before spawn answers: a model's several spawns
-    // in a row do not each wait for a database write. The record is first written beside the child's
-    // first model request (or when it settles, whichever comes first), so a child costs no more
-    // database time before its model hears from it than a new chat; a window that dies before then
-    // loses only a child that never ran.
+    // The session is made as the child starts, and the record first written beside its first model
+    // request (or when it settles): spawn answers without waiting for the database, and a child costs
+    // no more database time before its model hears from it than a new chat. A window that dies
+    // before then loses only a child that never ran.
     this.run(record, live, record.task, () => this.createSession(record));
     return this.get(record.id)!;
   }
@@ -317,7 +318,10 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       },
     });
     void prepare().then(turn, (e: unknown) => ({ status: 'failed' as const, result: `Could not create its session: ${(e as Error).message}`, usage: addUsage() }))
-      .then((out) => this.settle(record, { ...out, usage: addUsage(base, out.usage) }, live, this.deps.clock.now() - live.startedAt));
+      .then(async (out) => {
+        await this.deps.endJobs?.(record.sessionKey).catch((e: unknown) => this.deps.warn?.(`Pincer could not end the commands of subagent ${record.id}: ${(e as Error).message}`));
+        this.settle(record, { ...out, usage: addUsage(base, out.usage) }, live, this.deps.clock.now() - live.startedAt);
+      });
   }
 
   private settle(record: SubagentRecord, out: { status: SubagentRecord['status']; result: string; usage: SubagentRecord['usage'] }, live: Live, ranMs: number): void {

@@ -65,6 +65,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     runner: (req) => service.turn(req), sessions, store: subagentStore, agents,
     config: () => rt.currentConfig.subagents, maxDepth: () => rt.currentConfig.policy.subagentMaxDepth, clock: systemClock,
     confirm: confirmThrough(exec.approvals, { cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', host: rt.currentConfig.exec.host }),
+    endJobs: async (key) => { await Promise.all(exec.jobs.list(key).map((j) => j.kill())); },
   });
   // Children that were running when the window closed come back interrupted, never re-run.
   const subagentsLoaded = subagents.load();

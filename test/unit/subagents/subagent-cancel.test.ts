@@ -88,6 +88,17 @@ describe('subagents: cancelling a tree', () => {
     assert.ok(exec && exec.type === 'tool-result' && exec.isError, 'the child\'s transcript says the command was stopped');
   });
 
+  it('a child\'s background commands end with it: nothing it started outlives it in the process table', async () => {
+    const bg = ['sleep', '4244.5'];
+    r = await rig({ roles: { child: (_task, _req, n) => (n === 0 ? reply(toolCall('exec', { command: bg.join(' '), background: true })) : hold('server started')) } });
+    const key = await r.session();
+    const rec = await r.manager.spawn({ parentSessionKey: key, callerAgentId: 'default', callerDepth: 0, task: 'start a server', mode: 'spawn' });
+    await until(() => r!.events.some((e) => e.type === 'output' && e.id === rec.id));
+    assert.ok(processesRunning(bg).length > 0, 'the background command runs while the child does');
+    await r.manager.cancel(rec.id);
+    assert.deepEqual(processesRunning(bg), [], 'gone once the child has settled');
+  });
+
   it('cancelling one child leaves its siblings running', async () => {
     r = await rig({ roles: { child: (task) => hold(task) } });
     const key = await r.session();

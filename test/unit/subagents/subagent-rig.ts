@@ -101,6 +101,7 @@ export async function rig(opts: RigOptions): Promise<Rig> {
     runner: (req) => chat.turn(req), sessions: async () => sessions, store: async () => store, agents,
     config: () => x.rt.currentConfig.subagents, maxDepth: () => x.rt.currentConfig.policy.subagentMaxDepth,
     clock, sweepEveryMs: 0, ...(opts.confirm ? { confirm: opts.confirm } : {}),
+    endJobs: async (key) => { await Promise.all(x.jobs.list(key).map((j) => j.kill())); },
   });
   await manager.load();
   const events: SubagentEvent[] = [];
