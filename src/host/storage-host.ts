@@ -3,13 +3,8 @@
 // A database that cannot be opened is reported once; Pincer keeps working without persistence.
 import * as vscode from 'vscode';
 import { Database } from '../core/storage/database';
-import { CHECKPOINT_MIGRATIONS } from '../core/fs/checkpoint-store';
-import { TOOL_LOG_MIGRATIONS, ToolLogStore } from '../core/storage/tool-log-store';
-import { MEMORY_MIGRATIONS } from '../core/memory/memory-schema';
-import { CONTEXT_MIGRATIONS } from '../core/memory/context-schema';
-import { REVISION_MIGRATIONS } from '../core/memory/revision-store';
-import { EXEC_APPROVAL_MIGRATIONS } from '../core/exec/approval-store';
-import { SESSION_MIGRATIONS } from '../core/sessions/session-store';
+import { ToolLogStore } from '../core/storage/tool-log-store';
+import { WORKSPACE_MIGRATIONS } from '../core/storage/workspace-migrations';
 
 export class StorageHost implements vscode.Disposable {
   private opening?: Promise<Database | undefined>;
@@ -24,7 +19,7 @@ export class StorageHost implements vscode.Disposable {
     this.opening ??= Database.open({
       dir: this.dir,
       workerPath: this.context.asAbsolutePath('dist/storage-worker.js'),
-      migrations: [...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS, ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS],
+      migrations: [...WORKSPACE_MIGRATIONS],
       onWarning: (m) => this.warn(`storage: ${m}`),
     }).catch((e: unknown) => {
       this.warn(`the workspace database in ${this.dir} could not be opened (${(e as Error).message}); tool history is not saved in this window.`);

@@ -68,7 +68,9 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     endJobs: async (key) => { await Promise.all(exec.jobs.list(key).map((j) => j.kill())); },
   });
   // Children that were running when the window closed come back interrupted, never re-run.
-  const subagentsLoaded = subagents.load();
+  const subagentsLoaded = subagents.load().catch((e: unknown) => {
+    void vscode.window.showWarningMessage(`Pincer could not load the stored subagents: ${(e as Error).message}`);
+  });
   const view = new ChatView(context.extensionUri, {
     chat: service, sessions, models, agents, subagents,
     answerApproval: (id, answer) => exec.approvals.answer(id, answer),
