@@ -97,7 +97,8 @@ export function createToolset(p: ToolsetPorts): Toolset {
       ...routed,
       ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
-      createSpawnTool(p.subagents ?? (() => undefined), p.agents),
+      // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
+      ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,
@@ -105,7 +106,10 @@ export function createToolset(p: ToolsetPorts): Toolset {
         workspaceRoot: () => guard.roots[0],
       }),
     ] as Tool[];
-    hidden = hiddenForVirtualWorkspace(tools.map((t) => t.name), virtual);
+    hidden = [
+      ...hiddenForVirtualWorkspace(tools.map((t) => t.name), virtual),
+      ...(p.subagents ? [] : [{ tool: 'spawn', reason: 'spawn starts child agents, which are model turns, and this entry point has no model: use it from the chat.' }]),
+    ];
     const offered = tools.filter((t) => !hidden.some((h) => h.tool === t.name));
     // A tool of an earlier build that this one leaves out must not stay registered.
     for (const name of registered) if (!offered.some((t) => t.name === name)) p.rt.registry.unregister(name);

@@ -101,7 +101,10 @@ describe('virtual workspaces: the toolset', () => {
       assert.doesNotMatch((await run('list_files', { path: '.' })).forLLM, /\.env/);
 
       for (const t of ['exec', 'process', 'credentialed_exec']) assert.equal(rt.registry.get(t), undefined, `${t} is not registered`);
-      assert.deepEqual(toolset.hidden().map((h) => h.tool), ['exec', 'process', 'credentialed_exec']);
+      // This toolset has no subagents port (no model), so spawn is hidden too, for its own reason.
+      assert.deepEqual(toolset.hidden().map((h) => h.tool), ['exec', 'process', 'credentialed_exec', 'spawn']);
+      assert.match(toolset.hidden()[3].reason, /no model/);
+      assert.equal(rt.registry.get('spawn'), undefined);
       const offered = rt.effectiveTools({ depth: 0, isOwner: true, trusted: true }).allowed;
       assert.ok(offered.includes('read_file') && !offered.includes('exec'), offered.join(','));
     } finally {
@@ -118,12 +121,12 @@ describe('virtual workspaces: the toolset', () => {
       folders.local = [{ path: tempDir('virtual-local') }];
       toolset.rebuild();
       assert.ok(rt.registry.get('exec'), 'a local folder: exec is offered');
-      assert.deepEqual(toolset.hidden(), []);
+      assert.deepEqual(toolset.hidden().map((h) => h.tool), ['spawn']);
       folders.local = [];
       toolset.rebuild();
       assert.equal(rt.registry.get('exec'), undefined, 'an earlier build\'s exec does not linger');
       assert.equal(rt.registry.get('process'), undefined);
-      assert.equal(toolset.hidden().length, 3);
+      assert.equal(toolset.hidden().length, 4);
     } finally {
       await store.close();
     }
