@@ -8,21 +8,15 @@ import type { LiveEvent, MessageOf } from '../../../src/core/chat/chat-protocol'
 import { parseToWebview } from '../../../src/core/chat/chat-protocol';
 import { ChatSubagentCards, type CardHost } from '../../../src/host/chat/chat-subagent-cards';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { rig, until, type Rig } from './subagent-rig';
+import { rigPerTest, until } from './subagent-rig';
 
 type Card = MessageOf<LiveEvent, 'subagent'>;
 
 describe('chat: subagent cards', () => {
-  let r: Rig | undefined;
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('marks and posts a running turn\'s children, updates them in place and after the turn, and stops one from its card', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: () => reply(text('unused')),
         child: (task, _req, n) => (task === 'quick' ? (n === 0 ? reply(toolCall('echo', { text: 'hi' })) : reply(text('quick done'))) : reply(toolCall('sleep', { ms: 60_000 }))),
@@ -37,10 +31,10 @@ describe('chat: subagent cards', () => {
       running: () => running, current: () => key,
       post: (e) => posted.push(e as Card), mark: (k, data) => marks.push({ key: k, id: data.id }),
     });
-    const spawn = (parent: string, task: string) => r!.manager.spawn({ parentSessionKey: parent, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' });
+    const spawn = (parent: string, task: string) => r.manager.spawn({ parentSessionKey: parent, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' });
     const quick = await spawn(key, 'quick');
     const slow = await spawn(key, 'slow');
-    await until(() => r!.manager.get(quick.id)?.status === 'done');
+    await until(() => r.manager.get(quick.id)?.status === 'done');
     await until(() => posted.some((m) => m.child.id === slow.id && m.child.tools.some((t) => t.status === 'running')));
     assert.deepEqual(marks, [{ key, id: quick.id }, { key, id: slow.id }], 'one mark per child, in the parent session');
     assert.ok(posted.every((m) => m.turnId === 'turn-1' && parseToWebview(m).ok), 'posted with the turn, valid for the page');
@@ -65,7 +59,7 @@ describe('chat: subagent cards', () => {
     // A child of a session neither running nor on screen: no card, no mark.
     const n = posted.length;
     const foreign = await spawn(other, 'quick');
-    await until(() => r!.manager.get(foreign.id)?.status === 'done');
+    await until(() => r.manager.get(foreign.id)?.status === 'done');
     assert.equal(posted.slice(n).length, 0);
     assert.equal(marks.length, 2);
   });

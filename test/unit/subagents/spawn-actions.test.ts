@@ -3,22 +3,16 @@
 // parent reads the result as a tool result (run, wait) or as one announcement (spawn).
 import assert from 'node:assert/strict';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { messagesOf, rig, until, userTexts, type Rig } from './subagent-rig';
+import { messagesOf, rigPerTest, until, userTexts } from './subagent-rig';
 
 const hold = (t: string) => ({ parts: [text(t)], holdAfter: 2 });
 const toolResults = (body: Record<string, unknown>) => messagesOf(body).filter((m) => m.role === 'tool').map((m) => String(m.content));
 
 describe('spawn tool: actions', () => {
-  let r: Rig | undefined;
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('run: the child answers in its own session, and the parent reads its answer with tokens and duration', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: (req, n) => (n === 0 ? reply(toolCall('spawn', { action: 'run', task: 'Count the files', label: 'counter' })) : reply(text('The child said 3.'))),
         child: (_task, _req, n) => (n === 0 ? reply(toolCall('echo', { text: 'three' })) : { ...reply(text('There are 3 files.')), usage: { input: 120, output: 7 } }),
@@ -40,7 +34,7 @@ describe('spawn tool: actions', () => {
   });
 
   it('spawn returns at once; the result reaches the parent as an announcement at its next request; wait returns results', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: (_req, n) => (n === 0 ? reply(toolCall('spawn', { action: 'spawn', task: 'A' })) : reply(text(`parent ${n}`))),
         child: () => reply(text('child A finished')),
@@ -49,7 +43,7 @@ describe('spawn tool: actions', () => {
     const key = await r.session();
     const turn = await r.turn(key, 'start A');
     assert.match(toolResultsOfTurn(turn.messages)[0], /^Started sa-[0-9a-f]{8} in the background\./);
-    await until(() => r!.manager.list({ parentSessionKey: key })[0]?.status === 'done');
+    await until(() => r.manager.list({ parentSessionKey: key })[0]?.status === 'done');
     await r.turn(key, 'anything new?');
     const next = r.server.requests.filter((b) => !String(messagesOf(b)[0].content).includes('You are a subagent')).at(-1)!;
     const users = userTexts(next);
@@ -59,13 +53,13 @@ describe('spawn tool: actions', () => {
   });
 
   it('list shows the caller\'s own children only; cancel takes an id, last or all; foreign ids are refused', async () => {
-    r = await rig({ roles: { child: (task) => hold(`working on ${task}`) } });
+    const r = await rigs.start({ roles: { child: (task) => hold(`working on ${task}`) } });
     const mine = await r.session();
     const theirs = await r.session();
-    const exec = (args: unknown, key = mine) => r!.x.rt.registry.execute('spawn', args, r!.x.rt.context({ channel: 'chat', sessionKey: key }));
+    const exec = (args: unknown, key = mine) => r.x.rt.registry.execute('spawn', args, r.x.rt.context({ channel: 'chat', sessionKey: key }));
     for (const task of ['one', 'two', 'three']) assert.equal((await exec({ action: 'spawn', task, label: task })).isError, false);
     const other = await exec({ action: 'spawn', task: 'theirs' }, theirs);
-    await until(() => r!.manager.list().every((c) => r!.events.some((e) => e.type === 'output' && e.id === c.id)));
+    await until(() => r.manager.list().every((c) => r.events.some((e) => e.type === 'output' && e.id === c.id)));
     const listed = await exec({ action: 'list' });
     assert.equal(listed.forLLM.split('\n').length, 3);
     assert.match(listed.forLLM, /"one" — running.*: one\n.*"two" — running.*\n.*"three" — running/);
@@ -89,15 +83,15 @@ describe('spawn tool: actions', () => {
   });
 
   it('steer: the child stops and starts again with the new instruction after its transcript', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         child: (_task, req, n) => (n === 0 ? hold('starting on the old plan') : reply(text(`steered: ${userTexts(req.body).join(' | ')}`))),
       },
     });
     const key = await r.session();
-    const exec = (args: unknown) => r!.x.rt.registry.execute('spawn', args, r!.x.rt.context({ channel: 'chat', sessionKey: key }));
+    const exec = (args: unknown) => r.x.rt.registry.execute('spawn', args, r.x.rt.context({ channel: 'chat', sessionKey: key }));
     const id = (await exec({ action: 'spawn', task: 'Write the report' })).details!.id as string;
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === id));
     const steered = await exec({ action: 'steer', id, message: 'Only the summary' });
     assert.match(steered.forLLM, /^Steered sa-/);
     const done = await r.manager.settled(id);
@@ -107,9 +101,9 @@ describe('spawn tool: actions', () => {
   });
 
   it('wait: blocks for the listed children, returns each result, and reports the ones still running at the timeout', async () => {
-    r = await rig({ roles: { child: (task) => (task === 'slow' ? hold('thinking') : reply(text(`${task} is done`))) } });
+    const r = await rigs.start({ roles: { child: (task) => (task === 'slow' ? hold('thinking') : reply(text(`${task} is done`))) } });
     const key = await r.session();
-    const exec = (args: unknown) => r!.x.rt.registry.execute('spawn', args, r!.x.rt.context({ channel: 'chat', sessionKey: key }));
+    const exec = (args: unknown) => r.x.rt.registry.execute('spawn', args, r.x.rt.context({ channel: 'chat', sessionKey: key }));
     const fast = (await exec({ action: 'spawn', task: 'fast' })).details!.id as string;
     const slow = (await exec({ action: 'spawn', task: 'slow' })).details!.id as string;
     const waited = await exec({ action: 'wait', timeoutSeconds: 1 });
@@ -122,7 +116,7 @@ describe('spawn tool: actions', () => {
   });
 
   it('the alias sessions_spawn runs spawn; a call without a task says what is missing', async () => {
-    r = await rig({ roles: {} });
+    const r = await rigs.start({ roles: {} });
     const key = await r.session();
     const ctx = r.x.rt.context({ channel: 'chat', sessionKey: key });
     const viaAlias = await r.x.rt.registry.execute('sessions_spawn', { action: 'run', task: 'hello' }, ctx);

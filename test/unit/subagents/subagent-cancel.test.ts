@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { rig, until, type Rig } from './subagent-rig';
+import { rigPerTest, until } from './subagent-rig';
 
 const hold = (t: string) => ({ parts: [text(t)], holdAfter: 2 });
 
@@ -26,15 +25,10 @@ function processesRunning(argv: string[]): number[] {
 }
 
 describe('subagents: cancelling a tree', () => {
-  let r: Rig | undefined;
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('Stop on the parent\'s turn mid-stream cancels children and grandchildren; their requests are aborted; none is listed running', async () => {
-    r = await rig({
+    const r = await rigs.start({
       settings: { 'subagents.maxDepth': 2 },
       roles: {
         parent: (_req, n) => (n === 0
@@ -46,13 +40,13 @@ describe('subagents: cancelling a tree', () => {
     const key = await r.session();
     const stop = new AbortController();
     const turn = r.turn(key, 'fan out', stop.signal);
-    await until(() => ['outer A', 'outer B', 'inner'].every((t) => r!.events.some((e) => e.type === 'output' && r!.manager.get(e.id)?.task === t)));
+    await until(() => ['outer A', 'outer B', 'inner'].every((t) => r.events.some((e) => e.type === 'output' && r.manager.get(e.id)?.task === t)));
     assert.deepEqual(r.manager.list().map((c) => c.status), ['running', 'running', 'running']);
     stop.abort();
     assert.deepEqual(r.manager.list().map((c) => c.status), ['cancelled', 'cancelled', 'cancelled'], 'shown as cancelled at once');
     const result = await turn;
     assert.equal(result.stopReason, 'cancelled');
-    const settled = await Promise.all(r.manager.list().map((c) => r!.manager.settled(c.id)));
+    const settled = await Promise.all(r.manager.list().map((c) => r.manager.settled(c.id)));
     assert.deepEqual(settled.map((c) => c!.status), ['cancelled', 'cancelled', 'cancelled']);
     const childStreams = r.server.log.filter((l) => l.chunksSent > 0 && !l.completed);
     assert.equal(childStreams.length, 3);
@@ -64,7 +58,7 @@ describe('subagents: cancelling a tree', () => {
   it('cancelling a child mid-command kills the command\'s whole process tree: nothing is left in the process table', async () => {
     const a = ['sleep', '4242.5'];
     const b = ['sleep', '4243.5'];
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: () => reply(toolCall('spawn', { action: 'run', task: 'build it' })),
         child: () => reply(toolCall('exec', { command: `${a.join(' ')} & ${b.join(' ')}; wait`, timeout: 600 })),
@@ -90,22 +84,22 @@ describe('subagents: cancelling a tree', () => {
 
   it('a child\'s background commands end with it: nothing it started outlives it in the process table', async () => {
     const bg = ['sleep', '4244.5'];
-    r = await rig({ roles: { child: (_task, _req, n) => (n === 0 ? reply(toolCall('exec', { command: bg.join(' '), background: true })) : hold('server started')) } });
+    const r = await rigs.start({ roles: { child: (_task, _req, n) => (n === 0 ? reply(toolCall('exec', { command: bg.join(' '), background: true })) : hold('server started')) } });
     const key = await r.session();
     const rec = await r.manager.spawn({ parentSessionKey: key, callerAgentId: 'default', callerDepth: 0, task: 'start a server', mode: 'spawn' });
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === rec.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === rec.id));
     assert.ok(processesRunning(bg).length > 0, 'the background command runs while the child does');
     await r.manager.cancel(rec.id);
     assert.deepEqual(processesRunning(bg), [], 'gone once the child has settled');
   });
 
   it('cancelling one child leaves its siblings running', async () => {
-    r = await rig({ roles: { child: (task) => hold(task) } });
+    const r = await rigs.start({ roles: { child: (task) => hold(task) } });
     const key = await r.session();
-    const spawn = (task: string) => r!.manager.spawn({ parentSessionKey: key, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' });
+    const spawn = (task: string) => r.manager.spawn({ parentSessionKey: key, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' });
     const one = await spawn('one');
     const two = await spawn('two');
-    await until(() => [one, two].every((c) => r!.events.some((e) => e.type === 'output' && e.id === c.id)));
+    await until(() => [one, two].every((c) => r.events.some((e) => e.type === 'output' && e.id === c.id)));
     await r.manager.cancel(one.id);
     assert.equal(r.manager.get(one.id)!.status, 'cancelled');
     assert.equal(r.manager.get(two.id)!.status, 'running');

@@ -4,24 +4,18 @@
 import assert from 'node:assert/strict';
 import { SpawnRefused } from '../../../src/core/subagents/subagent-manager';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { rig, toolNames, until, type Rig } from './subagent-rig';
+import { rigPerTest, toolNames, until } from './subagent-rig';
 
 const hold = (t: string) => ({ parts: [text(t)], holdAfter: 2 });
 const spawnReq = (parentSessionKey: string, task: string) => ({ parentSessionKey, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' as const });
 
 describe('subagents: limits', () => {
-  let r: Rig | undefined;
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('20 spawns at once from one parent with 5 free slots admit exactly 5; the rest are told to wait or do it themselves', async () => {
-    r = await rig({ roles: { child: (task) => hold(task) } });
+    const r = await rigs.start({ roles: { child: (task) => hold(task) } });
     const key = await r.session();
-    const all = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => r!.manager.spawn(spawnReq(key, `task ${i}`))));
+    const all = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => r.manager.spawn(spawnReq(key, `task ${i}`))));
     const admitted = all.filter((a) => a.status === 'fulfilled');
     const refused = all.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
     assert.equal(admitted.length, 5);
@@ -34,11 +28,11 @@ describe('subagents: limits', () => {
   });
 
   it('the window-wide limit is shared by every parent: 3 running elsewhere leave 5 of 8 slots, and 20 at once get exactly 5', async () => {
-    r = await rig({ roles: { child: (task) => hold(task) } });
+    const r = await rigs.start({ roles: { child: (task) => hold(task) } });
     const others = [await r.session(), await r.session(), await r.session()];
     for (const k of others) await r.manager.spawn(spawnReq(k, `elsewhere ${k}`));
-    const parents = await Promise.all(Array.from({ length: 4 }, () => r!.session()));
-    const all = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => r!.manager.spawn(spawnReq(parents[i % 4], `task ${i}`))));
+    const parents = await Promise.all(Array.from({ length: 4 }, () => r.session()));
+    const all = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => r.manager.spawn(spawnReq(parents[i % 4], `task ${i}`))));
     assert.equal(all.filter((a) => a.status === 'fulfilled').length, 5);
     const reasons = all.flatMap((a) => (a.status === 'rejected' ? [(a.reason as Error).message] : []));
     assert.ok(reasons.every((m) => /^At capacity \(8\/8\): wait for a child, or do it yourself\./.test(m)), reasons[0]);
@@ -48,7 +42,7 @@ describe('subagents: limits', () => {
   });
 
   it('depth 1 (the default): a child gets the subagent and leaf deny lists, no spawn, and channel subagent', async () => {
-    r = await rig({ roles: { parent: () => reply(text('x')) } });
+    const r = await rigs.start({ roles: { parent: () => reply(text('x')) } });
     const key = await r.session();
     const rec = await r.manager.spawn({ ...spawnReq(key, 'look around'), mode: 'run' });
     await r.manager.settled(rec.id);
@@ -69,7 +63,7 @@ describe('subagents: limits', () => {
   });
 
   it('depth 2: a child may spawn a grandchild (a leaf without spawn), linked to it by parentId', async () => {
-    r = await rig({
+    const r = await rigs.start({
       settings: { 'subagents.maxDepth': 2 },
       roles: {
         child: (task, req, n) => {
@@ -93,7 +87,7 @@ describe('subagents: limits', () => {
   });
 
   it('per-child budget: the child stops before a request that would go over it, and says so', async () => {
-    r = await rig({
+    const r = await rigs.start({
       settings: { 'subagents.maxTokensPerChild': 150 },
       roles: { child: () => ({ ...reply(toolCall('echo', { text: 'again' })), usage: { input: 60, output: 20 } }) },
     });
@@ -106,13 +100,13 @@ describe('subagents: limits', () => {
   });
 
   it('per-tree budget: children of one session stop together once their sum reaches it, and no new child is admitted', async () => {
-    r = await rig({
+    const r = await rigs.start({
       settings: { 'subagents.maxTokensPerTree': 500, 'subagents.maxTokensPerChild': 0 },
       roles: { child: (task) => (task === 'big' ? { ...reply(text('spent a lot')), usage: { input: 450, output: 100 } } : hold('waiting')) },
     });
     const key = await r.session();
     const waiting = await r.manager.spawn(spawnReq(key, 'small'));
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === waiting.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === waiting.id));
     const big = await r.manager.spawn({ ...spawnReq(key, 'big'), mode: 'run' });
     await r.manager.settled(big.id);
     const stopped = await r.manager.settled(waiting.id);
@@ -124,10 +118,10 @@ describe('subagents: limits', () => {
   });
 
   it('stall watchdog: no output for 3 minutes on the injected clock stops the child as stalled, and the parent is told', async () => {
-    r = await rig({ roles: { child: () => hold('a first word, then silence') } });
+    const r = await rigs.start({ roles: { child: () => hold('a first word, then silence') } });
     const key = await r.session();
     const rec = await r.manager.spawn(spawnReq(key, 'go quiet'));
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === rec.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === rec.id));
     r.clock.t += 3 * 60_000;
     r.manager.sweep();
     assert.equal(r.manager.get(rec.id)!.status, 'running', 'exactly 3 minutes is not yet a stall');
@@ -141,12 +135,12 @@ describe('subagents: limits', () => {
   });
 
   it('wall clock: a child still busy after its limit is stopped; finished children are archived after 60 minutes', async () => {
-    r = await rig({ settings: { 'subagents.timeoutMinutes': 15, 'subagents.stallMinutes': 60 }, roles: { child: (task) => (task === 'quick' ? reply(text('quick done')) : hold('working')) } });
+    const r = await rigs.start({ settings: { 'subagents.timeoutMinutes': 15, 'subagents.stallMinutes': 60 }, roles: { child: (task) => (task === 'quick' ? reply(text('quick done')) : hold('working')) } });
     const key = await r.session();
     const quick = await r.manager.spawn({ ...spawnReq(key, 'quick'), mode: 'run' });
     await r.manager.settled(quick.id);
     const slow = await r.manager.spawn(spawnReq(key, 'slow'));
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === slow.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === slow.id));
     r.clock.t += 15 * 60_000 + 1;
     r.manager.sweep();
     const done = await r.manager.settled(slow.id);

@@ -9,25 +9,17 @@ import { confirmThrough } from '../../../src/core/subagents/spawn-approval';
 import { defineTool, ok, type Tool } from '../../../src/core/tools/types';
 import { ScriptedApprover } from '../../support/exec-fixture';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { isChild, messagesOf, rig, until, userTexts, type Rig } from './subagent-rig';
+import { isChild, messagesOf, rigPerTest, until, userTexts, type Rig } from './subagent-rig';
 
 const hold = (t: string) => ({ parts: [text(t)], holdAfter: 2 });
 const spawnReq = (parentSessionKey: string, task: string, extra: Record<string, unknown> = {}) =>
   ({ parentSessionKey, callerAgentId: 'default', callerDepth: 0, task, mode: 'spawn' as const, ...extra });
 
 describe('subagents: results, retries, persistence, agents', () => {
-  let r: Rig | undefined;
-  const extra: Rig[] = [];
-  afterEach(async () => {
-    await r?.close();
-    for (const x of extra.splice(0)) await x.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('children that finished while the parent was idle arrive as ONE announcement at its next request', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: (_req, n) => (n === 0 ? reply(toolCall('spawn', { action: 'spawn', task: 'A', label: 'alpha' }), toolCall('spawn', { action: 'spawn', task: 'B' })) : reply(text(`parent ${n}`))),
         child: (task) => ({ ...reply(text(`${task} result`)), usage: { input: 40, output: 4 } }),
@@ -35,7 +27,7 @@ describe('subagents: results, retries, persistence, agents', () => {
     });
     const key = await r.session();
     await r.turn(key, 'fan out');
-    await until(() => r!.manager.list().length === 2 && r!.manager.list().every((c) => c.status === 'done'));
+    await until(() => r.manager.list().length === 2 && r.manager.list().every((c) => c.status === 'done'));
     await r.turn(key, 'and?');
     const parentRequests = r.server.requests.filter((b) => !isChild(b));
     const announcements = userTexts(parentRequests.at(-1)!).filter((t) => t.startsWith('[Subagent results]'));
@@ -55,7 +47,7 @@ describe('subagents: results, retries, persistence, agents', () => {
         return ok('children done');
       },
     }) as Tool;
-    r = await rig({
+    const r = await rigs.start({
       extraTools: [gate],
       roles: {
         parent: (_req, n) => (n === 0 ? reply(toolCall('spawn', { action: 'spawn', task: 'quick' })) : n === 1 ? reply(toolCall('gate', {})) : reply(text('all done'))),
@@ -73,7 +65,7 @@ describe('subagents: results, retries, persistence, agents', () => {
 
   it('transient provider errors are retried twice with backoff; a third failure ends the child with the provider\'s message', async () => {
     const busy = { error: { status: 429, message: 'Rate limited, slow down', retryAfterMs: 1 } };
-    r = await rig({ roles: { child: (task, _req, n) => (task === 'lucky' ? (n < 2 ? busy : reply(text('made it'))) : busy) } });
+    const r = await rigs.start({ roles: { child: (task, _req, n) => (task === 'lucky' ? (n < 2 ? busy : reply(text('made it'))) : busy) } });
     const key = await r.session();
     const lucky = await r.manager.spawn(spawnReq(key, 'lucky', { mode: 'run' }));
     assert.equal((await r.manager.settled(lucky.id))!.status, 'done');
@@ -86,19 +78,18 @@ describe('subagents: results, retries, persistence, agents', () => {
   });
 
   it('after a reload, a child that was running is interrupted (never re-run on its own) and resume continues from its transcript', async () => {
-    r = await rig({ roles: { child: (task) => (task === 'long' ? hold('half way') : reply(text(`${task} ok`))) } });
+    const r = await rigs.start({ roles: { child: (task) => (task === 'long' ? hold('half way') : reply(text(`${task} ok`))) } });
     const key = await r.session();
     const finished = await r.manager.spawn(spawnReq(key, 'short'));
-    await until(() => r!.manager.get(finished.id)!.status === 'done');
+    await until(() => r.manager.get(finished.id)!.status === 'done');
     r.clock.t += 1000;
     const running = await r.manager.spawn(spawnReq(key, 'long'));
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === running.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === running.id));
     await r.manager.flush();
     const before = r.server.requests.length;
 
     // A second window on the same database: what a reload sees.
-    const again = await rig({ dbDir: r.dbDir, roles: { child: (_task, req) => reply(text(`resumed after: ${userTexts(req.body).join(' | ')}`)) } });
-    extra.push(again);
+    const again = await rigs.start({ dbDir: r.dbDir, roles: { child: (_task, req) => reply(text(`resumed after: ${userTexts(req.body).join(' | ')}`)) } });
     const reloaded = again.manager.get(running.id)!;
     assert.equal(reloaded.status, 'interrupted');
     assert.match(reloaded.result!, /^Interrupted: the window closed/);
@@ -119,10 +110,10 @@ describe('subagents: results, retries, persistence, agents', () => {
   });
 
   it('a window closing stops its running children as interrupted (resumable), not as cancelled', async () => {
-    r = await rig({ roles: { child: () => hold('busy') } });
+    const r = await rigs.start({ roles: { child: () => hold('busy') } });
     const key = await r.session();
     const rec = await r.manager.spawn(spawnReq(key, 'busy work'));
-    await until(() => r!.events.some((e) => e.type === 'output' && e.id === rec.id));
+    await until(() => r.events.some((e) => e.type === 'output' && e.id === rec.id));
     await r.manager.dispose();
     assert.equal(r.manager.get(rec.id)!.status, 'interrupted');
     const [row] = await r.db.query<{ status: string; delivered: number }>('SELECT status, delivered FROM subagents WHERE id = ?', [rec.id]);
@@ -130,7 +121,7 @@ describe('subagents: results, retries, persistence, agents', () => {
   });
 
   it('a named agent runs as itself; an unknown or broken one is refused with what exists; the description lists agents sorted', async () => {
-    r = await rig({
+    const r = await rigs.start({
       agentFiles: {
         'reviewer.md': '---\nname: Reviewer\ndescription: Reviews diffs for bugs.\n---\nYou review code.',
         'auditor.md': '---\ndescription: Audits dependencies.\n---\nYou audit.',
@@ -155,7 +146,7 @@ describe('subagents: results, retries, persistence, agents', () => {
 
   it('askBeforeSpawn background: a person confirms a background child through the approval port; no means no child', async () => {
     const approver = new ScriptedApprover(['deny', 'once']);
-    r = await rig({ confirm: (req, signal) => confirmThrough(approver, { cwd: () => '/ws', host: 'process' })(req, signal), roles: {} });
+    const r = await rigs.start({ confirm: (req, signal) => confirmThrough(approver, { cwd: () => '/ws', host: 'process' })(req, signal), roles: {} });
     const key = await r.session();
     await assert.rejects(r.manager.spawn(spawnReq(key, 'delete nothing')), /The person declined to start this subagent/);
     assert.equal(r.manager.list()[0].status, 'cancelled');

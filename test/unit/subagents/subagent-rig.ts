@@ -20,7 +20,7 @@ import { execFixture, type ExecFixture } from '../../support/exec-fixture';
 import type { ScriptRequest, ScriptStep } from '../../support/model-script';
 import type { ModelServer } from '../../support/model-server-base';
 import { startOpenAiChatServer } from '../../support/openai-chat-server';
-import { STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
+import { removeTempDirs, STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
 import { echoTool, sleepTool } from '../../support/test-tools';
 
 export type Msg = { role: string; content?: unknown; tool_calls?: { function: { name: string; arguments: string } }[] };
@@ -117,6 +117,26 @@ export async function rig(opts: RigOptions): Promise<Rig> {
       await server.close();
       await x.dispose();
       await db.close();
+    },
+  };
+}
+
+/**
+ * For a describe block: `start` builds a rig for the running test (a reload test starts a second one
+ * on the same database); each is closed after that test whether it passed or not, and the block's
+ * temp folders go when it ends.
+ */
+export function rigPerTest(): { start: (opts: RigOptions) => Promise<Rig> } {
+  const started: Rig[] = [];
+  afterEach(async () => {
+    for (const r of started.splice(0)) await r.close();
+  });
+  after(removeTempDirs);
+  return {
+    async start(opts) {
+      const r = await rig(opts);
+      started.push(r);
+      return r;
     },
   };
 }

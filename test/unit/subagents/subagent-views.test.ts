@@ -9,19 +9,13 @@ import { SubagentCardBook } from '../../../src/core/subagents/subagent-cards';
 import { actionsOf, childRow, groupBySession, transcriptMarkdown } from '../../../src/core/subagents/subagent-tree-model';
 import type { SubagentRecord } from '../../../src/core/subagents/types';
 import { reply, text, toolCall } from '../../support/model-script';
-import { removeTempDirs } from '../../support/storage-fixtures';
-import { rig, until, type Rig } from './subagent-rig';
+import { rigPerTest, until } from './subagent-rig';
 
 describe('subagents: cards and the tree view model', () => {
-  let r: Rig | undefined;
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-  });
-  after(removeTempDirs);
+  const rigs = rigPerTest();
 
   it('two children spawned in parallel: their cards show tool calls, tokens and results; the tree groups them under the session', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: (_req, n) => (n === 0
           ? reply(toolCall('spawn', { action: 'spawn', task: 'Check A', label: 'alpha' }, 'c1'), toolCall('spawn', { action: 'spawn', task: 'Check B' }, 'c2'))
@@ -29,7 +23,7 @@ describe('subagents: cards and the tree view model', () => {
         child: (task, _req, n) => (n === 0 ? reply(toolCall('echo', { text: `looked at ${task}` })) : { ...reply(text(`${task}: fine`)), usage: { input: 100, output: 5 } }),
       },
     });
-    const book = new SubagentCardBook(() => r!.clock.now());
+    const book = new SubagentCardBook(() => r.clock.now());
     r.manager.onEvent((e) => book.apply(e));
     const key = await r.session();
     const turn = await r.turn(key, 'Check A and B with two children');
@@ -61,7 +55,7 @@ describe('subagents: cards and the tree view model', () => {
     await r.sessions.mark(key, 'subagent', { id: b.id });
     await r.sessions.mark(key, 'subagent', { id: a.id });
     await r.sessions.mark(key, 'subagent', { id: 'sa-gone' });
-    const msgs = toChatMessages(await r.sessions.messages(key), { subagentCard: (id) => { const x = r!.manager.get(id); return x && book.card(x); } }, await r.sessions.marks(key));
+    const msgs = toChatMessages(await r.sessions.messages(key), { subagentCard: (id) => { const x = r.manager.get(id); return x && book.card(x); } }, await r.sessions.marks(key));
     const cards = msgs.filter((m) => m.role === 'subagent');
     assert.deepEqual(cards.map((m) => m.role === 'subagent' && [m.child.id, m.child.status]), [[a.id, 'done'], [b.id, 'done']]);
     assert.equal(msgs.at(-1)?.role, 'subagent', 'placed after the message that was last when they were marked');
@@ -71,17 +65,17 @@ describe('subagents: cards and the tree view model', () => {
   });
 
   it('a running child\'s duration counts its current run on the clock; cancelled, its cut-off tool call stops spinning', async () => {
-    r = await rig({
+    const r = await rigs.start({
       roles: {
         parent: () => reply(text('unused')),
         child: () => reply(toolCall('sleep', { ms: 60_000 })),
       },
     });
-    const book = new SubagentCardBook(() => r!.clock.now());
+    const book = new SubagentCardBook(() => r.clock.now());
     r.manager.onEvent((e) => book.apply(e));
     const key = await r.session();
     const child = await r.manager.spawn({ parentSessionKey: key, callerAgentId: 'default', callerDepth: 0, task: 'Sleep long', mode: 'spawn' });
-    await until(() => book.card(r!.manager.get(child.id)!).tools.some((t) => t.status === 'running'));
+    await until(() => book.card(r.manager.get(child.id)!).tools.some((t) => t.status === 'running'));
     r.clock.t += 5000;
     const running = r.manager.get(child.id)!;
     assert.equal(book.durationOf(running), 5000);
