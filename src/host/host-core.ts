@@ -52,7 +52,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const rt = new PincerRuntime({ config: readSettings(warn), warn });
   const log = new ToolLog(channel, rt);
   const services: HostServices = { rt, docs, log };
-  const sidebar = new SidebarView(context.extensionUri, services);
+  const sidebar = new SidebarView(context.extensionUri, services, () => toolset.hidden());
   const storage = new StorageHost(context, warn);
   const review = registerReview(context, () => ({ mode: rt.currentConfig.edits.review, autoApprove: rt.currentConfig.edits.autoApprove, home: os.homedir() }));
 

@@ -1,6 +1,7 @@
 // The Pincer sidebar (activity bar → Pincer → Tools): the tools the chat may use right now and the
 // last tool calls, updated live. The chat itself joins this view in a later issue.
 import * as vscode from 'vscode';
+import type { HiddenTool } from '../core/fs/virtual-hidden-tools';
 import type { CallEnd } from '../core/tools/call-record';
 import { hostContext, type HostServices } from './services';
 
@@ -20,7 +21,8 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
   private resolvedResolve!: () => void;
   readonly resolved = new Promise<void>((r) => (this.resolvedResolve = r));
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly s: HostServices) {
+  /** `hidden` names the tools this window leaves out (a virtual workspace has no local disk), with why. */
+  constructor(private readonly extensionUri: vscode.Uri, private readonly s: HostServices, private readonly hidden: () => readonly HiddenTool[] = () => []) {
     const sub = s.log.onDidChange.on((c) => this.post(c ? { type: 'call', call: c } : this.stateMessage()));
     this.subs.push({ dispose: () => sub.dispose() });
   }
@@ -32,7 +34,7 @@ export class SidebarView implements vscode.WebviewViewProvider, vscode.Disposabl
       profile: `${d.profile.id} (${d.profile.source})`,
       trusted: vscode.workspace.isTrusted,
       allowed: d.allowed.map((n) => rt.registry.get(n)!).map((t) => ({ name: t.name, group: t.group, capability: t.capability })),
-      removed: d.removed,
+      removed: [...d.removed, ...this.hidden().map((h) => ({ tool: h.tool, step: 'virtual workspace', detail: h.reason }))],
       calls: this.s.log.recent.slice(-50),
     };
   }

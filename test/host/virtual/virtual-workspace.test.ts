@@ -165,8 +165,10 @@ suite('virtual workspace (a FileSystemProvider folder)', () => {
   });
 
   test('exec, process and credentialed_exec are hidden, with the reason in Show Effective Tools', async () => {
-    const { services } = await core();
+    const { services, sidebar } = await core();
     for (const t of ['exec', 'process', 'credentialed_exec']) assert.strictEqual(services.rt.registry.get(t), undefined, t);
+    const inSidebar = sidebar.state().removed.find((r) => r.tool === 'exec');
+    assert.strictEqual(inSidebar?.step, 'virtual workspace', 'the Tools sidebar lists exec as hidden, with the reason');
     const d = await vscode.commands.executeCommand<PolicyDecision>('pincer.showEffectiveTools', { profile: 'full', show: false });
     assert.ok(d.allowed.includes('read_file') && !d.allowed.includes('exec'), d.allowed.join(', '));
     const exec = d.removed.find((r) => r.tool === 'exec');
