@@ -36,7 +36,9 @@ const guard = new PathGuard({ roots: [root], workspaceOnly: true, allowPaths: []
 const judge = async (c) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_POLICY, { cwd: root, guard });
 
 try {
-  const sets = fs.readdirSync(path.join(ROOT, 'bench')).filter((d) => /^holdout(-\d+)?$/.test(d)).sort();
+  // `node bench/exec-holdout.mjs holdout-3` measures one set; no argument measures them all.
+  const only = process.argv[2];
+  const sets = fs.readdirSync(path.join(ROOT, 'bench')).filter((d) => /^holdout(-\d+)?$/.test(d) && (!only || d === only)).sort();
   for (const set of sets) {
     const dir = path.join(ROOT, 'bench', set);
     const loadBefore = os.loadavg();
