@@ -1,6 +1,6 @@
 // The scrubber on the held-out secrets corpus (bench/secrets-holdout/), written by an outside red
 // team that never read the scrubber, its rules or its tests: realistic tool output with true
-// secrets planted (200+ token formats, 60+ syntaxes) and look-alikes that must stay untouched.
+// secrets planted (200+ token formats, 140 syntaxes) and look-alikes that must stay untouched.
 // Records `scrub-holdout`: leaks (whole or second half of a secret surviving), by format and by
 // syntax, and the share of clean lines changed. Needs the compiled output (out/, or PINCER_OUT).
 import { createRequire } from 'node:module';
