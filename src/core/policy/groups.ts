@@ -15,11 +15,12 @@ export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';
 export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging', 'minimal'];
 
 /**
- * `coding`: files, commands, sessions, memory and the clock. `messaging`: sessions (the messaging
+ * `coding`: files, commands, sessions, memory, the clock and the tools of the MCP servers the person
+ * configured (and, for a workspace's servers, agreed to start). `messaging`: sessions (the messaging
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp'],
   messaging: ['group:sessions'],
   minimal: ['session_status'],
 };

@@ -17,10 +17,10 @@ function removal(e: PolicyEngine, tool: string, req: Partial<PolicyRequest> = {}
 
 describe('policy engine', () => {
   describe('profiles', () => {
-    it('coding (the default) has files, commands, sessions, memory and datetime, not messaging, web or cron', () => {
+    it('coding (the default) has files, commands, sessions, memory, datetime and MCP tools, not messaging, web or cron', () => {
       const d = engine().evaluate(base);
       // spawn joins group:sessions by declaring it; web_fetch's group is in no profile until Pincer has web tools.
-      assert.deepEqual(d.allowed, ['datetime', 'exec', 'memory_search', 'read_file', 'session_status', 'sessions_list', 'spawn', 'write_file']);
+      assert.deepEqual(d.allowed, ['datetime', 'exec', 'mcp_github__search', 'mcp_jira__get', 'memory_search', 'read_file', 'session_status', 'sessions_list', 'spawn', 'write_file']);
       assert.match(removal(engine(), 'web_fetch')!.detail, /not in profile "coding"/);
       assert.equal(d.profile.id, 'coding');
       assert.match(removal(engine(), 'message')!.detail, /not in profile "coding" \(pincer\.tools\.profile\)/);

@@ -1,0 +1,270 @@
+// One MCP server, kept connected. It starts the server (a child process over stdio, or a URL over
+// streamable HTTP or SSE; `http` tries streamable HTTP and falls back to SSE), lists its tools, calls
+// them with the caller's signal (the SDK sends `notifications/cancelled` when it aborts), pings it,
+// and when the connection drops it fails the calls in flight at once with the reason (never a hang)
+// and reconnects with backoff. It knows nothing of Pincer's registry: the manager listens to it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ListRootsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { Emitter } from '../events';
+import type { ResolvedServer } from './config-expand';
+
+export type McpState = 'starting' | 'connected' | 'disconnected' | 'failed' | 'closed';
+
+export interface McpConnectionOptions {
+  clientVersion: string;
+  /** Folders offered to the server as roots. */
+  roots: () => readonly string[];
+  /** The server's stderr and Pincer's notes about it, line by line (scrub before showing). */
+  log: (line: string) => void;
+  connectTimeoutMs?: number;
+  pingEveryMs?: number;
+  /** Pings missed in a row before the server counts as disconnected. */
+  maxMissedPings?: number;
+  reconnect?: { firstDelayMs: number; maxDelayMs: number; attempts: number };
+}
+
+const DEFAULTS = {
+  connectTimeoutMs: 30_000, pingEveryMs: 30_000, maxMissedPings: 3,
+  reconnect: { firstDelayMs: 2_000, maxDelayMs: 60_000, attempts: 10 },
+};
+const STDERR_KEPT = 20;
+
+export class McpConnection {
+  readonly onToolsChanged = new Emitter<readonly McpTool[]>();
+  readonly onStateChanged = new Emitter<McpState>();
+  private client?: Client;
+  private connecting?: Promise<readonly McpTool[]>;
+  private stateValue: McpState = 'disconnected';
+  private lastErrorText?: string;
+  private stderrTail: string[] = [];
+  private pingTimer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private attempt = 0;
+  private toolsValue: readonly McpTool[] = [];
+  private readonly o: Required<McpConnectionOptions>;
+
+  constructor(readonly server: ResolvedServer, opts: McpConnectionOptions) {
+    this.o = { ...DEFAULTS, ...opts } as Required<McpConnectionOptions>;
+  }
+
+  get name(): string {
+    return this.server.def.name;
+  }
+  get state(): McpState {
+    return this.stateValue;
+  }
+  get lastError(): string | undefined {
+    return this.lastErrorText;
+  }
+  get tools(): readonly McpTool[] {
+    return this.toolsValue;
+  }
+
+  /** Connects (or joins the connect in progress) and answers the server's tools. */
+  connect(): Promise<readonly McpTool[]> {
+    if (this.stateValue === 'closed') return Promise.reject(new Error(`MCP server "${this.name}" was stopped.`));
+    if (this.client && this.stateValue === 'connected') return Promise.resolve(this.toolsValue);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: number, total?: number, message?: string) => void }): Promise<CallToolResult> {
+    await this.connect();
+    const client = this.client!;
+    const r = await client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
+      onprogress: opts.onProgress ? (p) => opts.onProgress!(p.progress, p.total, p.message) : undefined,
+    }).catch((e: unknown) => {
+      throw this.explain(e);
+    });
+    return r as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.setState('closed');
+    this.stopTimers();
+    const c = this.client;
+    this.client = undefined;
+    await c?.close().catch(() => undefined);
+  }
+
+  private async open(): Promise<readonly McpTool[]> {
+    this.stopTimers();
+    this.setState('starting');
+    try {
+      const client = await this.connectClient();
+      if (this.stateValue === 'closed') {
+        await client.close().catch(() => undefined);
+        throw new Error(`MCP server "${this.name}" was stopped.`);
+      }
+      this.client = client;
+      this.toolsValue = await this.listAll(client);
+      this.attempt = 0;
+      this.lastErrorText = undefined;
+      this.setState('connected');
+      this.startPings(client);
+      this.onToolsChanged.fire(this.toolsValue);
+      return this.toolsValue;
+    } catch (e) {
+      const err = this.explain(e);
+      this.lastErrorText = err.message;
+      if (this.stateValue !== 'closed') this.setState('disconnected');
+      throw err;
+    }
+  }
+
+  private async connectClient(): Promise<Client> {
+    const t = this.server.def.transport;
+    if (t === 'stdio') return this.tryTransport(this.stdioTransport());
+    const url = new URL(this.server.url!);
+    const requestInit = { headers: this.server.headers };
+    if (t === 'sse') return this.tryTransport(new SSEClientTransport(url, { requestInit }));
+    if (t === 'streamable-http') return this.tryTransport(new StreamableHTTPClientTransport(url, { requestInit }));
+    try {
+      return await this.tryTransport(new StreamableHTTPClientTransport(url, { requestInit }));
+    } catch (e) {
+      this.o.log(`streamable HTTP failed (${oneLine((e as Error).message)}); trying SSE`);
+      return this.tryTransport(new SSEClientTransport(url, { requestInit }));
+    }
+  }
+
+  private stdioTransport(): Transport {
+    // Only the SDK's short list of harmless variables (PATH, HOME, …) and the configured ones: a
+    // server gets the person's tokens only when its definition passes them.
+    const tr = new StdioClientTransport({
+      command: this.server.command!, args: this.server.args, cwd: this.server.cwd,
+      env: { ...getDefaultEnvironment(), ...this.server.env }, stderr: 'pipe',
+    });
+    this.stderrTail = [];
+    let partial = '';
+    tr.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop() ?? '';
+      for (const l of lines) this.keepStderr(l);
+    });
+    return tr;
+  }
+
+  private keepStderr(line: string): void {
+    this.o.log(line);
+    this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    if (this.stderrTail.length > STDERR_KEPT) this.stderrTail.shift();
+  }
+
+  private async tryTransport(transport: Transport): Promise<Client> {
+    const client = new Client({ name: 'pincer', version: this.o.clientVersion }, {
+      capabilities: { roots: { listChanged: false } },
+      listChanged: { tools: { autoRefresh: true, debounceMs: 0, onChanged: (error, tools) => this.toolsListed(client, error, tools) } },
+    });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: this.o.roots().map((p) => ({ uri: pathToFileURL(p).href, name: p.split(/[\\/]/).pop() || p })),
+    }));
+    client.onclose = () => this.dropped(client);
+    try {
+      await client.connect(transport, { timeout: this.o.connectTimeoutMs });
+    } catch (e) {
+      client.onclose = undefined;
+      await client.close().catch(() => undefined);
+      throw e;
+    }
+    return client;
+  }
+
+  private toolsListed(client: Client, error: Error | null, tools: McpTool[] | null): void {
+    if (client !== this.client) return;
+    if (error || !tools) {
+      this.o.log(`could not re-list tools after a change: ${error?.message ?? 'no list'}`);
+      return;
+    }
+    this.toolsValue = tools;
+    this.onToolsChanged.fire(tools);
+  }
+
+  private async listAll(client: Client): Promise<McpTool[]> {
+    const out: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.o.connectTimeoutMs });
+      out.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  /** The connection of `client` ended without close(): fail over to reconnecting. */
+  private dropped(client: Client): void {
+    if (client !== this.client) return;
+    this.client = undefined;
+    this.stopTimers();
+    if (this.stateValue === 'closed') return;
+    this.lastErrorText = this.explain(new Error('the connection closed')).message;
+    this.o.log(this.lastErrorText);
+    this.setState('disconnected');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const r = this.o.reconnect;
+    if (this.attempt >= r.attempts) {
+      this.setState('failed');
+      return;
+    }
+    const delay = Math.min(r.maxDelayMs, r.firstDelayMs * 2 ** this.attempt);
+    this.attempt++;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.stateValue === 'closed' || this.client) return;
+      this.connect().catch(() => this.scheduleReconnect());
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private startPings(client: Client): void {
+    let missed = 0;
+    this.pingTimer = setInterval(() => {
+      client.ping({ timeout: this.o.pingEveryMs }).then(() => {
+        missed = 0;
+      }, () => {
+        missed++;
+        this.o.log(`ping missed (${missed} of ${this.o.maxMissedPings})`);
+        // Closing the transport lands in dropped(), which reconnects.
+        if (missed >= this.o.maxMissedPings) void client.close().catch(() => undefined);
+      });
+    }, this.o.pingEveryMs);
+    this.pingTimer.unref();
+  }
+
+  private stopTimers(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.pingTimer = this.retryTimer = undefined;
+  }
+
+  private setState(s: McpState): void {
+    if (this.stateValue === s) return;
+    this.stateValue = s;
+    this.onStateChanged.fire(s);
+  }
+
+  /** An error that says which server, and what its stderr said last when it was a process that went away. */
+  private explain(e: unknown): Error {
+    const msg = oneLine(e instanceof Error ? e.message : String(e));
+    const closed = /connection closed|closed the connection|ECONNRESET|EPIPE|socket hang up|fetch failed|ECONNREFUSED/i.test(msg);
+    const tail = closed && this.stderrTail.length ? ` Its last output: ${this.stderrTail.slice(-3).join(' | ')}` : '';
+    const where = this.server.def.transport === 'stdio' ? `${this.server.command}` : `${this.server.url}`;
+    return new Error(`MCP server "${this.name}" (${where}): ${closed ? 'the connection closed — the server stopped or crashed' : msg}.${tail}`);
+  }
+}
+
+/** Servers answer errors with whole HTML pages: one line, cut, for messages and the log. */
+function oneLine(text: string): string {
+  const s = text.replace(/<[^>]{0,200}>/g, ' ').replace(/\s+/g, ' ').trim();
+  return s.length > 400 ? `${s.slice(0, 400)}…` : s;
+}

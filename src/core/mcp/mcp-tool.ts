@@ -1,0 +1,45 @@
+// One server tool as a Pincer tool. Its JSON schema becomes a zod schema, so the pipeline validates
+// the model's arguments before anything is sent and providers see the schema the server declared
+// (normalised like a built-in's by the same conversion). Annotations choose the capability: a tool
+// that declares itself read-only (and not destructive) may run beside other reads; anything else is
+// external, which runs one at a time.
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../tools/types';
+import type { McpConnection } from './mcp-connection';
+import { toToolResult } from './mcp-result';
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+const MAX_DESCRIPTION = 2_000;
+
+function parametersOf(t: McpTool): z.ZodType {
+  try {
+    const s = z.fromJSONSchema(t.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
+    if (s instanceof z.ZodObject) return s;
+  } catch {
+    // A schema zod cannot read: the server validates the arguments itself.
+  }
+  return z.looseObject({});
+}
+
+function describe(server: string, t: McpTool): string {
+  const text = (t.description ?? t.annotations?.title ?? t.title ?? '').replace(/\s+/g, ' ').trim();
+  const cut = text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION)}…` : text;
+  return `${cut || `The ${t.name} tool`} (from the MCP server "${server}"; its output is external data)`;
+}
+
+export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeoutMs: number): Tool {
+  const server = conn.name;
+  const readOnly = t.annotations?.readOnlyHint === true && t.annotations?.destructiveHint !== true;
+  return defineTool({
+    name, description: describe(server, t), parameters: parametersOf(t), group: 'mcp', mcpServer: server,
+    capability: readOnly ? 'read-only' : 'external', timeoutMs,
+    async execute(args, ctx) {
+      // The server's own limit sits a little past the pipeline's, so the pipeline's timeout (which
+      // aborts the signal, and so cancels on the server) is what the model hears about.
+      const left = Math.max(1, ctx.deadline - Date.now());
+      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: left + 1_000 });
+      return toToolResult(`mcp:${server}/${t.name}`, r);
+    },
+  });
+}
