@@ -7,6 +7,11 @@ import { chatBuildOptions, copyChatAssets } from './webview-ui/chat/build.mjs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const watch = process.argv.includes('--watch');
+// `--outdir DIR` builds elsewhere than dist/ (a helper's own folder), `--metafile` writes DIR/meta-<bundle>.json
+// (what each bundle holds, for esbuild's analyzer).
+const outIndex = process.argv.indexOf('--outdir');
+const dist = outIndex > 0 ? process.argv[outIndex + 1] : 'dist';
+const metafile = process.argv.includes('--metafile');
 const MAX_EXTENSION_BYTES = 1024 * 1024; // what activation requires; the core loads on first use
 
 const common = {
@@ -28,16 +33,17 @@ const zodEnglishOnly = {
 /**
  * web-tree-sitter (the shell parser's runtime) loads `module` and `fs/promises` with `import()`. In a
  * CommonJS bundle each such import starts Node's ESM loader, a cost every `pincer check-command`
- * process paid. Both are built-ins, so they are required once at the top of the file instead (inside
- * the emscripten function a local `var require` shadows the real one, hence names of their own).
+ * process paid. Both are built-ins, so they are plain requires instead, under names of their own (inside
+ * the emscripten function a local `var require` shadows the real one).
  */
 const treeSitterWithoutImport = {
   name: 'tree-sitter-without-import',
   setup(b) {
     b.onLoad({ filter: /tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, (a) => {
       const src = fs.readFileSync(a.path, 'utf8');
-      const out = 'const __pincerNodeModule = require("module"), __pincerFsPromises = require("fs/promises");\n'
-        + src.replace('await import("module")', '__pincerNodeModule').replace('await import("fs/promises")', '__pincerFsPromises');
+      // fs/promises only when a grammar is loaded from a path: loading it costs a process milliseconds.
+      const out = 'const __pincerNodeModule = require("module"), __pincerFsPromises = () => require("fs/promises");\n'
+        + src.replace('await import("module")', '__pincerNodeModule').replace('await import("fs/promises")', '__pincerFsPromises()');
       if (out.includes('import(')) throw new Error(`${a.path}: an import() is left; update the tree-sitter-without-import plugin`);
       return { contents: out, loader: 'js' };
     });
@@ -65,38 +71,39 @@ const cliSubcommandsApart = {
 
 const builds = [
   // The banner stamps the moment the bundle starts evaluating, so activation is measured from there.
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], banner: { js: 'globalThis.__pincerBundleStart=performance.now();' } },
+  { ...node, entryPoints: ['src/extension.ts'], outfile: `${dist}/extension.js`, external: ['vscode'], banner: { js: 'globalThis.__pincerBundleStart=performance.now();' } },
   // The runtime behind the first command or view: required by extension.ts on first use.
-  { ...node, entryPoints: ['src/host/host-core.ts'], outfile: 'dist/host-core.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/host/host-core.ts'], outfile: `${dist}/host-core.js`, external: ['vscode'] },
   // The chat and the model SDKs (openai, @anthropic-ai/sdk): required by host-core on the first chat
   // use (src/host/chat/chat-lazy.ts), so the first tool call does not wait for them.
-  { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: 'dist/host-chat.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: `${dist}/host-chat.js`, external: ['vscode'] },
   // The CLI: dist/cli.js turns on Node's compile cache and loads dist/cli-main.js, which keeps
   // check-command small (scripts and hooks run it once per command); `tools`, `run` and the settings
   // reader (zod, every tool) are bundles of their own, loaded when used.
-  { ...node, entryPoints: ['src/cli/bin.ts'], outfile: 'dist/cli.js', plugins: [cliSubcommandsApart] },
-  { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-main.js', plugins: [...node.plugins, cliSubcommandsApart] },
-  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: 'dist/storage-worker.js' },
-  { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: 'dist/webview/sidebar.js' },
+  { ...node, entryPoints: ['src/cli/bin.ts'], outfile: `${dist}/cli.js`, plugins: [cliSubcommandsApart] },
+  { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${dist}/cli-main.js`, plugins: [...node.plugins, cliSubcommandsApart] },
+  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: dist },
+  { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
+  { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The chat view (webview-ui/chat/build.mjs: chat.js, chat.css, the codicon font).
-  chatBuildOptions('dist/webview'),
+  chatBuildOptions(`${dist}/webview`),
 ];
 
-fs.mkdirSync('dist/webview', { recursive: true });
-fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+fs.mkdirSync(`${dist}/webview`, { recursive: true });
+fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), `${dist}/sql-wasm.wasm`);
 // The shell parser: VS Code's own tree-sitter build and its bash grammar, loaded on the first command judged.
-for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join('dist', f));
-fs.copyFileSync('webview-ui/sidebar/style.css', 'dist/webview/sidebar.css');
-copyChatAssets('dist/webview');
+for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join(dist, f));
+fs.copyFileSync('webview-ui/sidebar/style.css', `${dist}/webview/sidebar.css`);
+copyChatAssets(`${dist}/webview`);
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
   console.log('esbuild: watching');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  const size = fs.statSync('dist/extension.js').size;
-  console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(0)} KB, host-core ${(fs.statSync('dist/host-core.js').size / 1024).toFixed(0)} KB, host-chat ${(fs.statSync('dist/host-chat.js').size / 1024).toFixed(0)} KB, cli-main ${(fs.statSync('dist/cli-main.js').size / 1024).toFixed(0)} KB, storage-worker ${(fs.statSync('dist/storage-worker.js').size / 1024).toFixed(0)} KB`);
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile })));
+  results.forEach((r, i) => metafile && fs.writeFileSync(`${dist}/meta-${path.basename(builds[i].outfile ?? builds[i].outdir ?? String(i), '.js')}.json`, JSON.stringify(r.metafile)));
+  const size = fs.statSync(`${dist}/extension.js`).size;
+  console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(0)} KB, host-core ${(fs.statSync(`${dist}/host-core.js`).size / 1024).toFixed(0)} KB, host-chat ${(fs.statSync(`${dist}/host-chat.js`).size / 1024).toFixed(0)} KB, cli-main ${(fs.statSync(`${dist}/cli-main.js`).size / 1024).toFixed(0)} KB, storage-worker ${(fs.statSync(`${dist}/storage-worker.js`).size / 1024).toFixed(0)} KB`);
   if (size > MAX_EXTENSION_BYTES) {
     console.error(`esbuild: dist/extension.js is ${size} bytes, over the 1 MB budget: load the heavy part on first use.`);
     process.exit(1);

@@ -4,7 +4,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { userCacheDir } from './core/user-cache-dir';
-import { loadBundle } from './host/bundle-loader';
+import { loadBundle } from './core/bundle-loader';
 import type { HostCore } from './host/host-core';
 import { MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';

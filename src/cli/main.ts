@@ -4,19 +4,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import v8 from 'node:v8';
 import { bashParser } from '../core/exec/command-grammar';
+import { shortLivedWasm } from './short-lived-wasm';
 import { UsageError } from './usage-error';
 
 const HELP = `pincer — Pincer's tool runtime on the command line
 
 Usage:
   pincer tools [--profile P] [--agent A] [--provider X] [--channel C] [--depth N]
-               [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json]
+               [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json] [--trust-mcp]
       The effective tool list for that caller (the same tools as the editor), and for each
-      removed tool the step that removed it.
+      removed tool the step that removed it. MCP servers are started to list their tools
+      (mcp_<server>__<tool>); --json adds their state as "mcpServers".
   pincer run <tool> ['<json arguments>'] [--workspace DIR] [--config FILE] [--agent A]
-               [--session KEY] [--timeout SECONDS] [--write] [--state DIR] [--json]
+               [--session KEY] [--timeout SECONDS] [--write] [--state DIR] [--json] [--trust-mcp]
       One call through the same pipeline the editor uses. Prints what the model would see
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
       File tools work on DIR (default: the current directory); write_file, edit and
@@ -30,6 +31,11 @@ Usage:
       when pincer.exec.host says so); a command that needs approval is answered by
       --approve once|always|deny (default deny; "always" is remembered in the store).
       Background jobs are stopped when the run ends.
+      mcp_<server>__<tool> calls a tool of an MCP server, started for the run and stopped after.
+  MCP servers: those in --config's pincer.mcp.servers start; those a workspace defines (its
+      .vscode/settings.json, .vscode/mcp.json, .mcp.json, .cursor/mcp.json) start only with
+      --trust-mcp (they run programs or send headers the repository chose). \${input:ID} is read
+      from the environment variable PINCER_MCP_INPUT_<ID>.
   pincer check-command '<command>' [--json] [--workspace DIR]
       How exec would judge the command with default settings (security full, ask on-miss, all 15
       deny groups on), writes checked against DIR. '-' reads the command from standard input.
@@ -45,7 +51,7 @@ const OPTIONS = {
   depth: { type: 'string' }, 'not-owner': { type: 'boolean' }, untrusted: { type: 'boolean' },
   workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
   timeout: { type: 'string' }, write: { type: 'boolean' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean' }, approve: { type: 'string' }, state: { type: 'string' },
+  version: { type: 'boolean' }, approve: { type: 'string' }, state: { type: 'string' }, 'trust-mcp': { type: 'boolean' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -79,16 +85,6 @@ async function checkCommandCli(values: Values, positionals: string[]): Promise<n
   return r.code;
 }
 
-/**
- * The shell parser is tree-sitter in WebAssembly. After a few parses V8 starts optimising its large
- * lexer on a background thread, and Node waits for background work before the event loop turns again
- * or the process exits: seconds on a busy machine for a process that needed milliseconds. A one-shot
- * process keeps the baseline code, which is fast enough for the commands it judges.
- */
-function shortLivedWasm(): void {
-  v8.setFlagsFromString('--wasm-tiering-budget=2000000000');
-}
-
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -103,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // Each subcommand loads its own modules: check-command must not pay for zod, the tools and the
     // exec runtime (scripts and other agents' hooks run it once per command).
-    if (cmd === 'tools') return (await import('./cli-run')).tools(values);
+    if (cmd === 'tools') return await (await import('./cli-run')).tools(values);
     if (cmd === 'run') {
       shortLivedWasm();
       return await (await import('./cli-run')).run(values, rest);

@@ -1,4 +1,4 @@
-// The code cache the extension loads its runtime bundle through (src/host/bundle-loader.ts) and
+// The code cache the extension loads its runtime bundle through (src/core/bundle-loader.ts) and
 // the cache directory it and the CLI share: real files in temp folders, real V8 caches.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -6,7 +6,7 @@ import nodeModule from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheFileFor, loadBundle } from '../../src/host/bundle-loader';
+import { cacheFileFor, loadBundle } from '../../src/core/bundle-loader';
 import { userCacheDir } from '../../src/core/user-cache-dir';
 
 describe('bundle code cache', () => {
@@ -80,6 +80,12 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.equal(loadBundle(bundle, cacheDir).fromCache, process.platform === 'win32');
   });
 
+  it('loads a bundle that starts with a #! line (the CLI\'s), with the line numbers of the file', () => {
+    fs.writeFileSync(bundle, '#!/usr/bin/env node\nmodule.exports = { line: new Error().stack.split("\\n")[1] };\n');
+    const loaded = loadBundle(bundle, cacheDir);
+    assert.match((loaded.exports as { line: string }).line, /bundle\.js:2:/);
+  });
+
   it('an error thrown while the bundle runs reaches the caller', () => {
     fs.writeFileSync(bundle, 'throw new Error("broken bundle");\n');
     assert.throws(() => loadBundle(bundle, cacheDir), /broken bundle/);
@@ -107,8 +113,26 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.equal(viaBin.stdout, viaMain.stdout);
     assert.equal(JSON.parse(viaBin.stdout).decision, 'deny');
     assert.deepEqual(fs.readdirSync(work), [], 'nothing is written where the command runs');
-    // Node 22.1 and later keep the compiled code; older Node has no such cache and writes nothing.
+    // The CLI's own code goes through V8's code cache, written by the first command and then only read.
+    const codeCache = path.join(cacheHome, 'pincer', 'code-cache');
+    const [file] = fs.readdirSync(codeCache);
+    assert.match(file, /^main-.*\.v8cache$/);
+    const written = fs.statSync(path.join(codeCache, file)).mtimeMs;
+    const again = run('bin.js');
+    assert.equal(again.stdout, viaBin.stdout);
+    assert.deepEqual(fs.readdirSync(codeCache), [file]);
+    assert.equal(fs.statSync(path.join(codeCache, file)).mtimeMs, written, 'a cache that was used is not written again');
+    // Node 22.1 and later also keep the code of the bundles the CLI loads later; older Node has no such cache.
     const cached = fs.existsSync(path.join(cacheHome, 'pincer', 'compile-cache'));
     assert.equal(cached, typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function');
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 keeps the CLI from writing any cache', () => {
+    const cacheHome = path.join(dir, 'xdg-cache');
+    const r = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'src', 'cli', 'bin.js'), 'check-command', 'git status', '--json'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome, NODE_COMPILE_CACHE: '', NODE_DISABLE_COMPILE_CACHE: '1' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).decision, 'allow');
+    assert.equal(fs.existsSync(cacheHome), false);
   });
 });

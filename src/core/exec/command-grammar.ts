@@ -27,7 +27,8 @@ function wasmFile(name: string): string {
 async function load(): Promise<Parser> {
   const ts = await import('@vscode/tree-sitter-wasm');
   await ts.Parser.init({ locateFile: (file: string) => wasmFile(file) });
-  const bash = await ts.Language.load(wasmFile('tree-sitter-bash.wasm'));
+  // Bytes rather than a path: the runtime would load fs/promises to read it, a cost for every CLI process.
+  const bash = await ts.Language.load(fs.readFileSync(wasmFile('tree-sitter-bash.wasm')));
   const parser = new ts.Parser();
   parser.setLanguage(bash);
   return parser;

@@ -1,9 +1,10 @@
-// Loads one of Pincer's own CommonJS bundles (dist/host-core.js) with V8's code cache: most of the
-// first tool call after a window opens was V8 compiling the megabyte of the runtime, the same
-// code every time. The cache is V8's own (vm.Script cachedData), kept per bundle file in the
-// person's cache directory and written once per window, after the first use, so it also holds the
-// functions that use compiled. Only this file is cached: Node's process-wide compile cache would
-// reach into every other extension sharing the extension host.
+// Loads one of Pincer's own CommonJS bundles (dist/host-core.js, and the CLI's dist/cli-main.js on
+// Node without a compile cache of its own) with V8's code cache: most of the first tool call after a
+// window opens was V8 compiling the megabyte of the runtime, the same code every time. The cache is
+// V8's own (vm.Script cachedData), kept per bundle file in the person's cache directory and written
+// once, after the first use, so it also holds the functions that use compiled. Only this file is
+// cached: Node's process-wide compile cache would reach into every other extension sharing the
+// extension host.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -42,7 +43,8 @@ function ownedAndPrivate(file: string): boolean {
 
 /** require(file), compiled through the code cache in cacheDir. */
 export function loadBundle(file: string, cacheDir: string): LoadedBundle {
-  const source = fs.readFileSync(file, 'utf8');
+  // A `#!` line is valid only at the very start of a file, which the wrapper below no longer is.
+  const source = fs.readFileSync(file, 'utf8').replace(/^#!/, '//');
   const cacheFile = cacheFileFor(file, cacheDir);
   let cachedData: Buffer | undefined;
   try {
