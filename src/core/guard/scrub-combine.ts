@@ -25,49 +25,51 @@ export interface Combined {
   readonly accepts: readonly (Accept | undefined)[];
 }
 
+/** What numberGroups looks at: a backreference, any other escape, a class bracket, a plain or a named group. */
+const GROUP_SYNTAX = /\\k<([A-Za-z0-9_]+)>|\\[\s\S]|\[|\]|\((?!\?)|\(\?<(?![=!])([A-Za-z0-9_]+)>/g;
+
 /**
  * The source with its named groups made plain numbered groups (`\k<x>` becoming `(?:\N)`), and the
  * number of each name. The sources are the rules' own, so the small tokenizer below covers what
- * they use: escapes, character classes, `(?:`, lookarounds and named or plain groups.
+ * they use: escapes, character classes, `(?:`, lookarounds and named or plain groups. It copies the
+ * text between the tokens it changes in runs (it runs on the ~15 KB pattern when the first scrub
+ * of a process builds it, on the start-up path).
  */
 export function numberGroups(source: string): { source: string; numbers: Map<string, number> } {
   const numbers = new Map<string, number>();
-  let out = '';
+  const parts: string[] = [];
+  let copied = 0;
   let count = 0;
   let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      const ref = inClass ? null : /^k<([A-Za-z0-9_]+)>/.exec(source.slice(i + 1, i + 40));
-      if (ref) {
-        const n = numbers.get(ref[1]);
-        if (n === undefined) throw new Error(`scrub rule: backreference to unknown group ${ref[1]}`);
-        out += `(?:\\${n})`;
-        i += ref[0].length;
-      } else {
-        out += c + source[i + 1];
-        i += 1;
-      }
-    } else if (inClass) {
-      if (c === ']') inClass = false;
-      out += c;
-    } else if (c === '[') {
+  GROUP_SYNTAX.lastIndex = 0;
+  for (let t = GROUP_SYNTAX.exec(source); t !== null; t = GROUP_SYNTAX.exec(source)) {
+    const token = t[0];
+    // Inside a character class everything is literal up to its closing `]`.
+    if (inClass) {
+      if (token === ']') inClass = false;
+      continue;
+    }
+    let replacement: string | undefined;
+    if (t[1] !== undefined) {
+      const n = numbers.get(t[1]);
+      if (n === undefined) throw new Error(`scrub rule: backreference to unknown group ${t[1]}`);
+      replacement = `(?:\\${n})`;
+    } else if (t[2] !== undefined) {
+      count += 1;
+      numbers.set(t[2], count);
+      replacement = '(';
+    } else if (token === '[') {
       inClass = true;
-      out += c;
-    } else if (c === '(' && source[i + 1] !== '?') {
+    } else if (token === '(') {
       count += 1;
-      out += c;
-    } else if (c === '(' && source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!') {
-      const end = source.indexOf('>', i);
-      count += 1;
-      numbers.set(source.slice(i + 3, end), count);
-      out += '(';
-      i = end;
-    } else {
-      out += c;
+    }
+    if (replacement !== undefined) {
+      parts.push(source.slice(copied, t.index), replacement);
+      copied = t.index + token.length;
     }
   }
-  return { source: out, numbers };
+  parts.push(source.slice(copied));
+  return { source: parts.join(''), numbers };
 }
 
 function groupSource(members: readonly ScrubRule[]): string {
@@ -193,36 +195,62 @@ class Output {
   }
 }
 
-/** One pass of the combined pattern over `text`. Returns `text` itself when nothing matched. */
-export function runCombined(c: Combined, text: string, placeholder: string): string {
-  const { re, groups, inner, renders, accepts } = c;
-  re.lastIndex = 0;
+/** The match of `re` that starts first at or after `from`, or null. */
+function matchFrom(re: RegExp, text: string, from: number): RegExpExecArray | null {
+  re.lastIndex = from;
+  return re.exec(text);
+}
+
+/**
+ * One pass over `text` of `c`, and of `first` when given (the registered values): both are walked
+ * in step, and where both match at one position, `first` wins — exactly what one pattern of
+ * `first`'s alternatives followed by `c`'s would find. A pattern's next match, once found, stays
+ * valid while the scan has not passed its start (a match at a position does not depend on where
+ * the search began), so each pattern is searched again only when the scan moved past its match.
+ * Returns `text` itself when nothing was replaced.
+ */
+export function runCombined(c: Combined, text: string, placeholder: string, first?: Combined): string {
   let out: Output | undefined;
   let last = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    let replacement = m[0];
+  let at = 0;
+  let m = matchFrom(c.re, text, 0);
+  let f = first ? matchFrom(first.re, text, 0) : null;
+  for (;;) {
+    if (m !== null && m.index < at) m = matchFrom(c.re, text, at);
+    if (f !== null && f.index < at) f = matchFrom((first as Combined).re, text, at);
+    const fromFirst = f !== null && (m === null || f.index <= m.index);
+    const hit = fromFirst ? f : m;
+    if (hit === null) break;
+    const { groups, inner, renders, accepts } = fromFirst ? (first as Combined) : c;
+    const match = hit[0];
+    let replacement = match;
     let accept: Accept | undefined;
     for (let i = 0; i < groups.length; i++) {
-      if (m[groups[i]] !== undefined) {
+      if (hit[groups[i]] !== undefined) {
         const g: Record<string, string | undefined> = {};
-        for (const [name, n] of inner[i]) g[name] = m[n];
-        replacement = renders[i](g, placeholder, m[0]);
+        for (const [name, n] of inner[i]) g[name] = hit[n];
+        replacement = renders[i](g, placeholder, match);
         accept = accepts[i];
         break;
       }
     }
-    if (replacement === m[0]) continue;
-    const value = redactedValue(m[0], replacement, placeholder);
-    if (accept && !accept(value, text, m.index)) {
+    const end = hit.index + match.length;
+    if (replacement === match) {
+      at = end;
+      continue;
+    }
+    const value = redactedValue(match, replacement, placeholder);
+    if (accept && !accept(value, text, hit.index)) {
       // Refused: keep the text, and let the scan look again just after the match's start — unless
       // the candidate was long, so that refusals cannot add up to quadratic work.
-      re.lastIndex = m[0].length > RESCAN_MAX ? m.index + m[0].length : m.index + 1;
+      at = match.length > RESCAN_MAX ? end : hit.index + 1;
       continue;
     }
     out ??= new Output(placeholder);
-    out.addGap(text.slice(last, m.index));
+    out.addGap(text.slice(last, hit.index));
     out.addReplacement(replacement, value);
-    last = m.index + m[0].length;
+    last = end;
+    at = end;
   }
   if (!out) return text;
   out.addGap(text.slice(last));

@@ -2,15 +2,21 @@
 // `scrub` first. It only transforms strings; it never writes anything back to a file (a scrubbed
 // read written back would put `[REDACTED]` into the user's code).
 //
-// One combined RegExp, one pass: every rule is an alternative `(?<name>…)` of a single pattern
-// (laid out for speed by scrub-combine.ts), and one replacer asks which group matched. Running
-// each rule as its own pass is ~6x slower (bench/scrub-throughput.mjs measures both). The
-// alternatives, in the order tried at one text position:
+// One pass: every static rule is an alternative `(?<name>…)` of a single pattern (laid out for
+// speed by scrub-combine.ts), and one replacer asks which group matched. Running each rule as its
+// own pass is ~6x slower (bench/scrub-throughput.mjs measures both). The registered values live in
+// a second, small pattern walked in step with the first (runCombined): registering a value (an API
+// key at start-up, a credential before a command) then compiles a few escaped literals, not the
+// whole rule set again. What is tried at one text position, in this order:
 //   keep  the placeholder itself, returned unchanged; only present when some other alternative
 //         would match inside the placeholder (a registered value such as `REDACTED`), so that
 //         scrubbing stays idempotent
 //   reg   registered exact values, escaped, longest first
 //   …     the static rules of scrub-patterns.ts and scrub-keywords.ts
+//
+// Nothing is built when a Scrubber is constructed (it sits on the start-up path of the extension
+// and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
+// and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
 import { combine, runCombined, type Combined } from './scrub-combine';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
@@ -20,36 +26,63 @@ export const MIN_REGISTERED_LENGTH = 6;
 
 const DEFAULT_PLACEHOLDER = '[REDACTED]';
 
-/** Whether some static rule matches inside the placeholder itself (computed once per placeholder). */
-const staticHitsPlaceholder = new Map<string, boolean>();
+interface StaticPattern {
+  readonly combined: Combined;
+  /**
+   * Whether some static rule matches inside the placeholder itself; undefined until tested. The
+   * test runs the pattern, and V8 compiles a pattern to native code when it runs a second time, so
+   * the first scrub of a process (on the start-up path) skips it when the placeholder does not
+   * occur in its text, where the keep alternative cannot match anyway.
+   */
+  hitsPlaceholder?: boolean;
+  /** Whether a scrub has run the pattern. */
+  used: boolean;
+}
 
-function compile(placeholder: string, registered: readonly string[]): Combined {
+/** The static rules' pattern per placeholder, built on first use. */
+const staticPatterns = new Map<string, StaticPattern>();
+
+function staticPattern(placeholder: string): StaticPattern {
+  let p = staticPatterns.get(placeholder);
+  if (!p) {
+    p = { combined: combine(staticRules(placeholder)), used: false };
+    staticPatterns.set(placeholder, p);
+  }
+  return p;
+}
+
+/** Whether the keep alternative is needed for `text` (undefined when it cannot matter there). */
+function hitsPlaceholder(p: StaticPattern, placeholder: string, text: string): boolean | undefined {
+  if (p.hitsPlaceholder === undefined && placeholder !== '' && (p.used || text.includes(placeholder))) {
+    const { re } = p.combined;
+    re.lastIndex = 0;
+    p.hitsPlaceholder = re.test(placeholder);
+    re.lastIndex = 0;
+  }
+  p.used = true;
+  return p.hitsPlaceholder;
+}
+
+/** The alternatives of the registered values' pattern: `keep` (when asked for) and `reg`. */
+export function valuesRules(placeholder: string, registered: readonly string[], keep: boolean): ScrubRule[] {
   const rules: ScrubRule[] = [];
+  if (keep) rules.push({ name: 'keep', source: escapeRegExp(placeholder), render: (_g, _p, m) => m });
   if (registered.length) {
     rules.push({ name: 'reg', source: longestFirst(registered).map(escapeRegExp).join('|'), render: (_g, p) => p });
   }
-  rules.push(...staticRules(placeholder));
-  // The keep alternative only when something would match inside the placeholder (a registered
-  // value such as `REDACTED`): an extra alternative at its first character slows every scan.
-  let hits = staticHitsPlaceholder.get(placeholder);
-  if (hits === undefined) {
-    hits = placeholder !== '' && combine(staticRules(placeholder)).re.test(placeholder);
-    staticHitsPlaceholder.set(placeholder, hits);
-  }
-  if (placeholder && (hits || registered.some((v) => placeholder.includes(v)))) {
-    rules.unshift({ name: 'keep', source: escapeRegExp(placeholder), render: (_g, _p, m) => m });
-  }
-  return combine(rules);
+  return rules;
 }
 
 export class Scrubber {
   private readonly placeholder: string;
   private readonly values = new Set<string>();
-  private compiled: Combined;
+  /** The keep/reg pattern of the current values (undefined: none needed); null until the next scrub builds it. */
+  private valuesCombined: Combined | undefined | null = null;
+  /** What hitsPlaceholder said when valuesCombined was built. */
+  private valuesHits: boolean | undefined;
 
   constructor(opts?: { placeholder?: string }) {
     this.placeholder = opts?.placeholder ?? DEFAULT_PLACEHOLDER;
-    this.compiled = compile(this.placeholder, []);
   }
 
   get registeredCount(): number {
@@ -58,21 +91,29 @@ export class Scrubber {
 
   /** Redacts every known secret shape and every registered value, in one pass over `text`. */
   scrub(text: string): string {
-    return text ? runCombined(this.compiled, text, this.placeholder) : text;
+    if (!text) return text;
+    const pattern = staticPattern(this.placeholder);
+    const hits = hitsPlaceholder(pattern, this.placeholder, text);
+    if (this.valuesCombined === null || this.valuesHits !== hits) {
+      // The keep alternative only when something would match inside the placeholder (a registered
+      // value such as `REDACTED`): an extra alternative costs every scan.
+      const values = [...this.values];
+      const keep = this.placeholder !== '' && (hits === true || values.some((v) => this.placeholder.includes(v)));
+      const rules = valuesRules(this.placeholder, values, keep);
+      this.valuesCombined = rules.length ? combine(rules) : undefined;
+      this.valuesHits = hits;
+    }
+    return runCombined(pattern.combined, text, this.placeholder, this.valuesCombined);
   }
 
   /** An exact secret value Pincer holds (an API key, an injected credential). */
   register(value: string): void {
     if (typeof value !== 'string' || value.length < MIN_REGISTERED_LENGTH || this.values.has(value)) return;
     this.values.add(value);
-    this.rebuild();
+    this.valuesCombined = null;
   }
 
   unregister(value: string): void {
-    if (this.values.delete(value)) this.rebuild();
-  }
-
-  private rebuild(): void {
-    this.compiled = compile(this.placeholder, [...this.values]);
+    if (this.values.delete(value)) this.valuesCombined = null;
   }
 }
