@@ -6,7 +6,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { readConfig, settingsLookup, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
 import { UsageError } from './usage-error';
 
-function readJsonc(file: string): Record<string, unknown> {
+export function readJsonc(file: string): Record<string, unknown> {
   const errors: ParseError[] = [];
   const value = parseJsonc(fs.readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
   if (errors.length) {

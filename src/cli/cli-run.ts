@@ -36,6 +36,8 @@ interface CliRuntime {
  * review: the CLI has no one to show a diff to, so writing needs an explicit yes. Writes that land
  * keep their originals as checkpoints in the store, as in the editor.
  */
+const warnOf = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
+
 function runtimeFor(values: Values): CliRuntime {
   const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
@@ -64,19 +66,25 @@ function runtimeFor(values: Values): CliRuntime {
   return { rt, root, jobs: jobs!, store };
 }
 
-export function tools(values: Values): number {
-  const { rt } = runtimeFor(values);
+export async function tools(values: Values): Promise<number> {
+  const { rt, root, store } = runtimeFor(values);
+  const mcp = await (await import('./cli-mcp')).startCliMcp(values, rt, root, warnOf);
   const d = rt.effectiveTools({
     agentId: values.agent ?? 'default', provider: values.provider, channel: values.channel ?? 'cli',
     depth: int(values.depth, 'depth', 0), isOwner: !values['not-owner'], trusted: !values.untrusted,
     profileOverride: values.profile,
   });
+  const status = mcp && (await import('./cli-mcp')).mcpStatusJson(mcp);
+  await mcp?.manager.dispose();
+  await store.close();
   if (values.json) {
-    process.stdout.write(JSON.stringify(d, null, 2) + '\n');
+    const servers = status ? { mcpServers: status } : {};
+    process.stdout.write(JSON.stringify({ ...d, ...servers }, null, 2) + '\n');
     return 0;
   }
   const out = [`Profile: ${d.profile.id} (${d.profile.source})`, `Allowed (${d.allowed.length}): ${d.allowed.join(', ') || '(none)'}`];
   if (d.removed.length) out.push('Removed:', ...d.removed.map((r) => `  ${r.tool} — ${r.step}: ${r.detail}`));
+  if (status?.length) out.push('MCP servers:', ...status.map((x) => `  ${x.name} (${x.file}) — ${x.state}, ${x.tools.length} tool(s)${x.error ? `: ${x.error}` : ''}`));
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }
@@ -85,6 +93,8 @@ export async function run(values: Values, positionals: string[]): Promise<number
   const [name, argText] = positionals;
   if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
   const { rt, root, jobs, store } = runtimeFor(values);
+  // MCP servers are started only for a call to one of their tools.
+  const mcp = name.startsWith('mcp_') ? await (await import('./cli-mcp')).startCliMcp(values, rt, root, warnOf) : undefined;
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;
@@ -96,6 +106,7 @@ export async function run(values: Values, positionals: string[]): Promise<number
   const running = jobs.list(ctx.sessionKey).filter((j) => j.status === 'running');
   if (running.length) process.stderr.write(`pincer: stopping ${running.length} background job(s) as the run ends: ${running.map((j) => j.id).join(', ')}\n`);
   await jobs.dispose();
+  await mcp?.manager.dispose();
   await store.close();
   process.stdout.write((values.json ? JSON.stringify(result, null, 2) : result.forLLM) + '\n');
   return result.isError ? 1 : 0;
