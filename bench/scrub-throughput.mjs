@@ -1,7 +1,9 @@
 // Scrubber throughput: MB/s of Scrubber.scrub over 10 MB of mixed tool output (source code, logs,
 // JSON, shell output, a sprinkling of secrets), median of several runs after warm-up. Reference in
 // the same run: the naive approach, each rule as its own global regex replace pass over the text.
+// Beside it, the cold-start cost in fresh processes (load, construct, first scrub of a small text).
 // Needs the compiled output (`npm run bench` compiles first; alone: `npx tsc -p .` then run this).
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +110,27 @@ for (let i = 0; i < RUNS; i++) {
   runs.combinedWall.push(mb / (c.wallMs / 1000));
   runs.separateWall.push(mb / (s.wallMs / 1000));
 }
+// Cold start, in fresh processes: the scrubber sits on the start-up path (the runtime constructs
+// one, and the first tool call's result is its first scrub). Loading the module, constructing a
+// Scrubber, and its first scrub of a small tool result (package.json), which builds the pattern and
+// has V8 compile it; median of COLD_RUNS processes.
+const COLD_RUNS = 5;
+const coldScript = `const t0 = performance.now();
+const { Scrubber } = require(${JSON.stringify(path.join(outDir, 'src/core/guard/scrubber.js'))});
+const t1 = performance.now();
+const s = new Scrubber();
+const t2 = performance.now();
+s.scrub(require('node:fs').readFileSync(${JSON.stringify(path.join(root, 'package.json'))}, 'utf8'));
+const t3 = performance.now();
+process.stdout.write(JSON.stringify({ load: t1 - t0, construct: t2 - t1, firstScrub: t3 - t2 }));`;
+const cold = [];
+for (let i = 0; i < COLD_RUNS; i++) {
+  const r = spawnSync(process.execPath, ['-e', coldScript], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cold run failed: ${r.stderr}`);
+  cold.push(JSON.parse(r.stdout));
+}
+const coldMedian = (key) => Math.round(median(cold.map((c) => c[key])) * 100) / 100;
+
 const value = median(runs.combinedWall);
 const round = (xs) => xs.map((x) => Math.round(x));
 const redactions = (out.match(/\[REDACTED\]/g) ?? []).length;
@@ -118,5 +141,6 @@ record({
     megabytes: Math.round(mb * 100) / 100, redactions, load: os.loadavg(), wallRuns: round(runs.combinedWall),
     separateWallRuns: round(runs.separateWall), cpuTimeMedian: Math.round(median(runs.combined)),
     separateCpuTimeMedian: Math.round(median(runs.separate)), cpuTimeRuns: round(runs.combined),
+    coldLoadMs: coldMedian('load'), coldConstructMs: coldMedian('construct'), coldFirstScrubMs: coldMedian('firstScrub'),
   },
 });
