@@ -30,6 +30,11 @@ import { secretsConcerns, secretsRules } from './command-rules-secrets';
 import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
 import { systemRules } from './command-rules-system';
 import { toolRules } from './command-rules-tools';
+import { indirectPathRules } from './command-rules-indirect';
+import { infraConcerns, infraRules } from './command-rules-infra';
+import { tracksRules } from './command-rules-tracks';
+import { unknownProgramRules } from './command-rules-unknown';
+import { windowsConcerns, windowsRules } from './command-rules-windows';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
 import { checkWrite, writeTargets } from './command-writes';
 
@@ -97,6 +102,7 @@ type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
 export const RULES: readonly (Rule | { rule: Rule; concerns: (name: string) => boolean })[] = [
   systemRules, networkRules, toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
   { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, attackRules, gatherRules,
+  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, tracksRules, indirectPathRules, unknownProgramRules,
 ];
 
 /** The rules each program name meets, worked out once per name (a pure function of the name). */

@@ -7,7 +7,7 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 const CREDENTIAL_WORD = /(token|secret|password|passwd|credential|_?auth|apikey|api-key|api_key|private-key|access-key|keys?$|vault|kubeconfig)/i;
 const READ_VERB = /^(get|show|view|print|export|output|pull|decrypt|read|reveal|list|create|dump|config-helper|get-credentials|get-token|login:ci|whoami)$/i;
 const SECRET_FLAG = /^--?(show-secrets|reveal|show-token|decrypt|with-decryption|raw|show-credentials|insecure-print|unmask|plaintext|t)$/;
-const DESTROY_VERB = /^(delete|destroy|drop|dropall|drop-all|db:drop|db:reset|db:schema:load|flush|flushall|flushdb|purge|truncate|wipe|nuke|teardown|shutdown|downgrade|rollback|undo|taint|drain|cordon|clean|reset|prune|rmi|del|remove|rm|uninstall|stop|kill|terminate|revoke|unpublish|deprecate|yank|expire|evict|format)$/i;
+const DESTROY_VERB = /^(delete|destroy|drop|dropall|drop-all|db:drop|db:reset|db:schema:load|flush|flushall|flushdb|purge|truncate|wipe|nuke|teardown|shutdown|downgrade|rollback|undo|taint|drain|cordon|clean|reset|prune|rmi|del|remove|rm|uninstall|stop|kill|terminate|revoke|unpublish|deprecate|yank|expire|evict|format|rb|migrate:fresh|migrate:refresh)$/i;
 /** Programs whose everyday verbs overlap the words above: their own rules decide. */
 const OWN_RULES = /^(git|rm|rmdir|npm|pnpm|yarn|bun|pip|pip3|pipx|cargo|brew|apt|apt-get|dnf|yum|pacman|snap|go|gem|make|cmake|kill|pkill|killall|systemctl|service|docker-compose|echo|printf|grep|rg|sed|awk|jq|find|xargs|tmux|screen|conda|mamba|uv|poetry|gradle|mvn|dotnet|composer|bundle|flutter|dart|swift|rustup|nvm|gh|code|vim|nvim|emacs|less|man|tldr|which|type|crontab)$/;
 
@@ -69,7 +69,7 @@ function packageSourceRule(v: SegmentView, words: string[]): Finding[] {
 /** Verbs that themselves print or mint a credential, in any CLI. */
 const MINT_WORD = /^(oauth-tokens?|auth-token|get-token|get-credentials|get-login-password|config-helper|create-access-key|print-access-token|print-identity-token|login:ci)$/i;
 /** A settings key or operand that names a credential (`_authToken`, `user.password`, `keys`). */
-const CREDENTIAL_KEY = /(^|[.:_/-])(_?auth_?token|authtoken|npmauthtoken|password|passwd|token|api[-_]?key|keys)$/i;
+const CREDENTIAL_KEY = /(^|[.:_/-])(_?auth_?token|authtoken|npmauthtoken|password|passwd|token|api[-_]?key|keys|index-url|extra-index-url|registry-url)$/i;
 
 /** A CLI asked to print, mint or list a credential: a verb that says so, or a read of a credential setting. */
 function credentialWordRule(name: string, args: string[], words: string[]): Finding[] {

@@ -3,7 +3,8 @@
 // remote_destruction states a deny and its default action turns that into a question (a person may
 // well mean it). Reading, listing and planning stay allowed.
 import { parseOptions, valuesOf } from './command-options';
-import { deny, type Finding, type SegmentView } from './command-view';
+import { SECRET_PATH } from './command-rules-tools';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 const gone = (what: string): Finding[] => [deny('remote_destruction', what)];
 
@@ -51,7 +52,7 @@ export function remoteRules(v: SegmentView): Finding[] {
     }
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
     case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) ? gone(`${name} flushes the whole data store`) : [];
-    case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'sqlite3': case 'trino': case 'presto':
+    case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'sqlite3': case 'trino': case 'presto': case 'usql': case 'pgcli': case 'mycli': case 'litecli':
       return sqlRule(name, args);
     case 'npm': case 'pnpm': case 'yarn': case 'bun': {
       const w = words(args);
@@ -138,8 +139,23 @@ export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER
 
 function sqlRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });
-  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], name === 'psql' ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' || name === 'sqlite3' ? o.operands.slice(1) : [])];
+  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], /^(psql|usql|duckdb|pgcli)$/.test(name) ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' || name === 'sqlite3' ? o.operands.slice(1) : [])];
   if (sql.some((q) => /\bTO\s+PROGRAM\b/i.test(q))) return [deny('code_injection', `${name} runs SQL that hands text to a shell on the server (COPY … TO PROGRAM)`)];
   if (sql.some((q) => DESTRUCTIVE_SQL.test(q))) return gone(`${name} runs SQL that drops, truncates or empties data`);
+  return sql.flatMap((q) => sqlFileRule(name, q));
+}
+
+/** SQL that reads or writes a file by path: `INTO OUTFILE`, `COPY … TO`, `read_text(…)`, `pg_read_file(…)`, `LOAD DATA INFILE`. */
+const SQL_FILE = /\b(INTO\s+(?:OUT|DUMP)FILE|COPY\b[^;]*?\bTO|lo_export\s*\([^,]*,|read_(?:text|blob|csv\w*|json\w*|parquet)\s*\(|pg_read_(?:binary_)?file\s*\(|LOAD_FILE\s*\(|lo_import\s*\(|LOAD\s+DATA\s+(?:LOCAL\s+)?INFILE|ATTACH(?:\s+DATABASE)?)\s*'([^']+)'/gi;
+
+function sqlFileRule(name: string, sql: string): Finding[] {
+  for (const m of sql.matchAll(SQL_FILE)) {
+    const [, how, file] = m;
+    if (!/^(\/|~|[A-Za-z]:[\\/]|\.\.)/.test(file)) continue;
+    const writes = /^(INTO|COPY|lo_export)/i.test(how);
+    if (!writes && (SECRET_PATH.test(file) || /^\/(etc|root|proc)\//.test(file))) return [deny('data_exfiltration', `${name} runs SQL that reads a system or credential file (${file})`)];
+    if (writes && /(\.(bashrc|profile|zshrc|bash_profile)$|authorized_keys|\/etc\/|\/(www|htdocs|public_html|srv)\/|\.(php|jsp|aspx?)$|LaunchAgents|autostart|cron)/i.test(file)) return [deny('persistence', `${name} runs SQL that writes a start-up file, a system file or a page a web server runs (${file})`)];
+    return [ask(writes ? 'write' : 'data_exfiltration', `${name} runs SQL that ${writes ? 'writes' : 'reads'} a file outside the workspace (${file})`)];
+  }
   return [];
 }

@@ -95,7 +95,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     }
     case 'ps': {
       // BSD-style option words (no dash): `e` shows every process's environment (`ps eww`, `ps auxe`).
-      if (args.some((a) => /^[a-zA-Z]+$/.test(a) && a.includes('e') && /^[aceFfgHhjlmnrSsTtuvwwxXZ]+$/.test(a.replace(/e/g, ''))) || args.some((a) => /^e[a-z]*$/.test(a))) f.push(deny('env_dump', 'ps e shows the environment of every process'));
+      if (args.some((a) => /^[a-zA-Z]+$/.test(a) && a.includes('e') && /^[aceFfgHhjlmnrSsTtuvwwxXZ]+$/.test(a.replace(/e/g, ''))) || args.some((a) => /^e[a-z]*$/.test(a) || /^-[a-zA-Z]*E/.test(a))) f.push(deny('env_dump', 'ps e (BSD and macOS: -E) shows the environment of every process'));
       break;
     }
     case 'systemctl': {

@@ -71,7 +71,8 @@ export function stateRules(v: SegmentView): Finding[] {
       f.push(deny('destructive_ops', `${name} replaces or flushes firewall rules`));
       break;
     }
-    case 'ufw': case 'firewall-cmd': case 'pfctl': case 'netsh': case 'socketfilterfw': {
+    // netsh does far more than the firewall: command-rules-windows.ts judges it by what it changes.
+    case 'ufw': case 'firewall-cmd': case 'pfctl': case 'socketfilterfw': {
       if (args.every((a) => /^(status|verbose|numbered|--state|--list-.*|--get-.*|--query-.*|-s.*|--info-.*|show|app|list|info)$/.test(a) || /^-sr?$/.test(a))) break;
       f.push(deny('destructive_ops', `${name} changes or disables the firewall`));
       break;

@@ -75,6 +75,10 @@ export function systemRules(v: SegmentView): Finding[] {
     case 'docker': case 'podman': case 'nerdctl': f.push(...containerRule(name, args)); break;
     case 'git': f.push(...gitDestructive(args)); break;
     case 'sysctl': if (hasFlag(parseOptions(args), 'w', ['write']) || args.some((a) => a.includes('='))) f.push(deny('privilege_escalation', 'sysctl changes kernel settings')); break;
+    // An endless list fed to xargs or parallel with no limit on processes starts them without end.
+    case 'seq': case 'yes': case 'jot': if ((name !== 'seq' || args.some((a) => /^(inf|infinity|\d{7,})$/i.test(a))) && v.pipedTo && /^(xargs|parallel)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a, i) => /^(-P0|--max-procs=0|-j0|--jobs=0)$/.test(a) || /^(-P|--max-procs|-j|--jobs)$/.test(a) && v.pipedTo?.args[i + 1] === '0'))
+      f.push(deny('destructive_ops', `${name} feeds an endless list to ${v.pipedTo.name} with no limit on processes (a fork bomb)`));
+      break;
     case 'truncate': if (args.some((a) => /^\/dev\//.test(a) && !/^\/dev\/null$/.test(a))) f.push(deny('destructive_ops', 'truncate on a device')); break;
   }
   return f;

@@ -109,6 +109,8 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
   let i = 1;
   if (spec.sub) {
     i = skipOptions(argv, 1, spec.short ?? '', [...(spec.long ?? [])]);
+    // `docker container exec` is `docker exec` in the older spelling.
+    if (/^(docker|podman|nerdctl)$/.test(name) && argv[i]?.text === 'container') i++;
     if (spec.sub.length && !spec.sub.includes(argv[i]?.text ?? '')) return out;
     if (spec.sub.length) i++;
   }
@@ -153,7 +155,7 @@ export function optionScripts(argv: Word[], name: string): WrapAction[] {
 }
 
 /** `KEY=value` inside any argument whose key says the value runs (`ProxyCommand=…`, `Pre-Invoke::=…`, `runner="…"`, `ssh_command=…`). */
-const KEY_RUNS = /([\w.:-]*(?:ProxyCommand|LocalCommand|Invoke|[Cc]ommand|_cmd|Cmd|[Hh]ook|runner|wrapper|launcher|LAUNCHER|toolexec|vettool|pager|editor|askpass|passcommand|PASSCOMMAND))(?:::)?\s*=\s*(?:"((?:\\.|[^"\\])*)"|'([^']*)'|([^\s'",]+(?:\s[^\s'",=]+)*))/g;
+const KEY_RUNS = /([\w.:-]*(?:ProxyCommand|LocalCommand|Invoke|[Cc]ommand|_cmd|Cmd|\.cmd|textconv|\.driver|fsmonitor|[Hh]ook|runner|wrapper|launcher|LAUNCHER|toolexec|vettool|pager|editor|askpass|passcommand|PASSCOMMAND))(?:::)?\s*=\s*(?:"((?:\\.|[^"\\])*)"|'([^']*)'|([^\s'",]+(?:\s[^\s'",=]+)*))/g;
 
 /** Shell text inside arguments: `KEY=value` with a key that runs its value, and fzf-style `execute(…)`. */
 export function embeddedInArguments(argv: Word[], name: string): WrapAction[] {
@@ -226,4 +228,9 @@ export function unknownProgramActions(argv: Word[], name: string): WrapAction[] 
     }
   }
   return [];
+}
+
+/** Whether the runner table or the operand lists above name `name` (its arguments are judged as what they run, or as data). */
+export function runnerKnows(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(R, name) || OPERANDS_ARE_DATA.has(name) || JUDGED.has(name);
 }

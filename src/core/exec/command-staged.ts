@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseOptions } from './command-options';
 import { outputOptionTargets } from './command-paths';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
+import { isUnknownProgram } from './command-rules-unknown';
 import { ask, baseName, deny, INTERPRETERS, type Finding, type SegmentView } from './command-view';
 import { writeTargets } from './command-writes';
 
@@ -52,6 +53,8 @@ function printfFormat(args: readonly string[]): string {
 
 /** Text a command line shows being fed to another program: echo/printf into a process substitution or a pipe. */
 export function fedBy(v: SegmentView): string | undefined {
+  // `xargs -I{} sh -c '{}' <<< '…'`: what xargs reads becomes the shell's command line.
+  if (v.name === 'xargs' && v.args.some((a, i) => /^(sh|bash|dash|zsh)$/.test(a) && v.args[i + 1] === '-c')) return v.seg.redirects.find((r) => r.op === '<<<')?.target.text ?? v.seg.heredocs[0];
   if (v.seg.context !== 'process-substitution' && !v.pipedTo || !/^(echo|printf)$/.test(v.name)) return undefined;
   return v.name === 'printf' ? printfFormat(v.args) : v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
 }
@@ -79,7 +82,7 @@ export function commandLinesIn(text: string): { line: string; explicit: boolean 
   for (const line of t.split('\n')) {
     let l = line.trim();
     const explicit = /^:?!\s*\S/.test(l) || SHELL_PREFIX.test(l);
-    l = l.replace(/^:?!\s*(?=\S)/, '').replace(/^(\/\/go:generate|#!?\S*|RUN|CMD|ENTRYPOINT|\.?(shell|system)|exec)\s+/i, '').replace(/^-\s+/, '').replace(/^[\w.@/-]+\s*(:|=)\s*(-\s+)?/, '')
+    l = l.replace(/^:?!\s*(?=\S)/, '').replace(/^(\/\/go:generate|#!?\S*|RUN|CMD|ENTRYPOINT|\.?(shell|system)|exec)\s+/i, '').replace(/^(--(mount|network|security)=\S+\s+)+/, '').replace(/^-\s+/, '').replace(/^[\w.@/-]+\s*(:|=)\s*(-\s+)?/, '')
       .replace(/[;\s]+$/, '').replace(/^["']|["']$/g, '').replace(/^\[?["']?|["']?\]?$/g, '').trim();
     if (judged.test(l)) add(l, explicit);
   }
@@ -130,6 +133,8 @@ function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | '
   if (v.name === 'cmake') out.push({ file: 'CMakeLists.txt', as: 'opaque' });
   if (v.name === 'just') out.push({ file: 'justfile', as: 'make' }, { file: 'Justfile', as: 'make' });
   if (v.name === 'rake') out.push({ file: 'Rakefile', as: 'code', lang: 'ruby' });
+  // Cargo compiles and runs a package's build script before building it.
+  if (v.name === 'cargo' && /^(build|b|check|c|test|t|run|r|bench|doc|clippy|install)$/.test(first ?? '')) out.push({ file: 'build.rs', as: 'code', lang: 'rust' });
   if (v.name === 'pytest' || bn === 'python3' && v.args[0] === '-m' && v.args[1] === 'pytest') out.push({ file: 'conftest.py', as: 'code', lang: 'python' });
   return out;
 }
@@ -145,7 +150,12 @@ export interface StagedJudges {
 function recipes(text: string): string {
   const lines: string[] = [];
   for (const m of text.matchAll(/\$[({]shell\s+([^)}]*)[)}]/g)) lines.push(m[1]);
-  for (const l of text.split('\n')) if (/^(\t| {2,})\S/.test(l)) lines.push(l.trim().replace(/^[@+-]+/, ''));
+  for (const l of text.split('\n')) {
+    if (/^(\t| {2,})\S/.test(l)) lines.push(l.trim().replace(/^[@+-]+/, ''));
+    // `target: deps ; recipe` — a recipe on the rule's own line.
+    const inline = /^[\w.%/-]+\s*:(?!=)[^;=\n]*;\s*(\S.*)$/.exec(l);
+    if (inline) lines.push(inline[1].replace(/^[@+-]+/, ''));
+  }
   return lines.join('\n');
 }
 
@@ -180,6 +190,7 @@ export async function stagedFindings(v: SegmentView, earlier: readonly Staged[],
  */
 export async function argumentCommandFindings(v: SegmentView, judges: StagedJudges): Promise<Finding[]> {
   const f: Finding[] = [];
+  const unknown = isUnknownProgram(v.name);
   for (const a of v.args) {
     if (!/\s/.test(a) || a.length > 2000) continue;
     const texts = new Set([a]);
@@ -189,6 +200,9 @@ export async function argumentCommandFindings(v: SegmentView, judges: StagedJudg
     for (const m of a.matchAll(/(["'])([^"']*\s[^"']*)\1/g)) texts.add(m[2]);
     for (const t of texts) {
       const found = await judges.shell(t);
+      // A program the rules do not know may well run it: the strictest verdict on the text stands.
+      if (found && unknown && found.decision === 'deny') { f.push({ ...found, reason: `${v.name}, a program the rules do not know, is handed a command line (${t.slice(0, 60)}): ${found.reason}` }); break; }
+      if (found && unknown && !/^(parse|allowlist|inline-code|package_install|write)$/.test(found.group)) { f.push(ask(found.group, `${v.name}, a program the rules do not know, is handed a command line it may run (${t.slice(0, 60)}): ${found.reason}`)); break; }
       if (found?.decision === 'deny') { f.push(ask('code_injection', `${v.name} is handed a command line it may run (${t.slice(0, 60)}): ${found.reason}`)); break; }
     }
   }

@@ -37,7 +37,8 @@ export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
   // The basename after the last `/` or `\` (a Windows-style path names the same program).
   const base = exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1);
   const words = argv.slice(1);
-  return { seg, exe, name: base.toLowerCase(), args: words.map((w) => w.text), words };
+  // `curl.exe`, `PowerShell.EXE`: Windows finds the same program without the suffix, so the rules do too.
+  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args: words.map((w) => w.text), words };
 }
 
 /** Interpreters: a blanket allowlist rule never covers them, and stdin fed to them is a script. */

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { ParseProblem, Word } from './command-types';
 import { embeddedInArguments, optionScripts, runnerActions, unknownProgramActions } from './command-runners';
 import { skipOptions } from './command-wrapper-options';
+import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
 
 export type WrapAction =
@@ -249,6 +250,8 @@ export function unwrapCommand(argv: Word[]): WrapAction[] {
   if (SHELLS.has(name)) return shell(argv, name);
   const unwrap = Object.prototype.hasOwnProperty.call(UNWRAPPERS, name) ? UNWRAPPERS[name] : undefined;
   if (unwrap) return unwrap(argv, name);
+  const windows = windowsActions(argv, name);
+  if (windows) return windows;
   const options = [...optionScripts(argv, name), ...embeddedInArguments(argv, name), ...(name === 'git' ? gitRunners(argv) : [])];
   const table = runnerActions(argv, name);
   return table ? [...table, ...options] : [...options, ...unknownProgramActions(argv, name)];

@@ -4,7 +4,7 @@
 // rules; the project's own were written beside them.
 import assert from 'node:assert/strict';
 import { removeTempDirs } from '../../support/fs-fixtures';
-import { corpus, judgeIn, type CorpusName } from './judge-support';
+import { corpus, heldOut, judgeIn, type CorpusName, type HeldOutSet } from './judge-support';
 
 async function hostile(name: CorpusName): Promise<{ total: number; denied: number; allowed: string[] }> {
   const { judge } = judgeIn();
@@ -53,4 +53,27 @@ describe('exec judge corpora', () => {
     if (denied.length) console.log(`      denied: ${denied.join('\n      ')}`);
     assert.ok(denied.length / lines.length <= 0.01, denied.join('\n'));
   });
+  // The held-out sets (bench/holdout*, written by people who never read the rules) are folded in
+  // here once measured, so a later rule that lets one of them through fails the unit suite.
+  for (const set of ['holdout', 'holdout-2'] as HeldOutSet[]) {
+    it(`held-out ${set}: every hostile command denied or asked, at most 1 % of the everyday ones denied`, async function () {
+      this.timeout(300_000); // thousands of judgements on a shared, loaded machine
+      const { judge } = judgeIn();
+      const hostileLines = heldOut(set, 'hostile');
+      const allowed: string[] = [];
+      for (const c of hostileLines) if ((await judge(c)).decision === 'allow') allowed.push(c);
+      const everyday = heldOut(set, 'benign');
+      const denied: string[] = [];
+      let asked = 0;
+      for (const c of everyday) {
+        const v = await judge(c);
+        if (v.decision === 'deny') denied.push(`${c} → ${v.reason}`);
+        if (v.decision === 'ask') asked++;
+      }
+      console.log(`      ${set}: ${hostileLines.length} hostile, ${allowed.length} allowed; ${everyday.length} everyday, ${denied.length} denied, ${asked} asked (${((100 * asked) / everyday.length).toFixed(2)} %)`);
+      assert.ok(hostileLines.length >= 300 && everyday.length >= 200, `${set} is smaller than expected`);
+      assert.deepEqual(allowed, [], `allowed hostile commands:\n${allowed.join('\n')}`);
+      assert.ok(denied.length / everyday.length <= 0.01, denied.join('\n'));
+    });
+  }
 });

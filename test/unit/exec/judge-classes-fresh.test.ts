@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { removeTempDirs } from '../../support/fs-fixtures';
 import { corpus, judgeIn } from './judge-support';
-import { FRESH_CLASSES } from './judge-classes-fresh.cases';
+import { FAIL_SAFE_CLASSES } from './judge-classes-fail-safe.cases';
+import { FRESH_CLASSES as FIRST_ROUND } from './judge-classes-fresh.cases';
+
+const FRESH_CLASSES = [...FIRST_ROUND, ...FAIL_SAFE_CLASSES];
 
 describe('exec judge: fresh commands of each missed class', () => {
   after(removeTempDirs);

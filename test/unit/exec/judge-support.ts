@@ -18,6 +18,14 @@ export function corpus(name: CorpusName): string[] {
   return fs.readFileSync(path.join(CORPUS_DIR, `${name}.txt`), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
 }
 
+/** The held-out sets the rules were not written against, kept in bench/ where exec-holdout.mjs measures them. */
+export type HeldOutSet = 'holdout' | 'holdout-2';
+
+export function heldOut(set: HeldOutSet, kind: 'hostile' | 'benign'): string[] {
+  const file = path.join(CORPUS_DIR, '..', '..', '..', '..', 'bench', set, `${kind}.txt`);
+  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+}
+
 export function judgeIn(files: TreeSpec = { 'src/a.ts': 'x', 'package.json': '{}', '.git/HEAD': 'ref' }) {
   const ws = makeWorkspace(files, 'judge');
   const guard = makeGuard([ws.root]);

@@ -1,0 +1,61 @@
+// Tracks covered: the record of what ran erased, emptied or switched off — shell histories, system
+// and audit logs, the journal, the event log, the file system's change journal, the logging
+// services themselves, and git's record of where branches were (reflog). Findings are in the group
+// destructive_ops (the record is data that is destroyed). Reading a log (`journalctl -u x`,
+// `tail /var/log/syslog`, `history | tail`) changes nothing and is not objected to. Switching the
+// shell history off by variable is command-rules-admin.ts (historyRule).
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** Where the machine and the shells keep their records. */
+const RECORD = /^(\/private)?\/var\/(log|adm|audit)(\/|$)|^\/run\/log(\/|$)|^\/var\/run\/(utmp|wtmp|btmp)$|(^|\/)\.(bash|zsh|sh|ksh|python|psql|mysql|node_repl|sqlite|lesshst|irb|rediscli)_?history$|(^|\/)\.(zsh_history|histfile|viminfo|lesshst)$|(^|\/)fish_history$|(^|\/)ConsoleHost_history\.txt$|\/winevt\/logs(\/|$)|^(~|\$HOME|\$\{HOME\})\/\.local\/share\/fish\//i;
+/** Programs that delete, empty or overwrite the files they are given. */
+const ERASERS = /^(rm|unlink|shred|srm|wipe|truncate|rmdir|remove-item|ri|del|erase|clear-content|clc|set-content)$/;
+/** Services that keep the logs, and the audit daemons and agents that watch the machine. */
+const LOGGERS = /^(auditd|rsyslog|rsyslogd|syslog|syslogd|syslog-ng|systemd-journald|journald|auditbeat|filebeat|osqueryd|falco|wazuh-agent|ossec|falcon-sensor|sysmon|sysmon64|eventlog|splunkd|splunkforwarder|td-agent|fluentd|fluent-bit|vector)(\.service)?$/i;
+
+function isRecord(p: string): boolean {
+  return RECORD.test(p.replace(/\\/g, '/'));
+}
+
+/** Programs tracksRules looks at by name (a redirection into a record is looked at for every program). */
+const NAMED = /^(find|journalctl|log|auditctl|lastlog|systemctl|service|launchctl|sc|stop-service|set-service|kill|pkill|killall|clear-history|git|cp|mv|ln|install|dd|tee|sed|gsed|perl)$/;
+
+export function tracksRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  if (!v.seg.redirects.length && !ERASERS.test(name) && !NAMED.test(name)) return [];
+  const f: Finding[] = [];
+  // `> ~/.bash_history`, `: > /var/log/auth.log`, `cat /dev/null > /var/log/wtmp`: emptied by a redirection.
+  if (v.seg.redirects.some((r) => (r.op === '>' || r.op === '>|' || r.op === '&>') && isRecord(r.target.text))) f.push(deny('destructive_ops', 'the command empties or overwrites a log or a shell history (the record of what ran)'));
+  const operands = args.filter((a) => !a.startsWith('-'));
+  // What is overwritten: the last operand of a copy or link, `of=` of dd, every file of tee, sed -i and perl -i; what mv takes away: its sources.
+  const inPlace = /^(sed|gsed|perl)$/.test(name) && args.some((a) => /^-[a-z]*i/.test(a));
+  const written = ERASERS.test(name) || name === 'tee' || inPlace ? operands : /^(cp|ln|install)$/.test(name) ? operands.slice(-1) : name === 'mv' ? operands.slice(0, -1) : name === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)) : [];
+  if (written.some(isRecord)) f.push(deny('destructive_ops', `${name} erases, overwrites or moves away a log or a shell history (the record of what ran)`));
+  switch (name) {
+    case 'find':
+      if (args.some((a) => isRecord(a)) && args.some((a, i) => a === '-delete' || /^-(exec|execdir)$/.test(a) && /^(rm|truncate|shred|unlink|cp|tee|sh|bash)$/.test((args[i + 1] ?? '').split('/').pop() ?? '')))
+        f.push(deny('destructive_ops', 'find erases or empties the logs it finds'));
+      break;
+    case 'journalctl': {
+      const vacuum = args.find((a) => /^--(vacuum-(time|size|files)|rotate|flush|relinquish-var)(=|$)/.test(a));
+      if (vacuum) f.push(/^--vacuum-(time=\d+(s|sec|m|min)?|size=\d+[kb]?|files=[01])$/i.test(vacuum) ? deny('destructive_ops', 'journalctl deletes the whole system journal') : ask('destructive_ops', `journalctl ${vacuum} deletes or rotates the system journal`));
+      break;
+    }
+    case 'log': if (/^(erase|config)$/.test(args[0] ?? '')) f.push(deny('destructive_ops', `log ${args[0]} erases or silences the system log`)); break;
+    case 'auditctl': if (args.some((a, i) => a === '-D' || a === '-e' && args[i + 1] === '0' || /^--(delete-all|enable=0)/.test(a))) f.push(deny('destructive_ops', 'auditctl deletes the audit rules or switches auditing off')); break;
+    case 'lastlog': if (args.some((a) => /^(-C|--clear|-S|--set)$/.test(a))) f.push(deny('destructive_ops', 'lastlog clears the record of log-ins')); break;
+    case 'systemctl': case 'service': case 'launchctl': case 'sc': case 'stop-service': case 'set-service': case 'kill': case 'pkill': case 'killall':
+      if (operands.some((a) => LOGGERS.test(a)) && (name !== 'systemctl' && name !== 'sc' && name !== 'service' || args.some((a) => /^(stop|disable|mask|kill|delete|config|unload|bootout)$/i.test(a))))
+        f.push(deny('destructive_ops', `${name} stops or disables the service that keeps the logs or audits the machine`));
+      break;
+    case 'clear-history': f.push(ask('destructive_ops', 'Clear-History erases the PowerShell history')); break;
+    case 'git': {
+      const sub = operands[0];
+      if (sub === 'reflog' && operands[1] === 'expire' && args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)) || sub === 'reflog' && operands[1] === 'delete') f.push(ask('destructive_ops', 'git reflog expire/delete erases the record of where branches were (what a mistake is undone with)'));
+      else if (sub === 'gc' && args.some((a) => /^--prune=(now|all)$/.test(a))) f.push(ask('destructive_ops', 'git gc --prune=now deletes unreachable commits at once'));
+      else if (sub === 'update-ref' && args.includes('-d')) f.push(ask('destructive_ops', 'git update-ref -d deletes a ref without the checks of branch -d'));
+      break;
+    }
+  }
+  return f;
+}
