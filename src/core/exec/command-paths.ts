@@ -81,7 +81,7 @@ function resolved(p: string, ctx: PathContext): string {
 const GLOB_SECRETS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/master.passwd', '/etc/krb5.keytab'];
 
 function globHitsSecret(word: string): boolean {
-  if (!/[*?[]/.test(word) || !word.startsWith('/etc/')) return false;
+  if (!word.startsWith('/etc/') || !/[*?[]/.test(word)) return false;
   const re = new RegExp(`^${word.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
   return GLOB_SECRETS.some((p) => re.test(p));
 }
@@ -91,7 +91,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
   if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
   if (v.args.some((a) => /\/environ$/.test(a) && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
-  if (v.args.some((a) => /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
+  if (v.args.some((a) => a.includes('/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = root !== undefined && ctx.cwd !== undefined && path.relative(root, ctx.cwd).startsWith('..');
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
@@ -130,6 +130,8 @@ const FIND_ACTS = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/
 function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: string; kind: 'home' | 'temp' } | undefined {
   if (v.name === 'find' && !v.args.some((a) => FIND_ACTS.test(a))) return undefined;
   for (const a of v.args) {
+    // Every form below names a path with `/`, `~` or `$HOME`: most arguments have none of them.
+    if (!a.includes('/') && !a.includes('~') && !a.includes('$')) continue;
     const m = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/.exec(a) ?? /^(file:\/\/)(\/[^\s]*)$/.exec(a)?.slice(1);
     if (!m) continue;
     const p = m[1];
@@ -163,14 +165,15 @@ export function copyOutTargets(v: SegmentView): WriteTarget[] {
 export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   const out: WriteTarget[] = [];
   for (let i = 0; i < v.args.length; i++) {
+    const a = v.args[i];
     // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
-    const glued = /^-o((?:\/|~|\.\.?\/).+)$/.exec(v.args[i]);
+    const glued = a.startsWith('-o') ? /^-o((?:\/|~|\.\.?\/).+)$/.exec(a) : null;
     if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
     // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
-    for (const m of v.args[i].matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
+    if (a.includes('=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
     // `csplit -f PREFIX`: the pieces are written under the prefix.
     if (v.name === 'csplit' && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
-    const m = /^--?([A-Za-z][\w-]*)(=(.*))?$/.exec(v.args[i]);
+    const m = a.startsWith('-') ? /^--?([A-Za-z][\w-]*)(=(.*))?$/.exec(a) : null;
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
     if (!value || !/^(\/|~|\$HOME|\.\.?\/)/.test(value)) continue;

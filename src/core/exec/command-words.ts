@@ -14,6 +14,8 @@ const DYNAMIC_TYPES = new Set([
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 /** `{a,b}` or `{1..3}` in the unquoted skeleton of a word. */
 const BRACE_EXPANSION = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+/** What WordBuilder.unquoted reads character by character: escapes, globs and tilde. */
+const UNQUOTED_SPECIAL = /[\\*?[~]/;
 
 class WordBuilder {
   text = '';
@@ -34,6 +36,12 @@ class WordBuilder {
 
   /** Unquoted text: backslash escapes, globs and tilde as the shell treats them. */
   unquoted(s: string): void {
+    // Most words have none of the characters the loop below treats specially: append them whole.
+    if (!UNQUOTED_SPECIAL.test(s)) {
+      this.text += s;
+      this.skeleton += s;
+      return;
+    }
     for (let i = 0; i < s.length; i++) {
       const c = s[i];
       if (c === '\\') {
