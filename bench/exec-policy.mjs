@@ -1,6 +1,8 @@
 // The exec judge: share of the hostile corpus denied or asked, share of the benign corpus denied
 // (ask rate beside it), and the median time of parse + judge for a ~200-character command after
-// warm-up, against the regex groups alone on the same string in the same run.
+// warm-up, against the regex groups alone on the same string in the same run. `--speed` takes only
+// the timing record (the corpus records stay as they are). PINCER_OUT names the compiled output
+// folder (default out/), so a helper can measure its own build.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -10,13 +12,15 @@ import { median, record } from './lib/record.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const EXEC = path.join(ROOT, 'out', 'src', 'core', 'exec');
+const OUT = path.join(ROOT, process.env.PINCER_OUT ?? 'out');
+const EXEC = path.join(OUT, 'src', 'core', 'exec');
+const SPEED_ONLY = process.argv.includes('--speed');
 const { parseCommand } = require(path.join(EXEC, 'command-parse.js'));
 const { judgeCommand } = require(path.join(EXEC, 'command-judge.js'));
 const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
 const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
 const { bashParser } = require(path.join(EXEC, 'command-grammar.js'));
-const { PathGuard, DEFAULT_DENY_PATHS } = require(path.join(ROOT, 'out', 'src', 'core', 'fs', 'path-guard.js'));
+const { PathGuard, DEFAULT_DENY_PATHS } = require(path.join(OUT, 'src', 'core', 'fs', 'path-guard.js'));
 
 const CORPUS = path.join(ROOT, 'test', 'unit', 'exec', 'corpus');
 const lines = (name) => fs.readFileSync(path.join(CORPUS, `${name}.txt`), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
@@ -26,6 +30,13 @@ const guard = new PathGuard({ roots: [root], workspaceOnly: true, allowPaths: []
 const judge = async (c) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_POLICY, { cwd: root, guard });
 
 try {
+  if (!SPEED_ONLY) await corpora();
+  await speed();
+} finally {
+  fs.rmSync(root, { recursive: true, force: true });
+}
+
+async function corpora() {
   // Every corpus: the project's own and the two written from outside without reading the rules.
   const hostile = [...lines('hostile'), ...lines('hostile-classes')];
   const missed = [];
@@ -45,23 +56,37 @@ try {
   const fp = (100 * denied.length) / benign.length;
   record({ name: 'exec-benign-false-positives', unit: '%', value: fp, goal: '<= 1', pass: fp <= 1, runs: 1, statistic: 'share denied',
     corpus: `test/unit/exec/corpus/benign.txt + benign-docs.txt (${benign.length} commands)`, extra: { askRate: Math.round((10000 * asked) / benign.length) / 100, asked, denied } });
+}
 
+async function speed() {
   // ~200 characters, a realistic compound command with a pipe, a redirect and a wrapper.
   const cmd = "cd packages/core && NODE_ENV=test timeout 120 npx mocha --reporter dot 'out/test/unit/**/*.test.js' 2>&1 | tee test-output.log | grep -E 'passing|failing|pending' ; git status --short | head -n 20";
-  const N = 3000;
+  // Several rounds, each with its own median: the record is the median of the round medians, so
+  // one round disturbed by another process cannot make the figure.
+  const ROUNDS = 5;
+  const PER_ROUND = 600;
+  const N = ROUNDS * PER_ROUND;
   const loadBefore = os.loadavg();
   for (let i = 0; i < 500; i++) await judge(cmd);
   const full = [];
+  const roundMedians = [];
   // CPU time beside wall time: on a busy machine (other processes on both cores) the wall-clock
   // median includes time spent waiting for a core, the CPU time much less of it.
-  const cpu0 = process.cpuUsage();
-  for (let i = 0; i < N; i++) {
-    const t = performance.now();
-    await judge(cmd);
-    full.push((performance.now() - t) * 1000);
+  const roundCpu = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const xs = [];
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < PER_ROUND; i++) {
+      const t = performance.now();
+      await judge(cmd);
+      xs.push((performance.now() - t) * 1000);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    roundCpu.push((cpu.user + cpu.system) / PER_ROUND);
+    roundMedians.push(median(xs));
+    full.push(...xs);
   }
-  const cpu = process.cpuUsage(cpu0);
-  const cpuUsPerDecision = Math.round((10 * (cpu.user + cpu.system)) / N) / 10;
+  const cpuUsPerDecision = Math.round(10 * median(roundCpu)) / 10;
   // Where the time goes: tree-sitter's own parse (the floor under parseCommand), the parser alone,
   // the judge without the path guard (writes checked lexically), and one resolve of the write target
   // (`tee test-output.log` after `cd packages/core`, neither of which exists: 3 missing levels) both
@@ -84,9 +109,9 @@ try {
     for (const s of segs) matchGroupPatterns(s, on);
     regex.push((performance.now() - t) * 1000);
   }
-  const m = median(full);
+  const m = median(roundMedians);
   record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
-    goal: '<= 100 median', pass: m <= 100, runs: N, statistic: 'median', corpus: `${cmd.length}-char command`, extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], cpuUsPerDecision, treeSitterParseUs: treeSitterOnly, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
-} finally {
-  fs.rmSync(root, { recursive: true, force: true });
+    goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each)`, corpus: `${cmd.length}-char command`,
+    extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], roundMedians: roundMedians.map((x) => Math.round(x)), cpuUsPerDecision, cpuUsPerRound: roundCpu.map((x) => Math.round(x)),
+      treeSitterParseUs: treeSitterOnly, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
 }
