@@ -72,6 +72,34 @@ function definition(id: string, fields: AgentFields, source: AgentDefinition['so
   return def;
 }
 
+/**
+ * The front matter of an agent file as a mapping (undefined when the file has none) and the markdown
+ * under it, or why it cannot be read. Shared by Pincer's agent files and the foreign formats.
+ */
+export function readFrontMatter(text: string): { raw?: Record<string, unknown>; body: string } | string {
+  const parts = split(text);
+  if (typeof parts === 'string') return parts;
+  if (parts.front === undefined) return { body: parts.body };
+  const doc = parseDocument(parts.front, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0]!;
+    const offset = e.pos?.[0];
+    const line = offset === undefined ? undefined : parts.front.slice(0, offset).split('\n').length;
+    const at = line !== undefined ? ` at line ${line + parts.frontLine - 1}` : '';
+    return `the front matter is not valid YAML${at} (${e.message.split('\n')[0]}); write "key: value" lines between the "---" lines`;
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    // yaml refuses documents whose aliases expand past the count (a "billion laughs" bomb).
+    return `the front matter could not be read (${(e as Error).message.split('\n')[0]}); write plain "key: value" lines without YAML aliases`;
+  }
+  if (value === null || value === undefined) return { raw: {}, body: parts.body };
+  if (typeof value !== 'object' || Array.isArray(value)) return 'the front matter must be "key: value" lines (a YAML mapping), not a list or a single value';
+  return { raw: value as Record<string, unknown>, body: parts.body };
+}
+
 /** Parses one workspace agent file (`file` absolute, `text` its content). */
 export function parseAgentFile(file: string, text: string): AgentParseResult {
   const shown = file;
@@ -84,31 +112,11 @@ export function parseAgentFile(file: string, text: string): AgentParseResult {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_AGENT_FILE_BYTES) return fail(`the file is ${Math.ceil(bytes / 1024)} KB; an agent file may be at most ${MAX_AGENT_FILE_BYTES / 1024} KB (move long reference material to memory/)`);
 
-  const parts = split(text);
-  if (typeof parts === 'string') return fail(parts);
-  let raw: Record<string, unknown> = {};
-  if (parts.front === undefined) {
+  const front = readFrontMatter(text);
+  if (typeof front === 'string') return fail(front);
+  const raw = front.raw ?? {};
+  if (!front.raw) {
     problems.warnings.push(`${shown}: no front matter ("---" lines at the top), so agent "${id}" is an open agent and the whole file is its instructions.`);
-  } else {
-    const doc = parseDocument(parts.front, { prettyErrors: false, uniqueKeys: true });
-    if (doc.errors.length) {
-      const e = doc.errors[0]!;
-      const offset = e.pos?.[0];
-      const line = offset === undefined ? undefined : parts.front.slice(0, offset).split('\n').length;
-      const at = line !== undefined ? ` at line ${line + parts.frontLine - 1}` : '';
-      return fail(`the front matter is not valid YAML${at} (${e.message.split('\n')[0]}); write "key: value" lines between the "---" lines`);
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 50 });
-    } catch (e) {
-      // yaml refuses documents whose aliases expand past the count (a "billion laughs" bomb).
-      return fail(`the front matter could not be read (${(e as Error).message.split('\n')[0]}); write plain "key: value" lines without YAML aliases`);
-    }
-    if (value !== null && value !== undefined) {
-      if (typeof value !== 'object' || Array.isArray(value)) return fail('the front matter must be "key: value" lines (a YAML mapping), not a list or a single value');
-      raw = value as Record<string, unknown>;
-    }
   }
 
   const where = (field: string) => `${shown}: field "${field}"`;
@@ -117,7 +125,7 @@ export function parseAgentFile(file: string, text: string): AgentParseResult {
     problems.warnings.push(`${where('id')} is ${JSON.stringify(raw.id)} but the file name makes the id "${id}"; the file name wins (rename the file to change the id).`);
   }
   if (!fields) return { errors: problems.errors, warnings: problems.warnings };
-  fields.instructions = parts.body;
+  fields.instructions = front.body;
   return { agent: definition(id, fields, 'workspace', file), errors: [], warnings: problems.warnings };
 }
 

@@ -1,11 +1,13 @@
-// Which agents exist: the workspace's `.pincer/agents/*.md`, the `pincer.agents` setting, and the
-// built-in default agent that needs no setup. The host feeds it files and settings as they change;
+// Which agents exist: the workspace's `.pincer/agents/*.md`, the `pincer.agents` setting, the
+// built-in default agent that needs no setup, and — read-only — the Copilot and Claude Code agent
+// files the workspace already has (foreign-agent-file.ts). The host feeds it files and settings as they change;
 // core code asks `resolve(id)`.
 //
 // Decisions:
 // - Precedence: a workspace file wins over a settings entry with the same id, both over the
 //   built-in default (so `default` itself can be redefined). Two workspace files with one id (a
-//   multi-root workspace): the first given wins and the second is a problem.
+//   multi-root workspace): the first given wins and the second is a problem. A Copilot or Claude
+//   Code definition comes last: Pincer's own definitions (and the default) win over it.
 // - `get(id)` answers only for defined agents. `resolve(id)` always answers: an unknown id is an
 //   open agent of that name (a chat may name an agent nobody wrote down; its files are then simply
 //   per user), but an id whose definition exists and is broken resolves as *predefined* — fail
@@ -14,6 +16,9 @@
 import { Emitter } from '../events';
 import { AGENT_ID_PATTERN } from './agent-fields';
 import { agentIdFromFile, parseAgentFile, parseSettingsAgents } from './agent-file';
+import { foreignIdFromFile, parseForeignAgentFile } from './foreign-agent-file';
+import type { ForeignFormat } from './foreign-tools';
+import { knownStaticNames } from '../policy/groups';
 import { DEFAULT_AGENT_ID, type AgentDefinition } from './types';
 
 export const DEFAULT_AGENT: Readonly<AgentDefinition> = Object.freeze({
@@ -36,11 +41,12 @@ export class AgentRegistry {
   readonly onDidChange = new Emitter<void>();
   private workspace = emptyLayer();
   private settings = emptyLayer();
+  private foreign = emptyLayer();
   private fingerprint = this.computeFingerprint();
 
   /** Errors first, then warnings, workspace before settings; each says what to fix. */
   get problems(): string[] {
-    return [...this.workspace.problems, ...this.settings.problems];
+    return [...this.workspace.problems, ...this.settings.problems, ...this.foreign.problems];
   }
 
   get(id: string): AgentDefinition | undefined {
@@ -50,8 +56,9 @@ export class AgentRegistry {
     if (this.workspace.failed.has(id)) return undefined;
     const set = this.settings.agents.get(id);
     if (set) return set;
-    if (id === DEFAULT_AGENT_ID && !this.failedSource(id)) return { ...DEFAULT_AGENT };
-    return undefined;
+    if (this.settings.failed.has(id)) return undefined;
+    if (id === DEFAULT_AGENT_ID) return { ...DEFAULT_AGENT };
+    return this.foreign.agents.get(id);
   }
 
   /** A defined agent, else (broken definition) a predefined stand-in, else an open agent named `id`. */
@@ -71,7 +78,7 @@ export class AgentRegistry {
 
   /** Every defined agent, the default included, sorted by id. */
   all(): AgentDefinition[] {
-    const ids = new Set([...this.workspace.agents.keys(), ...this.settings.agents.keys()]);
+    const ids = new Set([...this.workspace.agents.keys(), ...this.settings.agents.keys(), ...this.foreign.agents.keys()]);
     if (!this.failedSource(DEFAULT_AGENT_ID)) ids.add(DEFAULT_AGENT_ID);
     return [...ids].sort().map((id) => this.get(id)).filter((a): a is AgentDefinition => a !== undefined);
   }
@@ -102,6 +109,36 @@ export class AgentRegistry {
     this.changed();
   }
 
+  /**
+   * Replaces the Copilot (`.github/agents/*.agent.md`) and Claude Code (`.claude/agents/*.md`)
+   * definitions; the first file with an id wins.
+   */
+  setForeign(files: readonly { format: ForeignFormat; file: string; text: string }[]): void {
+    const layer = emptyLayer();
+    const warnings: string[] = [];
+    const pincerNames = knownStaticNames();
+    for (const { format, file, text } of files) {
+      const r = parseForeignAgentFile(format, file, text, pincerNames);
+      warnings.push(...r.warnings);
+      if (!r.agent) {
+        layer.problems.push(...r.errors);
+        const id = foreignIdFromFile(file);
+        if (AGENT_ID_PATTERN.test(id) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
+        continue;
+      }
+      const id = r.agent.id;
+      const first = layer.agents.get(id);
+      if (first || layer.failed.has(id)) {
+        layer.problems.push(`${file}: agent "${id}" is already defined by ${first?.file ?? layer.failed.get(id)}; this file is ignored.`);
+        continue;
+      }
+      layer.agents.set(id, r.agent);
+    }
+    layer.problems.push(...warnings);
+    this.foreign = layer;
+    this.changed();
+  }
+
   /** Replaces the settings agents with the value of `pincer.agents`. */
   setSettings(value: unknown): void {
     const r = parseSettingsAgents(value);
@@ -114,15 +151,19 @@ export class AgentRegistry {
   }
 
   /** Where the broken definition of `id` is, when there is one and no valid definition shadows it. */
-  private failedSource(id: string): { source: 'workspace' | 'settings'; file?: string } | undefined {
+  private failedSource(id: string): { source: AgentDefinition['source']; file?: string } | undefined {
     if (this.workspace.failed.has(id)) return { source: 'workspace', file: this.workspace.failed.get(id) };
-    if (!this.workspace.agents.has(id) && this.settings.failed.has(id)) return { source: 'settings' };
+    if (this.workspace.agents.has(id)) return undefined;
+    if (this.settings.failed.has(id)) return { source: 'settings' };
+    if (this.settings.agents.has(id) || id === DEFAULT_AGENT_ID) return undefined;
+    // A broken Copilot or Claude Code file: its id resolves fail-closed too.
+    if (this.foreign.failed.has(id)) return { source: this.foreign.failed.get(id)?.endsWith('.agent.md') ? 'copilot' : 'claude', file: this.foreign.failed.get(id) };
     return undefined;
   }
 
   private computeFingerprint(): string {
     const layer = (l: Layer) => [[...l.agents.entries()], [...l.failed.entries()], l.problems];
-    return JSON.stringify([layer(this.workspace), layer(this.settings)]);
+    return JSON.stringify([layer(this.workspace), layer(this.settings), layer(this.foreign)]);
   }
 
   private changed(): void {

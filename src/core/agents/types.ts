@@ -22,9 +22,22 @@ export interface AgentDefinition {
   model?: string;
   /** Allowed tools (policy entries: names, group:x, globs); undefined = the profile decides. */
   tools?: string[];
-  /** Where it was defined; a workspace file wins over settings, both win over the default. */
-  source: 'default' | 'workspace' | 'settings';
-  /** The defining file (workspace agents), absolute. */
+  /** Tools removed from what the policy allows (a Claude Code definition's `disallowedTools`, mapped). */
+  deniedTools?: string[];
+  /**
+   * The model a Copilot or Claude Code definition asks for, in its own words ("sonnet", "Claude
+   * Sonnet 4"): used only when it names a model the chosen provider offers (see foreign-model.ts).
+   */
+  foreignModel?: string;
+  /** Model requests per turn a definition allows itself (Claude Code's `maxTurns`); settings cap it. */
+  maxIterations?: number;
+  /**
+   * Where it was defined; a workspace file wins over settings, both win over the default, which
+   * wins over the read-only Copilot (`.github/agents/*.agent.md`) and Claude Code
+   * (`.claude/agents/*.md`) definitions.
+   */
+  source: 'default' | 'workspace' | 'settings' | 'copilot' | 'claude';
+  /** The defining file (workspace, Copilot and Claude Code agents), absolute. */
   file?: string;
   /**
    * The markdown body under the front matter. It seeds the agent-level SOUL.md: returned when no
