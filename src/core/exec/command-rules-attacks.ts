@@ -77,7 +77,8 @@ function images(v: SegmentView): string[] {
 export function attackRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  const t = targets(args);
+  // Only the load and injection tools look at the targets.
+  const t = LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name) ? targets(args) : { urls: [], local: false };
   if (describesItself(args) && (LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name))) return [];
   if (LOAD_TOOLS.test(name) && !t.local) {
     const host = hostOf(t.urls.find((u) => !isLoopbackUrl(u)) ?? '') ?? 'another host';
@@ -103,7 +104,7 @@ export function attackRules(v: SegmentView): Finding[] {
 /** A display on another host: X clients sent there, or an X server asking it for a login (XDMCP). */
 function displayRule(v: SegmentView): Finding[] {
   const remote = (d: string) => /^[^:\s]+:\d/.test(d) && !/^(localhost|127\.[\d.]+|unix|\[?::1\]?):/.test(d);
-  const shown = v.args.flatMap((a, i) => (/^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
+  const shown = v.args.flatMap((a, i) => (!a.includes('display') ? [] : /^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
   const env = v.seg.assignments.filter((a) => a.name === 'DISPLAY').map((a) => a.value.text);
   if ([...shown, ...env].some(remote)) return [deny('reverse_shell', `${v.name} opens its window on another host's display, which can then type into it`)];
   if (/^(x|xorg|xnest|xephyr|xvnc|xvfb|xwayland|xdmx)$/.test(v.name) && v.args.some((a) => /^-(query|broadcast|indirect)$/.test(a))) return [deny('reverse_shell', `${v.name} asks another host for a graphical login (XDMCP)`)];
@@ -113,7 +114,7 @@ function displayRule(v: SegmentView): Finding[] {
 function minerRule(v: SegmentView): Finding[] {
   const named = [v.name, ...(v.exe.includes('/') ? [v.exe.split('/').pop() ?? ''] : []), ...images(v).map((i) => i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '')];
   if (named.some((n) => MINER_NAME.test(n))) return [deny('crypto_mining', `${named.find((n) => MINER_NAME.test(n))} is a cryptocurrency miner`)];
-  const algo = v.args.some((a, i) => /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1] ?? '') && MINING_ALGO.test(a) || /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
+  const algo = v.args.some((a, i) => v.args[i - 1]?.startsWith('-') && /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1]) && MINING_ALGO.test(a) || a.startsWith('--') && /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
   const pool = v.args.some((a) => /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/.test(a) || /^(monero|xmr)$/i.test(a));
   if (algo || pool && v.args.some((a) => /^(-o|--url|-u|--user)$/.test(a))) return [deny('crypto_mining', `${v.name} is given a mining algorithm, pool or wallet`)];
   return [];

@@ -37,7 +37,7 @@ export function genericRules(v: SegmentView): Finding[] {
     f.push(ask('data_exfiltration', `${name} may print, mint or decrypt a credential`));
   else if (args.includes('-t') && /^(oc|kubectl)$/.test(name) && words[0] === 'whoami') f.push(ask('data_exfiltration', `${name} whoami -t prints the session token`));
   else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
-  const verb = words.find((w) => DESTROY_VERB.test(w.split(':').pop() ?? w) || DESTROY_VERB.test(w));
+  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));
   f.push(...early);
   if (words.some((w) => /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))
