@@ -106,7 +106,9 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
       onRetry: (attempt, delayMs, message) => emit({ type: 'retry', iteration, attempt, delayMs, message }),
     });
     lastUsage = responseUsage ?? lastUsage;
-    emit({ type: 'usage', usage: { ...usage } });
+    // With its cost so far when the model's price is known: a subagent's card shows it as it runs.
+    const costSoFar = costOf(usage, deps.pricing);
+    emit({ type: 'usage', usage: costSoFar === undefined ? { ...usage } : { ...usage, costUsd: costSoFar } });
 
     const calls = withCallIds(r.calls, iteration);
     const reply = assistantMessage(r.text, calls);

@@ -42,3 +42,13 @@ function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/**
+ * Who raised an approval or an edit review inside a child, as the person reads it on the prompt:
+ * `subagent "fix tests" (sa-1a2b3c4d), agent "default", depth 1`. The label is the model's words,
+ * so it is folded to one short line.
+ */
+export function originLabel(r: Pick<SubagentRecord, 'id' | 'label' | 'agentId' | 'depth'>): string {
+  const name = r.label ? `"${oneLine(r.label, 60)}" (${r.id})` : r.id;
+  return `subagent ${name}, agent "${r.agentId}", depth ${r.depth}`;
+}

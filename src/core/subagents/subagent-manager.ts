@@ -19,7 +19,8 @@ import { childAgent, type AgentDirectory } from './subagent-agents';
 import { addUsage, runChildTurn, type ChildTurnRunner, type StopReason } from './child-turn';
 import type { SubagentConfig } from './subagent-config';
 import { announcement } from './subagent-format';
-import { INTERRUPTED_RESULT, type SubagentStore } from './subagent-store';
+import { rootOf, treeTokens } from './subagent-tree';
+import { INTERRUPTED_RESULT, SubagentWriter, type SubagentStore } from './subagent-store';
 import { SETTLED_STATUSES, type SubagentControl, type SubagentEvent, type SubagentMode, type SubagentNode, type SubagentRecord } from './types';
 
 export interface SubagentManagerDeps {
@@ -37,6 +38,8 @@ export interface SubagentManagerDeps {
   sweepEveryMs?: number;
   /** Ends the background commands a child's session left running: nobody could stop them after it. */
   endJobs?: (sessionKey: string) => Promise<void>;
+  /** This window's id, stable across its reloads: records carry it, and load() reads only its own. */
+  windowId?: string;
   warn?: (message: string) => void;
 }
 
@@ -75,10 +78,11 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
   /** Background results per parent session, not yet delivered. */
   private readonly inboxes = new Map<string, string[]>();
   private readonly events = new Emitter<SubagentEvent>();
-  private writes: Promise<void> = Promise.resolve();
+  private readonly writer: SubagentWriter;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly deps: SubagentManagerDeps) {
+    this.writer = new SubagentWriter(async () => deps.store?.(), (m) => deps.warn?.(m));
     const every = deps.sweepEveryMs ?? 5000;
     if (every > 0) {
       this.timer = setInterval(() => this.sweep(), every);
@@ -90,7 +94,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
   async load(): Promise<void> {
     const store = await this.deps.store?.();
     if (!store) return;
-    for (const r of await store.load(this.deps.clock.now())) {
+    for (const r of await store.load(this.deps.clock.now(), this.deps.windowId)) {
       this.records.set(r.id, r);
       if (r.mode === 'spawn' && !r.delivered && SETTLED_STATUSES.includes(r.status)) this.queue(r);
     }
@@ -115,6 +119,12 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     const all = this.list({ includeArchived: opts.includeArchived });
     const node = (r: SubagentRecord): SubagentNode => ({ record: r, children: all.filter((c) => c.parentId === r.id).map(node) });
     return all.filter((r) => !r.parentId && (opts.parentSessionKey === undefined || r.parentSessionKey === opts.parentSessionKey)).map(node);
+  }
+
+  /** The child whose own session `sessionKey` is (its approvals and reviews are labelled with it). */
+  childOfSession(sessionKey: string): SubagentRecord | undefined {
+    const r = [...this.records.values()].find((x) => x.sessionKey === sessionKey);
+    return r && this.get(r.id);
   }
 
   /** Admits a child (or refuses with why) and starts it; resolves with its record once it is queued. */
@@ -215,7 +225,10 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       }
     }
     for (const r of this.records.values()) {
-      if (!r.archived && r.finishedAt !== undefined && !this.live.has(r.id) && now - r.finishedAt >= c.archiveMs) this.update(r, { archived: true });
+      if (!r.archived && r.finishedAt !== undefined && !this.live.has(r.id) && now - r.finishedAt >= c.archiveMs) {
+        this.update(r, { archived: true });
+        this.events.fire({ type: 'archived', id: r.id });
+      }
     }
   }
 
@@ -228,7 +241,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
 
   /** Resolves once every record change so far is in the database. */
   flush(): Promise<void> {
-    return this.writes;
+    return this.writer.flush();
   }
 
   /** The live children (queued or running) under a parent session. */
@@ -261,6 +274,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       id, ...(parent ? { parentId: parent.id } : {}), parentSessionKey: req.parentSessionKey, sessionKey: `agent:${agentId}:subagent-${id}`,
       ...(req.label ? { label: req.label } : {}), agentId, task: req.task, mode: req.mode, status: 'queued', depth,
       usage: { input: 0, output: 0, cached: 0 }, durationMs: 0, createdAt: this.deps.clock.now(), delivered: false, archived: false,
+      ...(this.deps.windowId ? { windowId: this.deps.windowId } : {}),
     };
     this.records.set(id, record);
     this.reserve(record);
@@ -298,7 +312,8 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     const budgets = [childLeft, treeLeft].filter((n): n is number => n !== undefined);
     const turn = () => runChildTurn(this.deps.runner, {
       sessionKey: record.sessionKey, agentId: record.agentId, text, depth: record.depth,
-      maxIterations: c.maxIterations, maxRetries: c.maxRetries, ...(budgets.length ? { maxTokens: Math.min(...budgets) } : {}),
+      // A definition may ask for fewer model requests (Claude Code's maxTurns), never more.
+      maxIterations: Math.min(c.maxIterations, this.deps.agents.get(record.agentId)?.maxIterations ?? c.maxIterations), maxRetries: c.maxRetries, ...(budgets.length ? { maxTokens: Math.min(...budgets) } : {}),
       signal: live.controller.signal, stopReason: () => live.stop,
       onActivity: () => (live.lastActivity = this.deps.clock.now()),
       onEvent: (e) => {
@@ -311,7 +326,8 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
           this.events.fire({ type: 'tool', id: record.id, phase: e.type === 'tool-start' ? 'start' : 'end', tool: e.name, args: e.args,
             ...(e.type === 'tool-end' ? { isError: e.isError, preview: e.preview } : {}) });
         } else if (e.type === 'usage') {
-          record.usage = { input: base.input + e.usage.input, output: base.output + e.usage.output, cached: base.cached + e.usage.cached };
+          // Cost too, when the model reports it per response: the views show what a child costs as it runs.
+          record.usage = addUsage(base, e.usage);
           this.events.fire({ type: 'usage', id: record.id, usage: { ...record.usage } });
           this.checkTreeBudget(record);
         }
@@ -358,21 +374,13 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     }
   }
 
-  /** The top-level session a child's tree hangs from. */
-  private rootOf(parentSessionKey: string): string {
-    let key = parentSessionKey;
-    for (let guard = 0; guard < 64; guard++) {
-      const parent = [...this.records.values()].find((r) => r.sessionKey === key);
-      if (!parent) return key;
-      key = parent.parentSessionKey;
-    }
-    return key;
+  /** The top-level session a child's tree hangs from (a session that is no child's is its own top). */
+  rootOf(parentSessionKey: string): string {
+    return rootOf([...this.records.values()], parentSessionKey);
   }
 
   private treeTokens(root: string): number {
-    let sum = 0;
-    for (const r of this.records.values()) if (this.rootOf(r.parentSessionKey) === root) sum += r.usage.input + r.usage.output;
-    return sum;
+    return treeTokens([...this.records.values()], root);
   }
 
   private queue(record: SubagentRecord): void {
@@ -386,15 +394,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
       if (v === undefined) delete (record as unknown as Record<string, unknown>)[k];
       else (record as unknown as Record<string, unknown>)[k] = v;
     }
-    this.save(record);
-  }
-
-  private save(record: SubagentRecord): void {
-    const snapshot = { ...record, usage: { ...record.usage } };
-    this.writes = this.writes.then(async () => {
-      const store = await this.deps.store?.();
-      await store?.save(snapshot);
-    }).catch((e: unknown) => this.deps.warn?.(`Pincer could not store subagent ${record.id}: ${(e as Error).message}`));
+    this.writer.save(record);
   }
 }
 

@@ -47,6 +47,11 @@ export interface SubagentRecord {
   delivered: boolean;
   /** Hidden from `list` (kept in the database) once finished for the archive window. */
   archived: boolean;
+  /**
+   * The window that started it (stable across that window's reloads); another window on the same
+   * workspace database neither shows nor interrupts it. Undefined in records stored before windows were named.
+   */
+  windowId?: string;
 }
 
 /** A child's record with its own children, for a tree view. */
@@ -67,7 +72,9 @@ export type SubagentEvent =
   /** The child's token use so far (all its turns). */
   | { type: 'usage'; id: string; usage: TurnUsage }
   /** The child settled: done, failed, cancelled, interrupted or stalled. */
-  | { type: 'finished'; record: SubagentRecord };
+  | { type: 'finished'; record: SubagentRecord }
+  /** A finished child was archived: hidden from `list`, `tree` and the views. */
+  | { type: 'archived'; id: string };
 
 /** What a front end may do with the tree (the Subagents view, the chat's cards). */
 export interface SubagentControl {
@@ -76,6 +83,10 @@ export interface SubagentControl {
   /** The same as a forest: children under their parents. */
   tree(opts?: { parentSessionKey?: string; includeArchived?: boolean }): SubagentNode[];
   get(id: string): SubagentRecord | undefined;
+  /** The child whose own session this is, if any (its approvals and reviews are labelled with it). */
+  childOfSession(sessionKey: string): SubagentRecord | undefined;
+  /** The top-level session a child's tree hangs from (a session that is no child's is its own top). */
+  rootOf(parentSessionKey: string): string;
   /** Cancels the child and everything under it; resolves once they all settled. */
   cancel(id: string, why?: string): Promise<void>;
   /** Cancels, settles, and starts the child again with `instruction` after its transcript so far. */

@@ -46,6 +46,8 @@ export interface RigOptions {
   /** A database folder to reuse (a "reload"). */
   dbDir?: string;
   extraTools?: Tool[];
+  /** The window the manager belongs to (records carry it; load reads only its own). */
+  windowId?: string;
 }
 
 export interface Rig {
@@ -100,7 +102,7 @@ export async function rig(opts: RigOptions): Promise<Rig> {
   const manager: SubagentManager = new SubagentManager({
     runner: (req) => chat.turn(req), sessions: async () => sessions, store: async () => store, agents,
     config: () => x.rt.currentConfig.subagents, maxDepth: () => x.rt.currentConfig.policy.subagentMaxDepth,
-    clock, sweepEveryMs: 0, ...(opts.confirm ? { confirm: opts.confirm } : {}),
+    clock, sweepEveryMs: 0, ...(opts.confirm ? { confirm: opts.confirm } : {}), ...(opts.windowId ? { windowId: opts.windowId } : {}),
     endJobs: async (key) => { await Promise.all(x.jobs.list(key).map((j) => j.kill())); },
   });
   await manager.load();

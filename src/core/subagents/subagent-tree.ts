@@ -1,0 +1,22 @@
+// How the children of one window hang together: each child's tree ends at a top-level session (a
+// person's chat), whose budget all of its children, grandchildren and so on share.
+import type { SubagentRecord } from './types';
+
+/** The top-level session a child's tree hangs from (a session that is no child's is its own top). */
+export function rootOf(records: readonly SubagentRecord[], parentSessionKey: string): string {
+  let key = parentSessionKey;
+  // Bounded: a stored cycle (a damaged database) must not hang the window.
+  for (let guard = 0; guard < 64; guard++) {
+    const parent = records.find((r) => r.sessionKey === key);
+    if (!parent) return key;
+    key = parent.parentSessionKey;
+  }
+  return key;
+}
+
+/** Tokens (input + output) spent by every child under the top-level session `root`. */
+export function treeTokens(records: readonly SubagentRecord[], root: string): number {
+  let sum = 0;
+  for (const r of records) if (rootOf(records, r.parentSessionKey) === root) sum += r.usage.input + r.usage.output;
+  return sum;
+}
