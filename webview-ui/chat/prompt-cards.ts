@@ -43,9 +43,11 @@ export function approvalCard(a: Approval): HTMLElement {
   return card;
 }
 
-function approvalHead(a: { command: string; cwd: string; host: string; reason: string }): HTMLElement[] {
+function approvalHead(a: { command: string; cwd: string; host: string; reason: string; from?: string }): HTMLElement[] {
   return [
     el('div', { class: 'prompt-title' }, icon('terminal'), ' Run this command?'),
+    // A child's request names the child: several may be asking at once.
+    ...(a.from ? [el('div', { class: 'prompt-from' }, icon('hubot'), ` Asked by ${a.from}`)] : []),
     el('pre', { class: 'approval-command' }, a.command),
     el('div', { class: 'prompt-meta' }, `in ${a.cwd} · ${a.host}`),
     el('div', { class: 'prompt-reason' }, a.reason),

@@ -141,6 +141,8 @@ export const settledApproval = z.strictObject({
   cwd: capped(L.path),
   host: capped(L.label),
   reason: capped(L.sentence),
+  /** The subagent that asked, when a child raised it. */
+  from: z.optional(capped(L.sentence)),
   answer: approvalAnswer,
   note: z.optional(capped(L.sentence)),
 });

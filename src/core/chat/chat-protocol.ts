@@ -50,6 +50,8 @@ const approval = msg('approval', {
   alwaysOffered: z.boolean(),
   /** Why "Always allow" is not offered, when it is not. */
   alwaysUnavailable: z.optional(capped(L.sentence)),
+  /** The subagent that asks, when a child of the turn raised it. */
+  from: z.optional(capped(L.sentence)),
 });
 const approvalSettled = msg('approval-settled', { id: idString, answer: approvalAnswer, note: z.optional(capped(L.sentence)) });
 /** An edit proposal waiting in the diff editor. */

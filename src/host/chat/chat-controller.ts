@@ -102,7 +102,7 @@ export class ChatController {
       if (!card) return;
       const { shown } = card;
       const data = shown.type === 'approval' && e.type === 'approval-settled'
-        ? { command: shown.command, cwd: shown.cwd, host: shown.host, reason: shown.reason, answer: e.answer, ...(e.note ? { note: e.note } : {}) }
+        ? { command: shown.command, cwd: shown.cwd, host: shown.host, reason: shown.reason, ...(shown.from ? { from: shown.from } : {}), answer: e.answer, ...(e.note ? { note: e.note } : {}) }
         : shown.type === 'review' && e.type === 'review-settled'
           ? { path: shown.path, summary: shown.summary, added: shown.added, removed: shown.removed, outcome: e.outcome }
           : undefined;

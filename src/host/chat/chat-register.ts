@@ -2,10 +2,13 @@
 // database, context files through the memory host's routing, the tools the agent's policy allows),
 // the chat view and its commands. Part of dist/host-chat.js, loaded on the first chat use through
 // chat-lazy.ts, which also owns the session store and the session tools.
+import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ChatService } from '../../core/agent/chat-service';
+import { mapForeignModel } from '../../core/agents/foreign-model';
 import { systemClock } from '../../core/clock';
 import { confirmThrough } from '../../core/subagents/spawn-approval';
+import { originLabel } from '../../core/subagents/subagent-format';
 import { SubagentManager } from '../../core/subagents/subagent-manager';
 import type { SubagentStore } from '../../core/subagents/subagent-store';
 import type { PincerRuntime } from '../../core/runtime';
@@ -39,6 +42,21 @@ export interface ChatDeps {
   review: ReviewHost;
 }
 
+/**
+ * This window's id for the subagents' records: kept in the workspace's state, so a reload of the
+ * window keeps it (its children come back as its own) while a window on another workspace that shares
+ * the database folder has its own.
+ */
+function windowId(context: vscode.ExtensionContext): string {
+  const key = 'pincer.subagents.windowId';
+  let id = context.workspaceState.get<string>(key);
+  if (!id) {
+    id = randomUUID();
+    void context.workspaceState.update(key, id);
+  }
+  return id;
+}
+
 export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, memory, exec, review }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
@@ -46,8 +64,11 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     rt, sessions, agent: (id) => agents.resolve(id),
     model: async (agent) => {
       const cur = await models.current();
-      // An agent that names its model uses it through the chosen provider.
-      return cur && { provider: cur.provider, model: agent.model ?? cur.model, contextTokens: cur.info?.contextTokens };
+      if (!cur) return undefined;
+      // An agent that names its model uses it through the chosen provider; a Copilot or Claude Code
+      // definition's model only when the provider offers one by that name, else the chosen model.
+      const foreign = agent.foreignModel && mapForeignModel(agent.foreignModel, await cur.provider.listModels().catch(() => []));
+      return { provider: cur.provider, model: agent.model ?? (foreign || cur.model), contextTokens: cur.info?.contextTokens };
     },
     contextFiles: { read: async (scope, p) => (await memory.services())?.routed.read(scope, p) },
     user: () => memory.userId(),
@@ -66,7 +87,15 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     config: () => rt.currentConfig.subagents, maxDepth: () => rt.currentConfig.policy.subagentMaxDepth, clock: systemClock,
     confirm: confirmThrough(exec.approvals, { cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', host: rt.currentConfig.exec.host }),
     endJobs: async (key) => { await Promise.all(exec.jobs.list(key).map((j) => j.kill())); },
+    windowId: windowId(context),
   });
+  // A child's approvals and reviews name the child wherever the person sees them (dialog, diff, lists).
+  const origin = (key: string) => {
+    const child = subagents.childOfSession(key);
+    return child && originLabel(child);
+  };
+  exec.approvals.origin = origin;
+  review.diff.origin = origin;
   // Children that were running when the window closed come back interrupted, never re-run.
   const subagentsLoaded = subagents.load().catch((e: unknown) => {
     void vscode.window.showWarningMessage(`Pincer could not load the stored subagents: ${(e as Error).message}`);

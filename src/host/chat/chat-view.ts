@@ -6,6 +6,7 @@ import { randomBytes } from 'crypto';
 import { diffLines } from 'diff';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/exec/exec-types';
+import { originLabel } from '../../core/subagents/subagent-format';
 import { chatHtml } from '../../core/chat/chat-html';
 import { parseToHost, type LiveEvent, type ToWebview } from '../../core/chat/chat-protocol';
 import type { ReviewDecision } from '../../core/fs/types';
@@ -23,15 +24,21 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   /** Every message posted to the page (tests read the stream from here). */
   readonly posted: ToWebview[] = [];
   private readonly shownReviews = new Set<string>();
+  private readonly fromChild: (sessionKey: string) => { label: string; root: string } | undefined;
   private resolvedResolve!: () => void;
   readonly resolved = new Promise<void>((r) => (this.resolvedResolve = r));
 
   constructor(private readonly extensionUri: vscode.Uri, deps: Omit<ChatControllerDeps, 'post'>, approvals: ApprovalPrompt, diff: DiffReviewer) {
     this.controller = new ChatController({ ...deps, post: (m) => this.post(m) });
-    // A prompt of the turn on screen is answered in the chat, not in a dialog over it.
-    approvals.inline = (req) => this.visible && this.controller.runningSession === req.sessionKey;
+    // A prompt of the turn on screen is answered in the chat, not in a dialog over it; so is one of a
+    // child that turn started (its card is in the turn), labelled with the child.
+    this.fromChild = (key) => {
+      const child = deps.subagents?.childOfSession(key);
+      return child && { label: originLabel(child), root: deps.subagents!.rootOf(child.parentSessionKey) };
+    };
+    approvals.inline = (req) => this.visible && this.onScreen(req.sessionKey);
     const approvalSub = approvals.onDidChange.on((e) => {
-      if (e.state === 'waiting' && e.request && approvals.inline?.(e.request)) this.controller.live(approvalCard(e.request));
+      if (e.state === 'waiting' && e.request && approvals.inline?.(e.request)) this.controller.live(approvalCard(e.request, this.fromChild(e.request.sessionKey)?.label));
       else if (e.state === 'settled' && e.answer) this.controller.live({ type: 'approval-settled', id: e.id, answer: e.answer, ...(e.note ? { note: e.note } : {}) });
     });
     const reviewSub = diff.onDidChange.on(() => this.showReviews(diff));
@@ -77,13 +84,18 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     await this.resolved;
   }
 
+  /** Whether a request of this session belongs on screen: the running turn's own, or a child's of it. */
+  private onScreen(sessionKey: string): boolean {
+    const running = this.controller.runningSession;
+    return running !== undefined && (sessionKey === running || this.fromChild(sessionKey)?.root === running);
+  }
+
   private showReviews(diff: DiffReviewer): void {
-    const session = this.controller.runningSession;
-    if (!session) return;
     for (const p of diff.pending.values()) {
-      if (this.shownReviews.has(p.id) || !p.change.turn?.startsWith(`${session}#`)) continue;
+      const key = p.change.turn?.split('#')[0];
+      if (this.shownReviews.has(p.id) || key === undefined || !this.onScreen(key)) continue;
       this.shownReviews.add(p.id);
-      this.controller.live(reviewCard(p));
+      this.controller.live(reviewCard(p, this.fromChild(key)?.label));
     }
   }
 
@@ -98,9 +110,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 }
 
-function approvalCard(req: ApprovalRequest): LiveEvent {
+function approvalCard(req: ApprovalRequest, from: string | undefined): LiveEvent {
   return {
     type: 'approval', id: req.id, command: req.command.slice(0, 20_000), cwd: req.cwd, host: req.host, reason: req.reason.slice(0, 1000),
+    ...(from ? { from: from.slice(0, 1000) } : {}),
     alwaysOffered: !!req.always, ...(req.alwaysUnavailable ? { alwaysUnavailable: req.alwaysUnavailable.slice(0, 1000) } : {}),
     parts: req.segments.slice(0, 50).map((s) => ({
       text: (s.segment.text || s.segment.argv.map((w) => w.text).join(' ')).slice(0, 20_000), decision: s.decision,
@@ -109,7 +122,7 @@ function approvalCard(req: ApprovalRequest): LiveEvent {
   };
 }
 
-function reviewCard(p: PendingReview): LiveEvent {
+function reviewCard(p: PendingReview, from: string | undefined): LiveEvent {
   let added = 0;
   let removed = 0;
   for (const part of diffLines(p.change.before ?? '', p.change.after ?? '')) {
@@ -117,7 +130,8 @@ function reviewCard(p: PendingReview): LiveEvent {
     if (part.removed) removed += part.count ?? 0;
   }
   const what = p.change.before === undefined ? 'new file' : p.change.after === undefined ? 'delete' : 'change';
-  return { type: 'review', id: p.id, path: p.change.path.rel, summary: `${what} by ${p.change.tool}`, added, removed };
+  // The summary is what a reloaded transcript keeps: the child that proposed it stays named there.
+  return { type: 'review', id: p.id, path: p.change.path.rel, summary: `${what} by ${p.change.tool}${from ? ` in ${from}` : ''}`.slice(0, 1000), added, removed };
 }
 
 function outcome(d: ReviewDecision): 'accepted' | 'accepted-with-changes' | 'rejected' {

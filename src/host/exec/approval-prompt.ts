@@ -24,6 +24,8 @@ export class ApprovalPrompt implements Approver {
   readonly onDidChange = new Emitter<{ id: string; state: 'waiting' | 'settled'; request?: ApprovalRequest; answer?: ApprovalAnswer; note?: string }>();
   /** True for a request the chat shows inline (its own turn, on screen): no dialog over it then. */
   inline?: (req: ApprovalRequest) => boolean;
+  /** Names the subagent whose session raised a request (undefined for a person's own chat). */
+  origin?: (sessionKey: string) => string | undefined;
 
   constructor(private readonly mode: () => 'modal' | 'notification' = () => 'modal') {}
 
@@ -45,10 +47,11 @@ export class ApprovalPrompt implements Approver {
       this.onDidChange.fire({ id: req.id, state: 'waiting', request: req });
       if (this.inline?.(req)) return;
       const buttons = req.always ? [DENY, ALLOW_ONCE, ALWAYS] : [DENY, ALLOW_ONCE];
+      const from = this.origin?.(req.sessionKey);
       // A notification has no room for details: it carries the command and the reason on one line.
       const shown = this.mode() === 'modal'
-        ? vscode.window.showWarningMessage(title(req), { modal: true, detail: detail(req) }, ...buttons)
-        : vscode.window.showWarningMessage(`${title(req)} ${req.command} — ${req.reason}`, ...buttons);
+        ? vscode.window.showWarningMessage(title(req, from), { modal: true, detail: detail(req) }, ...buttons)
+        : vscode.window.showWarningMessage(`${title(req, from)} ${req.command} — ${req.reason}`, ...buttons);
       void shown.then((choice) => {
         if (settled) {
           if (choice && choice !== DENY) void vscode.window.showInformationMessage('Pincer: that command was already answered (or timed out and was denied); nothing ran from this dialog.');
@@ -74,9 +77,10 @@ export class ApprovalPrompt implements Approver {
   }
 }
 
-function title(req: ApprovalRequest): string {
+function title(req: ApprovalRequest, from: string | undefined): string {
   const tool = req.tool === 'exec' ? 'run this command' : req.tool === 'spawn' ? 'start a subagent with this task' : `run ${req.command.split(' ')[0]} with your credentials`;
-  return `Allow Pincer (agent "${req.agentId}") to ${tool}?`;
+  // A child's request says which child asks: the person may have several running at once.
+  return `Allow Pincer (${from ?? `agent "${req.agentId}"`}) to ${tool}?`;
 }
 
 function detail(req: ApprovalRequest): string {

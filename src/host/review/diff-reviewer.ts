@@ -23,6 +23,8 @@ export class DiffReviewer implements EditReviewer {
   readonly onDidChange = new Emitter<void>();
   /** Each decided (or cancelled) review, for the chat's inline review cards. */
   readonly onDidDecide = new Emitter<{ id: string; decision: ReviewDecision }>();
+  /** Names the subagent whose session proposed a change (undefined for a person's own chat). */
+  origin?: (sessionKey: string) => string | undefined;
 
   constructor(private readonly proposed: ProposedFs) {}
 
@@ -96,6 +98,12 @@ export class DiffReviewer implements EditReviewer {
     });
   }
 
+  /** The subagent that proposed this change, as the review's title and lists name it. */
+  originOf(entry: PendingReview): string | undefined {
+    const turn = entry.change.turn;
+    return turn === undefined ? undefined : this.origin?.(turn.split('#')[0]!);
+  }
+
   /** The diff editor for one pending change. */
   async open(entry: PendingReview): Promise<void> {
     const { change } = entry;
@@ -103,7 +111,8 @@ export class DiffReviewer implements EditReviewer {
     const left = change.before === undefined
       ? this.proposed.put(`${entry.id}-empty`, entry.proposedUri.path.split('/').pop()!, '', true)
       : uriOfPath(change.path.abs);
-    await vscode.commands.executeCommand('vscode.diff', left, entry.proposedUri, `${change.path.rel} (${verb} by ${change.tool}) — review`, { preview: false });
+    const from = this.originOf(entry);
+    await vscode.commands.executeCommand('vscode.diff', left, entry.proposedUri, `${change.path.rel} (${verb} by ${change.tool}${from ? `, ${from}` : ''}) — review`, { preview: false });
   }
 
   /** Finds the pending review behind a URI (the proposal, or the real file it would change). */

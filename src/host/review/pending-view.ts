@@ -20,10 +20,11 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingReview
     const c = p.change;
     const item = new vscode.TreeItem(c.path.rel, vscode.TreeItemCollapsibleState.None);
     item.id = p.id;
-    item.description = c.before === undefined ? `new · ${c.tool}` : c.after === undefined ? `delete · ${c.tool}` : c.tool;
+    const from = this.reviewer.originOf(p);
+    item.description = `${c.before === undefined ? `new · ${c.tool}` : c.after === undefined ? `delete · ${c.tool}` : c.tool}${from ? ` · ${from}` : ''}`;
     item.resourceUri = uriOfPath(c.path.abs);
     item.contextValue = 'pincer.pendingChange';
-    item.tooltip = `${c.tool} proposes to ${c.before === undefined ? 'create' : c.after === undefined ? 'delete' : 'change'} ${c.path.rel}`;
+    item.tooltip = `${c.tool}${from ? ` (${from})` : ''} proposes to ${c.before === undefined ? 'create' : c.after === undefined ? 'delete' : 'change'} ${c.path.rel}`;
     item.command = { command: 'pincer.review.open', title: 'Open Diff', arguments: [p] };
     return item;
   }
