@@ -55,8 +55,20 @@ export function decodedText(word: string): string | undefined {
 /** System files and folders outside any workspace: configuration, programs, boot and kernel. */
 const SYSTEM_FILE = /^\/(etc|boot|bin|sbin|lib|lib32|lib64|usr\/(bin|sbin|lib|libexec|share\/(polkit|dbus)|local\/(bin|sbin|lib))|var\/(lib|spool|log|run|db)|System|Library|private\/(etc|var))(\/|$)/;
 
+/** Answers per program name: the rule below runs on every argv, and the answer depends on the name alone. */
+const UNKNOWN = new Map<string, boolean>();
+
 /** Whether no rule judges `name` by its arguments. */
 export function isUnknownProgram(name: string): boolean {
+  let unknown = UNKNOWN.get(name);
+  if (unknown === undefined) {
+    if (UNKNOWN.size >= 2000) UNKNOWN.clear(); // names come from commands: keep the table bounded
+    UNKNOWN.set(name, unknown = lookedUp(name));
+  }
+  return unknown;
+}
+
+function lookedUp(name: string): boolean {
   return !KNOWN.has(name) && !INTERPRETERS.has(name) && !PACKAGE_MANAGERS.has(name) && !SHELLS.has(name) && !runnerKnows(name) && !windowsConcerns(name)
     && !secretsConcerns(name) && !stateConcerns(name);
 }

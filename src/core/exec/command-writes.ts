@@ -106,7 +106,7 @@ export async function checkWrite(t: WriteTarget, ctx: WriteContext): Promise<Fin
   if (PERSIST.test(p) || PERSIST.test(lexical)) return deny('persistence', `${t.by} writes a start-up, scheduled-job or login file (${p})`);
   // /usr/local is where software is installed by hand (`tar -C /usr/local`, `install x /usr/local/bin`): a person decides.
   if (/^\/usr\/local(\/|$)/.test(lexical)) return ask('dangerous_paths', `${t.by} installs into /usr/local (${p}), outside the workspace, for every user of the machine`);
-  if (/^\/etc\//.test(lexical) || /^\/(usr|bin|sbin|lib|lib64|boot)\//.test(lexical)) return deny('dangerous_paths', `${t.by} writes into system folders (${p})`);
+  if (/^\/(etc|usr|bin|sbin|lib|lib64|boot)(\/|$)/.test(lexical)) return deny('dangerous_paths', `${t.by} writes into system folders (${p})`);
   if (t.dynamic && /^(~|\$HOME|\$\{HOME\})/.test(p) === false) return ask('write', `${t.by} writes to a path known only at run time (${p})`);
   if (!ctx.cwd && !path.isAbsolute(expanded)) return ask('write', `${t.by} writes to ${p} after a cd to a folder known only at run time`);
   if (WORKSPACE_HOOKS.test(lexical)) return ask('persistence', `${t.by} changes a file that runs commands when the workspace opens (${p})`);
