@@ -92,7 +92,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
   if (v.args.some((a) => /\/environ$/.test(a) && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
   if (v.args.some((a) => a.includes('/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
-  const cwdOutside = root !== undefined && ctx.cwd !== undefined && path.relative(root, ctx.cwd).startsWith('..');
+  const cwdOutside = outsideRoot(root, ctx.cwd);
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
     if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
@@ -108,6 +108,17 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
       : `${v.name} is given ${far.p}, a folder outside the workspace (the home folder, another user's or the whole system), to work on`));
   }
   return f;
+}
+
+/**
+ * Whether the working directory lies outside the workspace root. Every argv of a command asks with
+ * the same two paths (until a `cd`), so the last answer is kept: path.relative was a third of the rule's time.
+ */
+let lastOutside: { root: string; cwd: string; outside: boolean } | undefined;
+function outsideRoot(root: string | undefined, cwd: string | undefined): boolean {
+  if (root === undefined || cwd === undefined) return false;
+  if (lastOutside?.root !== root || lastOutside.cwd !== cwd) lastOutside = { root, cwd, outside: path.relative(root, cwd).startsWith('..') };
+  return lastOutside.outside;
 }
 
 /** `file -f LIST`, `file -m MAGIC`, `--from=FILE`: the path is read as the option's input, not looked at. */
