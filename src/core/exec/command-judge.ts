@@ -150,7 +150,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i + 1 < views.length; i++) if (segments[i + 1].joinedBy === '|' || segments[i + 1].joinedBy === '|&') views[i].pipedTo = views[i + 1];
   const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
-  if (/\b(while|until)\s+(:|true|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;\s*do\b[^]*?&\s*(;|\n)?\s*done|\bfor\s*\(\(\s*;\s*;\s*\)\)[^]*?&\s*(;|\n)?\s*done/.test(parsed.normalized) && !/\bsleep\s+\d/.test(parsed.normalized.replace(/sh -c '[^']*'/g, '')))
+  // Both loop forms end in `done`: most commands skip the pattern's scan.
+  if (parsed.normalized.includes('done') && /\b(while|until)\s+(:|true|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;\s*do\b[^]*?&\s*(;|\n)?\s*done|\bfor\s*\(\(\s*;\s*;\s*\)\)[^]*?&\s*(;|\n)?\s*done/.test(parsed.normalized) && !/\bsleep\s+\d/.test(parsed.normalized.replace(/sh -c '[^']*'/g, '')))
     commandLevel.push(deny('destructive_ops', 'a loop without end that starts a background process each time (fork bomb)'));
   if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
   const verdicts: SegmentVerdict[] = [];
