@@ -9,7 +9,7 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 /** Settings whose change weakens the machine's protection: screen lock, quarantine, firewall, updates, remote access. */
 const SECURITY_SETTING = /lock|screensaver|quarantine|firewall|gatekeeper|assessment|update|security|privacy|remote|sharing|password|idle-delay|automount|sudo|defender|smartscreen|uac|autologin|guest/i;
 /** Registry keys that run something at start-up or log-on, or change how programs start. */
-const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Options|Services|Policies|Shell Folders|Userinit|AppInit_DLLs|Active Setup|Explorer\\Run|Command Processor)(\\|$)/i;
+const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Options|Services|Policies|Shell Folders|Userinit|AppInit_DLLs|Active Setup|Explorer\\Run|Command Processor)(\\|\s|$)/i;
 /** Registry hives that hold password hashes and the keys to decrypt them. */
 const SECRET_HIVE = /^(HKLM|HKEY_LOCAL_MACHINE)\\+(SAM|SECURITY|SYSTEM)\\*$/i;
 /** PowerShell nouns of the machine's protection, logging, services, accounts and start-up. */
@@ -43,7 +43,8 @@ export function adminRules(v: SegmentView): Finding[] {
       break;
     }
     case 'bcdedit': if (!lower.every((a) => /^\/(enum|v|\?)$|^(all|active|firmware|bootmgr|\{[\w-]+\})$/.test(a))) f.push(deny('destructive_ops', 'bcdedit changes how the machine boots (recovery, safe mode, signing)')); break;
-    case 'reg': case 'reg.exe': f.push(...regRule(lower[0] ?? '', args)); break;
+    // Registry keys keep their backslashes as written (a POSIX shell would take unquoted ones as escapes).
+    case 'reg': case 'reg.exe': f.push(...regRule(lower[0] ?? '', v.words.map((x) => (x.raw.includes('\\') && !/['"$`]/.test(x.raw) ? x.raw : x.text)))); break;
     case 'wevtutil': if (/^(cl|clear-log|sl|set-log|um|uninstall-manifest)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', 'wevtutil clears or reconfigures an event log')); break;
     case 'auditpol': if (lower.some((a) => /^\/(clear|remove|set|restore)/.test(a))) f.push(deny('destructive_ops', 'auditpol changes or clears the audit policy')); break;
     case 'vssadmin': case 'wbadmin': if (lower.some((a) => /^(delete|resize)$/.test(a))) f.push(deny('destructive_ops', `${name} deletes backups or shadow copies`)); break;

@@ -45,7 +45,7 @@ export function tracksRules(v: SegmentView): Finding[] {
     case 'auditctl': if (args.some((a, i) => a === '-D' || a === '-e' && args[i + 1] === '0' || /^--(delete-all|enable=0)/.test(a))) f.push(deny('destructive_ops', 'auditctl deletes the audit rules or switches auditing off')); break;
     case 'lastlog': if (args.some((a) => /^(-C|--clear|-S|--set)$/.test(a))) f.push(deny('destructive_ops', 'lastlog clears the record of log-ins')); break;
     case 'systemctl': case 'service': case 'launchctl': case 'sc': case 'stop-service': case 'set-service': case 'kill': case 'pkill': case 'killall':
-      if (operands.some((a) => LOGGERS.test(a)) && (name !== 'systemctl' && name !== 'sc' && name !== 'service' || args.some((a) => /^(stop|disable|mask|kill|delete|config|unload|bootout)$/i.test(a))))
+      if ((operands.some((a) => LOGGERS.test(a)) || v.words.some((w) => w.dynamic && /\$\((pidof|pgrep)\s/.test(w.raw) && w.raw.split(/[\s()]+/).some((x) => LOGGERS.test(x)))) && (name !== 'systemctl' && name !== 'sc' && name !== 'service' || args.some((a) => /^(stop|disable|mask|kill|delete|config|unload|bootout)$/i.test(a))))
         f.push(deny('destructive_ops', `${name} stops or disables the service that keeps the logs or audits the machine`));
       break;
     case 'clear-history': f.push(ask('destructive_ops', 'Clear-History erases the PowerShell history')); break;
