@@ -27,6 +27,7 @@ import type { MemoryView } from './memory/memory-view';
 import { registerExec, type ExecHost } from './exec/exec-host';
 import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
 import { SubagentsView } from './subagents/subagents-view';
+import { registerMcp, type McpHost } from './mcp/mcp-host';
 
 export interface HostCore {
   services: HostServices;
@@ -39,6 +40,8 @@ export interface HostCore {
   chat: ChatHost;
   /** The Subagents view's data (the tree VS Code shows; tests read it too). */
   subagentsView: SubagentsView;
+  /** MCP servers and their tools (mcp_<server>__<tool>). */
+  mcp: McpHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -93,6 +96,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       return exec.ports;
     },
   });
+  const mcp = registerMcp(context, rt, channel, () => workspacePlan().local.map((f) => f.path), warn);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
@@ -104,9 +108,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
+    mcp,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),

@@ -78,6 +78,11 @@ export class McpManager {
     }));
   }
 
+  /** The running definition of a server, to compare with a new one. */
+  definition(name: string): ResolvedServer | undefined {
+    return this.entries.get(name)?.server;
+  }
+
   async dispose(): Promise<void> {
     await Promise.all([...this.entries.keys()].map((n) => this.stop(n)));
   }

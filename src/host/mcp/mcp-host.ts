@@ -1,0 +1,83 @@
+// MCP servers in the editor: the core plans and runs them (src/core/mcp); this file gives it VS Code's
+// ports — settings (user vs workspace), workspace trust, the start prompt, SecretStorage for
+// `${input:id}` answers, the workspace state that remembers which definitions the person allowed —
+// and reloads when a definition changes (settings, the MCP files, trust granted).
+import * as os from 'os';
+import * as vscode from 'vscode';
+import { WORKSPACE_MCP_FILES } from '../../core/mcp/config-read';
+import { McpManager } from '../../core/mcp/mcp-manager';
+import { planMcpServers } from '../../core/mcp/mcp-setup';
+import type { McpInput } from '../../core/mcp/server-definition';
+import { definitionFingerprint } from '../../core/mcp/trust';
+import type { PincerRuntime } from '../../core/runtime';
+import { McpStartPrompt } from './mcp-start-prompt';
+
+const APPROVED_KEY = 'pincer.mcp.approved';
+
+export interface McpHost extends vscode.Disposable {
+  manager: McpManager;
+  prompt: McpStartPrompt;
+  /** The load in progress (or the last one), for callers that need the servers' tools. */
+  loaded(): Promise<void>;
+}
+
+export function registerMcp(context: vscode.ExtensionContext, rt: PincerRuntime, log: vscode.LogOutputChannel, folders: () => readonly string[], warn: (m: string) => void): McpHost {
+  const manager = new McpManager({
+    registry: rt.registry, scrubber: rt.scrubber, roots: folders, clientVersion: String(context.extension.packageJSON.version),
+    log: (server, line) => log.info(`[mcp ${server}] ${line}`),
+  });
+  const prompt = new McpStartPrompt();
+  const approved = () => context.workspaceState.get<Record<string, string>>(APPROVED_KEY, {});
+  const input = async (i: McpInput): Promise<string | undefined> => {
+    const key = `pincer.mcp.input.${i.id}`;
+    const stored = await context.secrets.get(key);
+    if (stored !== undefined) return stored;
+    const answer = await vscode.window.showInputBox({ prompt: i.description ?? `Value for the MCP input "${i.id}"`, password: i.password, value: i.default, ignoreFocusOut: true });
+    if (answer !== undefined) await context.secrets.store(key, answer);
+    return answer;
+  };
+
+  const load = async () => {
+    const cfg = vscode.workspace.getConfiguration('pincer').inspect<unknown>('mcp.servers');
+    const plan = await planMcpServers({
+      workspaceFolder: folders()[0], home: os.homedir(), env: process.env,
+      userServers: cfg?.globalValue === undefined ? undefined : { value: cfg.globalValue, file: 'user settings (pincer.mcp.servers)' },
+      workspaceServers: (cfg?.workspaceFolderValue ?? cfg?.workspaceValue) === undefined ? undefined
+        : { value: cfg?.workspaceFolderValue ?? cfg?.workspaceValue, file: 'workspace settings (pincer.mcp.servers)' },
+      trust: { workspaceTrusted: vscode.workspace.isTrusted, canAsk: true, approved: (s) => approved()[s] },
+      ask: (def, launch) => prompt.ask(def, launch),
+      remember: (s, f) => void context.workspaceState.update(APPROVED_KEY, { ...approved(), [s]: f }),
+      input,
+    });
+    for (const p of plan.problems) warn(`MCP configuration: ${p}`);
+    for (const s of plan.skipped) log.info(`[mcp ${s.server}] not started: ${s.reason}`);
+    // A server whose definition is gone or changed stops; the others keep running.
+    const wanted = new Map(plan.start.map((s) => [s.def.name, definitionFingerprint(s.def)]));
+    for (const s of manager.status()) {
+      const running = manager.definition(s.name);
+      if (!running || wanted.get(s.name) !== definitionFingerprint(running.def)) await manager.stop(s.name);
+    }
+    for (const f of await manager.start(plan.start)) warn(f.error);
+  };
+  let current = Promise.resolve();
+  const reload = () => (current = current.then(load, load).catch((e: unknown) => warn(`MCP: ${(e as Error).message}`)));
+  void reload();
+
+  const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${WORKSPACE_MCP_FILES.join(',')}}`)));
+  const subs: vscode.Disposable[] = [
+    ...watchers,
+    ...watchers.flatMap((w) => [w.onDidChange(reload), w.onDidCreate(reload), w.onDidDelete(reload)]),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('pincer.mcp')) void reload();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
+  ];
+  return {
+    manager, prompt, loaded: () => current,
+    dispose: () => {
+      subs.forEach((s) => s.dispose());
+      prompt.dispose();
+      void manager.dispose();
+    },
+  };
+}
