@@ -228,6 +228,22 @@ describe('MCP bridge: hostile servers', () => {
     assert.equal(mcp.status()[0].state, 'connected');
   });
 
+  it('a server that stops answering pings counts as down after the misses, and is restarted', async () => {
+    const rt = runtimeWith();
+    const log = new Log();
+    mcp = new McpManager({
+      registry: rt.registry, scrubber: rt.scrubber, roots: () => [], log: log.add,
+      connection: { pingEveryMs: 250, maxMissedPings: 2, reconnect: { firstDelayMs: 20, maxDelayMs: 100, attempts: 3 } },
+    });
+    await mcp.start([hostile()]);
+    const frozen = call(rt, 'mcp_hostile__freeze', {});
+    await log.waitFor(/ping missed \(2 of 2\)/);
+    const r = await frozen;
+    assert.equal(r.outcome, 'error');
+    assert.match(r.forLLM, /the connection closed/);
+    assert.match((await call(rt, 'mcp_hostile__a_b', {})).forLLM, /a\.b ran/);
+  });
+
   it('an isError result is an error result with the server message', async () => {
     const s = setup();
     mcp = s.mcp;
