@@ -28,16 +28,18 @@ const DEFAULT_PLACEHOLDER = '[REDACTED]';
 
 interface StaticPattern {
   readonly combined: Combined;
-  /**
-   * Whether some static rule matches inside the placeholder itself; undefined until tested. The
-   * test runs the pattern, and V8 compiles a pattern to native code when it runs a second time, so
-   * the first scrub of a process (on the start-up path) skips it when the placeholder does not
-   * occur in its text, where the keep alternative cannot match anyway.
-   */
-  hitsPlaceholder?: boolean;
-  /** Whether a scrub has run the pattern. */
-  used: boolean;
+  /** Whether some static rule matches inside the placeholder itself. */
+  readonly hitsPlaceholder: boolean;
 }
+
+/**
+ * V8 runs a new pattern in its bytecode interpreter first and compiles it to native code on its next
+ * run — unless the first subject is long (1,000 characters or more), when it compiles native code at
+ * once. For this pattern the bytecode compile costs several times the native one (measured in fresh
+ * processes: ~200 ms for bytecode then native, ~40 ms for native alone, on a loaded machine), and a
+ * tool call scrubs two or three short texts, so the pattern's first run is on this long blank string.
+ */
+const NATIVE_AT_ONCE = ' '.repeat(1024);
 
 /** The static rules' pattern per placeholder, built on first use. */
 const staticPatterns = new Map<string, StaticPattern>();
@@ -45,22 +47,17 @@ const staticPatterns = new Map<string, StaticPattern>();
 function staticPattern(placeholder: string): StaticPattern {
   let p = staticPatterns.get(placeholder);
   if (!p) {
-    p = { combined: combine(staticRules(placeholder)), used: false };
+    const combined = combine(staticRules(placeholder));
+    const { re } = combined;
+    re.lastIndex = 0;
+    re.test(NATIVE_AT_ONCE);
+    re.lastIndex = 0;
+    const hitsPlaceholder = placeholder !== '' && re.test(placeholder);
+    re.lastIndex = 0;
+    p = { combined, hitsPlaceholder };
     staticPatterns.set(placeholder, p);
   }
   return p;
-}
-
-/** Whether the keep alternative is needed for `text` (undefined when it cannot matter there). */
-function hitsPlaceholder(p: StaticPattern, placeholder: string, text: string): boolean | undefined {
-  if (p.hitsPlaceholder === undefined && placeholder !== '' && (p.used || text.includes(placeholder))) {
-    const { re } = p.combined;
-    re.lastIndex = 0;
-    p.hitsPlaceholder = re.test(placeholder);
-    re.lastIndex = 0;
-  }
-  p.used = true;
-  return p.hitsPlaceholder;
 }
 
 /** The alternatives of the registered values' pattern: `keep` (when asked for) and `reg`. */
@@ -78,8 +75,6 @@ export class Scrubber {
   private readonly values = new Set<string>();
   /** The keep/reg pattern of the current values (undefined: none needed); null until the next scrub builds it. */
   private valuesCombined: Combined | undefined | null = null;
-  /** What hitsPlaceholder said when valuesCombined was built. */
-  private valuesHits: boolean | undefined;
 
   constructor(opts?: { placeholder?: string }) {
     this.placeholder = opts?.placeholder ?? DEFAULT_PLACEHOLDER;
@@ -92,18 +87,16 @@ export class Scrubber {
   /** Redacts every known secret shape and every registered value, in one pass over `text`. */
   scrub(text: string): string {
     if (!text) return text;
-    const pattern = staticPattern(this.placeholder);
-    const hits = hitsPlaceholder(pattern, this.placeholder, text);
-    if (this.valuesCombined === null || this.valuesHits !== hits) {
+    const { combined, hitsPlaceholder } = staticPattern(this.placeholder);
+    if (this.valuesCombined === null) {
       // The keep alternative only when something would match inside the placeholder (a registered
       // value such as `REDACTED`): an extra alternative costs every scan.
       const values = [...this.values];
-      const keep = this.placeholder !== '' && (hits === true || values.some((v) => this.placeholder.includes(v)));
+      const keep = this.placeholder !== '' && (hitsPlaceholder || values.some((v) => this.placeholder.includes(v)));
       const rules = valuesRules(this.placeholder, values, keep);
       this.valuesCombined = rules.length ? combine(rules) : undefined;
-      this.valuesHits = hits;
     }
-    return runCombined(pattern.combined, text, this.placeholder, this.valuesCombined);
+    return runCombined(combined, text, this.placeholder, this.valuesCombined);
   }
 
   /** An exact secret value Pincer holds (an API key, an injected credential). */
