@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
 import type { Executor, OutputStream, RunningProcess, RunOutcome, RunRequest } from '../exec-types';
 import { killTree } from './kill-tree';
 import { failedProcess, type OnOutput } from './pending-process';
@@ -49,9 +48,18 @@ function startProcess(req: RunRequest, onOutput: OnOutput, opts: ProcessExecutor
   return watch(sub, req, onOutput, opts.drainMs ?? 1000);
 }
 
+/**
+ * execa on the first command, not when the runtime loads: evaluating it (with the streams and
+ * node:v8 it requires) was a part of the first tool call of every window, a file read included.
+ */
+function execa(): typeof import('execa').execa {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('execa') as typeof import('execa')).execa;
+}
+
 function spawn(file: string, args: string[], req: RunRequest) {
   const windowsShell = process.platform === 'win32' && 'shell' in req.target;
-  return execa(file, args, {
+  return execa()(file, args, {
     cwd: req.cwd,
     env: { ...req.env },
     extendEnv: false,
