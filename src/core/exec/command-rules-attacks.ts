@@ -104,7 +104,7 @@ export function attackRules(v: SegmentView): Finding[] {
 /** A display on another host: X clients sent there, or an X server asking it for a login (XDMCP). */
 function displayRule(v: SegmentView): Finding[] {
   const remote = (d: string) => /^[^:\s]+:\d/.test(d) && !/^(localhost|127\.[\d.]+|unix|\[?::1\]?):/.test(d);
-  const shown = v.args.flatMap((a, i) => (!a.includes('display') ? [] : /^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
+  const shown = !v.args.some((a) => a.includes('display')) ? [] : v.args.flatMap((a, i) => (!a.includes('display') ? [] : /^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
   const env = v.seg.assignments.filter((a) => a.name === 'DISPLAY').map((a) => a.value.text);
   if ([...shown, ...env].some(remote)) return [deny('reverse_shell', `${v.name} opens its window on another host's display, which can then type into it`)];
   if (/^(x|xorg|xnest|xephyr|xvnc|xvfb|xwayland|xdmx)$/.test(v.name) && v.args.some((a) => /^-(query|broadcast|indirect)$/.test(a))) return [deny('reverse_shell', `${v.name} asks another host for a graphical login (XDMCP)`)];
