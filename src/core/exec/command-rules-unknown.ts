@@ -6,7 +6,7 @@
 // or a system file outside the workspace. Shell text in its arguments is judged like a command
 // (command-staged.ts, argumentCommandFindings); credential stores and start-up files anywhere in
 // its arguments are command-paths.ts. Programs the rules do know judge these arguments themselves.
-import { DEFAULT_ALLOWED_DOMAINS } from './run/sandbox-proxy';
+import { DEFAULT_ALLOWED_DOMAINS } from './run/allowed-domains';
 import { codeFinding } from './command-rules-code';
 import { runnerKnows } from './command-runners';
 import { INTERPRETERS, isLoopbackUrl, PACKAGE_MANAGERS, SHELLS, ask, hostOf, type Finding, type SegmentView } from './command-view';

@@ -14,13 +14,8 @@ import path from 'node:path';
 import type { LookupFunction } from 'node:net';
 import { resolveDestination } from './proxy-destination';
 
-/** Registries and git hosts commands commonly need (npm, yarn, pip, go, cargo, gems, git). */
-export const DEFAULT_ALLOWED_DOMAINS: readonly string[] = [
-  'registry.npmjs.org', 'registry.yarnpkg.com', 'repo.yarnpkg.com', 'pypi.org', 'files.pythonhosted.org',
-  'proxy.golang.org', 'sum.golang.org', 'crates.io', 'index.crates.io', 'static.crates.io', 'rubygems.org',
-  'repo.maven.apache.org', 'repo1.maven.org', 'github.com', 'codeload.github.com', 'objects.githubusercontent.com',
-  'raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org', 'deb.debian.org', 'security.debian.org',
-];
+/** Kept in its own module so the command judge can read the list without loading the proxy. */
+export { DEFAULT_ALLOWED_DOMAINS } from './allowed-domains';
 
 export interface ProxyRefusal {
   host: string;
