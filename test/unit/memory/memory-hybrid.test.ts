@@ -4,7 +4,7 @@ import { MemoryStore } from '../../../src/core/memory/memory-store';
 import { vectorFromBlob } from '../../../src/core/memory/memory-store-write';
 import { buildFtsQuery } from '../../../src/core/memory/fts-query';
 import { levelCondition } from '../../../src/core/memory/memory-scope-sql';
-import { searchBm25 } from '../../../src/core/memory/memory-store-search';
+import { abstractOf, searchBm25 } from '../../../src/core/memory/memory-store-search';
 import { reciprocalRankFusion } from '../../../src/core/memory/rank-fusion';
 import { VectorIndex } from '../../../src/core/memory/vector-index';
 import type { SqlValue } from '../../../src/core/storage/types';
@@ -173,6 +173,13 @@ describe('memory store: hybrid search is exactly the fusion of its two rankings'
       assert.ok(expected.length > 0);
       assert.deepEqual(got.hits.map((h) => [h.id, h.score, h.why.bm25?.rank, h.why.vector?.rank]),
         expected.map((f) => [f.id, f.score, f.ranks.bm25?.rank, f.ranks.vector?.rank]), query);
+      // Each hit carries its own chunk's place and excerpt, whichever query read its row.
+      for (const h of got.hits) {
+        const c = await store.chunk(h.id);
+        assert.ok(c, `chunk ${h.id}`);
+        assert.deepEqual([h.path, h.userId, h.heading, h.startLine, h.endLine, h.abstract],
+          [c.path, c.userId, c.heading, c.startLine, c.endLine, abstractOf(c.text, q.terms)], `${query}: chunk ${h.id}`);
+      }
     }
   });
 });
