@@ -3,7 +3,8 @@
 // the longest block of the main thread's event loop meanwhile (indexing and a snapshot), and the
 // latency of ranked 2-term AND queries through MemoryStore.search (against a bare FTS4 MATCH
 // without ranking, in the same run). Writes memory-index-rate, memory-index-max-block and
-// memory-search-bm25-50k to bench/results/.
+// memory-search-bm25-50k to bench/results/. CPU times (every thread of the process) are recorded
+// beside the wall times: a busy machine inflates them far less.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -14,26 +15,33 @@ import { percentile, record } from './lib/record.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const OUT = path.join(ROOT, 'out', 'src', 'core');
+const COMPILED = path.join(ROOT, process.env.PINCER_OUT ?? 'out');
+const OUT = path.join(COMPILED, 'src', 'core');
 const { Database } = require(path.join(OUT, 'storage', 'database.js'));
 const { MemoryStore } = require(path.join(OUT, 'memory', 'memory-store.js'));
 const { MEMORY_MIGRATIONS } = require(path.join(OUT, 'memory', 'memory-schema.js'));
 const { chunkMarkdown } = require(path.join(OUT, 'memory', 'chunker.js'));
 const { buildFtsQuery } = require(path.join(OUT, 'memory', 'fts-query.js'));
 const WORKER = path.join(OUT, 'storage', 'storage-worker.js');
-const { watchEventLoop } = require(path.join(ROOT, 'out', 'test', 'support', 'event-loop.js'));
+const { watchEventLoop } = require(path.join(COMPILED, 'test', 'support', 'event-loop.js'));
 
 const CHUNKS = 50_000;
 const QUERIES = 300;
 const WARMUP = 30;
 const SCOPE = { agentId: 'bench', userId: '' };
 const BATCH_CHARS = 1024 * 1024; // what MemoryStore.writeMany puts in one transaction
+/** CPU milliseconds the process (every thread) has used. */
+const cpuMs = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
 
 
 const tmp = (label) => fs.mkdtempSync(path.join(os.tmpdir(), `pincer-bench-${label}-`));
 
 /** The reference: the same chunk rows, as bare multi-row INSERTs into a plain table, in ~1 MB transactions. */
 async function bareInserts(rows) {
+  const cpu0 = cpuMs();
   const dir = tmp('memory-bare');
   try {
     const db = await Database.open({
@@ -60,8 +68,9 @@ async function bareInserts(rows) {
     }
     if (batch.length) await flush();
     const ms = performance.now() - t;
+    const cpu = cpuMs() - cpu0;
     await db.close();
-    return ms;
+    return { ms, cpu };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -82,19 +91,23 @@ try {
 
   // Index: every document through the store, as an import would; then a snapshot of the result.
   const stop = watchEventLoop();
+  const c0 = cpuMs();
   const t0 = performance.now();
   await store.writeMany(SCOPE, corpus.docs);
   const indexMs = performance.now() - t0;
+  const indexCpuMs = cpuMs() - c0;
   await db.snapshot();
   const maxBlock = stop();
   const dbMB = fs.statSync(path.join(dir, 'pincer.db')).size / 1e6;
   const [{ n }] = await db.query('SELECT count(*) AS n FROM memory_chunks');
   if (n !== CHUNKS) throw new Error(`indexed ${n} chunks, expected ${CHUNKS}`);
-  const referenceMs = await bareInserts(rows);
+  const { ms: referenceMs, cpu: referenceCpuMs } = await bareInserts(rows);
   // The floor set by FTS4 itself in this sql.js build: rebuilding the full-text index of the same chunks.
+  const c1 = cpuMs();
   const t1 = performance.now();
   await db.run("INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')");
   const ftsRebuildMs = performance.now() - t1;
+  const ftsRebuildCpuMs = cpuMs() - c1;
 
   const corpusText = `${CHUNKS.toLocaleString('en')} chunks (avg ${avgChunk} chars) in ${corpus.docs.length.toLocaleString('en')} markdown documents, ${contentMB.toFixed(1)} MB; db ${dbMB.toFixed(1)} MB`;
   const rate = (CHUNKS / indexMs) * 1000;
@@ -113,7 +126,9 @@ try {
     loadBefore,
     // ftsRebuild: FTS4 indexing the same chunks on its own, the floor under any index rate in this
     // sql.js build (the goal cannot be met above it).
-    extra: { indexMs, referenceMs, ftsRebuildMs, ftsRebuildChunksPerSec: (CHUNKS / ftsRebuildMs) * 1000 },
+    // The CPU figures: every thread, so the main thread's chunking and the worker's SQL add up.
+    extra: { indexMs, referenceMs, ftsRebuildMs, ftsRebuildChunksPerSec: (CHUNKS / ftsRebuildMs) * 1000,
+      indexCpuMs, referenceCpuMs, ftsRebuildCpuMs, cpuRatio: indexCpuMs / referenceCpuMs },
   });
   record({
     name: 'memory-index-max-block',
@@ -130,6 +145,7 @@ try {
   // Search: 2-term queries sampled from the corpus (each has at least one all-terms hit).
   const queries = corpus.queries(QUERIES + WARMUP, 2);
   const ranked = [];
+  const rankedCpu = [];
   const withFallback = [];
   const bare = [];
   let hits = 0;
@@ -139,15 +155,18 @@ try {
     let t = performance.now();
     await db.query('SELECT docid FROM memory_fts WHERE memory_fts MATCH ?', [match]);
     const b = performance.now() - t;
+    const c = cpuMs();
     t = performance.now();
     const r = await store.search(SCOPE, q, { limit: 8, fallback: false });
     const s = performance.now() - t;
+    const sc = cpuMs() - c;
     t = performance.now();
     const f = await store.search(SCOPE, q, { limit: 8 });
     const sf = performance.now() - t;
     if (i < WARMUP) continue;
     bare.push(b);
     ranked.push(s);
+    rankedCpu.push(sc);
     withFallback.push(sf);
     hits += r.hits.length;
     if (f.hits.length > r.hits.length) fellBack++;
@@ -168,6 +187,8 @@ try {
     extra: {
       p50: percentile(ranked, 50),
       max: Math.max(...ranked),
+      cpuMsP50: percentile(rankedCpu, 50),
+      cpuMsP95: percentile(rankedCpu, 95),
       referenceP50: percentile(bare, 50),
       meanHits: hits / QUERIES,
       // What memory_search does by default: the any-term fallback when all terms find fewer than 8.

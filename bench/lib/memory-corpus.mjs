@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 // The tests' seeded PRNG (compiled to out/ by `tsc -p .`), so every run indexes the same text.
 const require = createRequire(import.meta.url);
-const { rng } = require(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'test', 'support', 'rng.js'));
+const { rng } = require(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', process.env.PINCER_OUT ?? 'out', 'test', 'support', 'rng.js'));
 
 const FUNCTION_WORDS = ('the of and to a in is that for it as was with be by on not he this are or his from at which but have an ' +
   'they you were her she there been one all we their has would when if so what no more out do up about them its then than into ' +
