@@ -235,11 +235,25 @@ function foldCrumb(lines: string[], pieces: Piece[], max: number): Piece[] {
   return [...pieces.slice(0, -2), { start: prev.start, end: last.end }];
 }
 
+/**
+ * The text of pieces: their lines joined with LF. When the document's lines end in LF alone, that is
+ * exactly a stretch of the document, and slicing it shares the document's characters instead of
+ * copying them (an import would otherwise make a second copy of all its text, which the garbage
+ * collector then moves on the host's thread while the import runs).
+ */
+function pieceText(content: string, lines: string[]): (p: Piece) => string {
+  if (content.includes('\r')) return (p) => p.text ?? lines.slice(p.start, p.end).join('\n');
+  const starts = new Array<number>(lines.length);
+  for (let i = 0, at = 0; i < lines.length; at += lines[i].length + 1, i++) starts[i] = at;
+  return (p) => p.text ?? content.slice(starts[p.start], starts[p.end - 1] + lines[p.end - 1].length);
+}
+
 /** Splits a markdown document into chunks (see the file comment for the rules). */
 export function chunkMarkdown(content: string, opts: ChunkOptions = {}): Chunk[] {
   const max = Math.max(1, opts.maxChars ?? MAX_CHARS);
   const target = Math.min(max, Math.max(1, opts.targetChars ?? TARGET_CHARS));
   const lines = splitLines(content);
+  const textOf = pieceText(content, lines);
   const sections = splitSections(lines, frontMatterEnd(lines));
   const chunks: Chunk[] = [];
   let carry: number | undefined;
@@ -255,8 +269,7 @@ export function chunkMarkdown(content: string, opts: ChunkOptions = {}): Chunk[]
     for (const raw of foldCrumb(lines, pack(lines, units, target, max), max)) {
       const p = trimBlankEdges(lines, raw);
       if (p.end <= p.start) continue;
-      const text = p.text ?? lines.slice(p.start, p.end).join('\n');
-      chunks.push({ seq: chunks.length, heading: s.heading, text, startLine: p.start + 1, endLine: p.end });
+      chunks.push({ seq: chunks.length, heading: s.heading, text: textOf(p), startLine: p.start + 1, endLine: p.end });
     }
   }
   if (carry !== undefined) {
@@ -264,8 +277,7 @@ export function chunkMarkdown(content: string, opts: ChunkOptions = {}): Chunk[]
     const last = sections[sections.length - 1];
     const units = blocksOf(lines, carry, last.end);
     for (const p of pack(lines, units, target, max)) {
-      const text = p.text ?? lines.slice(p.start, p.end).join('\n');
-      chunks.push({ seq: chunks.length, heading: last.heading, text, startLine: p.start + 1, endLine: p.end });
+      chunks.push({ seq: chunks.length, heading: last.heading, text: textOf(p), startLine: p.start + 1, endLine: p.end });
     }
   }
   return chunks;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { chunkMarkdown, MAX_CHARS, splitLines, TARGET_CHARS } from '../../../src/core/memory/chunker';
 import type { Chunk } from '../../../src/core/memory/types';
+import { rng } from '../../support/rng';
 
 /** Every chunk's text is exactly its lines (or, for a cut line, a piece of that one line). */
 function assertExactLines(content: string, chunks: Chunk[]): void {
@@ -115,6 +116,26 @@ describe('memory chunker', () => {
     assert.deepEqual(chunkMarkdown(lf.replace(/\n/g, '\r\n')), a);
     assert.deepEqual(chunkMarkdown(lf.replace(/\n/g, '\r')), a);
     assert.deepEqual(a.map((c) => [c.startLine, c.endLine]), [[1, 3], [5, 7]]);
+  });
+
+  it('a document with LF line ends gives the same chunks as its CRLF copy, on many random documents', () => {
+    // LF documents' chunk texts are slices of the document, CRLF ones are joined lines: both must agree.
+    const random = rng(11);
+    const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda'.split(' ');
+    const line = () => Array.from({ length: 1 + Math.floor(random() * 40) }, () => pick(words)).join(' ');
+    for (let d = 0; d < 60; d++) {
+      const parts: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        parts.push(pick(['# Title', '## Part', '### Sub', '', '', '```', '- item', line(), line(), line(), `${line()} ${line()} ${line()}`.repeat(1 + Math.floor(random() * 8))]));
+      }
+      const lf = parts.join('\n') + (random() < 0.5 ? '\n' : '');
+      const opts = { targetChars: 200 + Math.floor(random() * 600), maxChars: 900 };
+      const chunks = chunkMarkdown(lf, opts);
+      assert.ok(chunks.length > 0);
+      assert.deepEqual(chunkMarkdown(lf.replace(/\n/g, '\r\n'), opts), chunks, `document ${d}`);
+      assertExactLines(lf, chunks);
+    }
   });
 
   it('gives no chunks for empty or blank documents, and counts lines as an editor does', () => {
