@@ -77,7 +77,9 @@ export class McpConnection {
 
   async callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: number, total?: number, message?: string) => void }): Promise<CallToolResult> {
     await this.connect();
-    const client = this.client!;
+    // The connection may have dropped between connecting and this call.
+    const client = this.client;
+    if (!client) throw this.explain(new Error('the connection closed'));
     const r = await client.callTool({ name: tool, arguments: args }, undefined, {
       signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
       onprogress: opts.onProgress ? (p) => opts.onProgress!(p.progress, p.total, p.message) : undefined,

@@ -45,11 +45,12 @@ export class McpManager {
   constructor(private readonly deps: McpManagerDeps) {}
 
   /**
-   * Starts these servers (each once; a name already running is left as it is) and waits until each
-   * has connected or failed. Answers the failures, one message per server.
+   * Starts these servers and waits until each has connected or failed; answers the failures, one
+   * message per server. A name already known keeps its connection (one that gave up reconnecting
+   * tries again now); a changed definition is the caller's to stop first.
    */
   async start(servers: readonly ResolvedServer[]): Promise<{ server: string; error: string }[]> {
-    const started = servers.filter((s) => !this.entries.has(s.def.name)).map((s) => this.add(s));
+    const started = servers.map((s) => this.entries.get(s.def.name) ?? this.add(s));
     const outcomes = await Promise.all(started.map(async (e) => {
       try {
         await e.conn.connect();

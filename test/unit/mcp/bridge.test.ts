@@ -244,6 +244,19 @@ describe('MCP bridge: hostile servers', () => {
     assert.match((await call(rt, 'mcp_hostile__a_b', {})).forLLM, /a\.b ran/);
   });
 
+  it('a server that gave up reconnecting loses its tools, and starting it again brings them back', async () => {
+    const rt = runtimeWith();
+    mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [], connection: { reconnect: { firstDelayMs: 20, maxDelayMs: 20, attempts: 0 } } });
+    const server = hostile();
+    await mcp.start([server]);
+    assert.equal((await call(rt, 'mcp_hostile__die', {})).outcome, 'error');
+    assert.equal(mcp.status()[0].state, 'failed');
+    assert.equal(rt.registry.get('mcp_hostile__a_b'), undefined);
+    assert.deepEqual(await mcp.start([server]), []);
+    assert.equal(mcp.status()[0].state, 'connected');
+    assert.match((await call(rt, 'mcp_hostile__a_b', {})).forLLM, /a\.b ran/);
+  });
+
   it('an isError result is an error result with the server message', async () => {
     const s = setup();
     mcp = s.mcp;
