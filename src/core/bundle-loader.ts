@@ -69,10 +69,12 @@ export function loadBundle(file: string, cacheDir: string): LoadedBundle {
       try {
         const data = script.createCachedData();
         await fs.promises.mkdir(cacheDir, { recursive: true, mode: 0o700 });
-        // Older builds' caches of this bundle go; a temporary name, so a reader never sees half a file.
+        // Older builds' caches of this bundle go, for this V8 only: the CLI may run under two Node
+        // versions in turn, each with a cache of its own. A temporary name, so a reader never sees half a file.
         const prefix = `${path.basename(file, '.js')}-`;
+        const suffix = `-${process.versions.v8}-${process.arch}.v8cache`;
         for (const old of await fs.promises.readdir(cacheDir)) {
-          if (old.startsWith(prefix) && path.join(cacheDir, old) !== cacheFile) await fs.promises.rm(path.join(cacheDir, old), { force: true });
+          if (old.startsWith(prefix) && old.endsWith(suffix) && path.join(cacheDir, old) !== cacheFile) await fs.promises.rm(path.join(cacheDir, old), { force: true });
         }
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         await fs.promises.writeFile(tmp, data, { mode: 0o600 });

@@ -53,6 +53,15 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.deepEqual(fs.readdirSync(cacheDir), [path.basename(cacheFileFor(bundle, cacheDir))]);
   });
 
+  it('keeps the caches another V8 (another Node running the CLI) wrote for the bundle', async () => {
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const otherV8 = path.basename(cacheFileFor(bundle, cacheDir)).replace(process.versions.v8, '1.2.3.4');
+    fs.writeFileSync(path.join(cacheDir, otherV8), 'another V8\'s cache');
+    await loadBundle(bundle, cacheDir).saveCache();
+    assert.deepEqual(fs.readdirSync(cacheDir).sort(), [path.basename(cacheFileFor(bundle, cacheDir)), otherV8].sort());
+    assert.equal(loadBundle(bundle, cacheDir).fromCache, true);
+  });
+
   it('a damaged cache is compiled past and replaced; a cache that cannot be written costs nothing but speed', async () => {
     fs.mkdirSync(cacheDir, { recursive: true });
     fs.writeFileSync(cacheFileFor(bundle, cacheDir), 'not a V8 cache');
