@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { settingsLookup } from '../core/config';
+import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { McpManager, McpServerStatus } from '../core/mcp/mcp-manager';
 import { planMcpServers, readMcpDefinitions, type McpPlan } from '../core/mcp/mcp-setup';
 import type { PincerRuntime } from '../core/runtime';
@@ -33,7 +34,7 @@ export interface CliMcp {
 }
 
 /** Starts the servers that may start; undefined when none is defined anywhere. */
-export async function startCliMcp(values: Values, rt: PincerRuntime, root: string, warn: (m: string) => void): Promise<CliMcp | undefined> {
+export async function startCliMcp(values: Values, rt: PincerRuntime, root: string, approvals: DestructiveAskDeps, warn: (m: string) => void): Promise<CliMcp | undefined> {
   const src = sources(values, root);
   const defined = readMcpDefinitions(src);
   if (defined.servers.length === 0 && defined.problems.length === 0) return undefined;
@@ -45,7 +46,7 @@ export async function startCliMcp(values: Values, rt: PincerRuntime, root: strin
   for (const p of plan.problems) warn(`MCP: ${p}`);
   for (const s of plan.skipped) warn(`MCP server "${s.server}" not started: ${s.reason}`);
   const { McpManager } = await import('../core/mcp/mcp-manager');
-  const mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [root], clientVersion: 'cli' });
+  const mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [root], clientVersion: 'cli', approvals });
   for (const f of await mcp.start(plan.start)) warn(f.error);
   return { manager: mcp, skipped: plan.skipped };
 }

@@ -9,7 +9,8 @@ import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
 import { NodeWorkspaceFs } from '../core/fs/node-fs';
 import { locateRipgrep } from '../core/fs/ripgrep-locate';
 import { PincerRuntime } from '../core/runtime';
-import { createToolset } from '../core/toolset';
+import { createToolset, type ExecPorts } from '../core/toolset';
+import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { JobManager } from '../core/exec/run/job-manager';
 import { loadCliConfig } from './cli-config';
 import { cliExecPorts, parseApprove } from './cli-exec';
@@ -29,6 +30,8 @@ interface CliRuntime {
   root: string;
   jobs: JobManager;
   store: CliStore;
+  /** --approve's answers, for MCP tools their servers mark destructive as for exec. */
+  approvals: DestructiveAskDeps;
 }
 
 /**
@@ -51,6 +54,7 @@ function runtimeFor(values: Values): CliRuntime {
     : new RejectAllReviewer('pincer run does not write files unless you pass --write.');
   const approve = parseApprove(values.approve);
   let jobs: JobManager | undefined;
+  let approver: ExecPorts['approver'] = () => undefined;
   createToolset({
     rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs,
     reviewer, rgPath: locateRipgrep([]),
@@ -60,15 +64,16 @@ function runtimeFor(values: Values): CliRuntime {
     exec: (guard) => {
       const ports = cliExecPorts(rt, { get roots() { return guard().roots; } }, store.approvals, approve, (m) => process.stderr.write(`${m}\n`));
       jobs = ports.jobs;
+      approver = ports.approver;
       return ports;
     },
   });
-  return { rt, root, jobs: jobs!, store };
+  return { rt, root, jobs: jobs!, store, approvals: { approver: () => approver?.(), approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs } };
 }
 
 export async function tools(values: Values): Promise<number> {
-  const { rt, root, store } = runtimeFor(values);
-  const mcp = await (await import('./cli-mcp')).startCliMcp(values, rt, root, warnOf);
+  const { rt, root, store, approvals } = runtimeFor(values);
+  const mcp = await (await import('./cli-mcp')).startCliMcp(values, rt, root, approvals, warnOf);
   const d = rt.effectiveTools({
     agentId: values.agent ?? 'default', provider: values.provider, channel: values.channel ?? 'cli',
     depth: int(values.depth, 'depth', 0), isOwner: !values['not-owner'], trusted: !values.untrusted,
@@ -92,9 +97,9 @@ export async function tools(values: Values): Promise<number> {
 export async function run(values: Values, positionals: string[]): Promise<number> {
   const [name, argText] = positionals;
   if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
-  const { rt, root, jobs, store } = runtimeFor(values);
+  const { rt, root, jobs, store, approvals } = runtimeFor(values);
   // MCP servers are started only for a call to one of their tools.
-  const mcp = name.startsWith('mcp_') ? await (await import('./cli-mcp')).startCliMcp(values, rt, root, warnOf) : undefined;
+  const mcp = name.startsWith('mcp_') ? await (await import('./cli-mcp')).startCliMcp(values, rt, root, approvals, warnOf) : undefined;
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
   const timeoutMs = int(values.timeout, 'timeout', rt.currentConfig.limits.defaultTimeoutMs / 1000) * 1000;

@@ -96,7 +96,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       return exec.ports;
     },
   });
-  const mcp = registerMcp(context, rt, channel, () => workspacePlan().local.map((f) => f.path), warn);
+  const mcp = registerMcp(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();

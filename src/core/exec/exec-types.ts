@@ -78,8 +78,8 @@ export type ApprovalAnswer = 'once' | 'always' | 'deny';
 export interface ApprovalRequest {
   /** Unique per prompt; the chat view and tests answer by it. */
   id: string;
-  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. */
-  tool: 'exec' | 'credentialed_exec' | 'spawn';
+  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. `mcp`: an MCP tool that declares itself destructive; `command` is the tool and its arguments. */
+  tool: 'exec' | 'credentialed_exec' | 'spawn' | 'mcp';
   /** The text that will run, exactly (the normalised command, or argv joined for display). */
   command: string;
   cwd: string;

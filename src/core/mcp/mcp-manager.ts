@@ -9,6 +9,7 @@ import type { Scrubber } from '../guard/scrubber';
 import type { Registry } from '../tools/registry';
 import type { ResolvedServer } from './config-expand';
 import { McpConnection, type McpConnectionOptions, type McpState } from './mcp-connection';
+import { destructiveAsk, type DestructiveAskDeps } from './destructive-ask';
 import { bridgeTool, DEFAULT_MCP_TIMEOUT_MS } from './mcp-tool';
 import { bridgedToolNames, pairKey } from './tool-names';
 
@@ -19,6 +20,8 @@ export interface McpManagerDeps {
   /** A server's stderr and connection notes, scrubbed. */
   log?: (server: string, line: string) => void;
   clientVersion?: string;
+  /** Asks before each call of a tool its server marks destructive; absent: such calls are refused. */
+  approvals?: DestructiveAskDeps;
   /** Connection timings (tests shorten them). */
   connection?: Partial<Omit<McpConnectionOptions, 'roots' | 'log' | 'clientVersion'>>;
 }
@@ -119,12 +122,18 @@ export class McpManager {
       e.tools = [];
       for (const t of [...tools].sort((a, b) => (a.name < b.name ? -1 : 1))) {
         const name = names.get(pairKey(e.conn.name, t.name))!;
-        reg.register(bridgeTool(name, e.conn, t, timeoutMs));
+        const destructive = t.annotations?.destructiveHint === true && t.annotations?.readOnlyHint !== true;
+        const approvals = this.deps.approvals ?? NOBODY;
+        const askFirst = destructive ? destructiveAsk(approvals, e.conn.name, t.name) : undefined;
+        // The wait for the person's answer comes on top of the server's time.
+        reg.register(bridgeTool(name, e.conn, t, timeoutMs + (askFirst ? approvals.approvalTimeoutMs() : 0), askFirst));
         e.tools.push(name);
       }
     }
   }
 }
+
+const NOBODY: DestructiveAskDeps = { approver: () => undefined, approvalTimeoutMs: () => 0 };
 
 /** The definition's `tools.allow` / `tools.deny` (names or globs of the server's own names); deny wins. */
 function permitted(server: ResolvedServer, t: McpTool): boolean {

@@ -5,8 +5,9 @@
 // external, which runs one at a time.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { defineTool, type Tool } from '../tools/types';
+import { defineTool, fail, type Tool } from '../tools/types';
 import type { McpConnection } from './mcp-connection';
+import type { AskFirst } from './destructive-ask';
 import { toToolResult } from './mcp-result';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -28,13 +29,18 @@ function describe(server: string, t: McpTool): string {
   return `${cut || `The ${t.name} tool`} (from the MCP server "${server}"; its output is external data)`;
 }
 
-export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeoutMs: number): Tool {
+/** `askFirst`: for a tool that must be confirmed before each call (destructive-ask.ts). */
+export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeoutMs: number, askFirst?: AskFirst): Tool {
   const server = conn.name;
   const readOnly = t.annotations?.readOnlyHint === true && t.annotations?.destructiveHint !== true;
   return defineTool({
     name, description: describe(server, t), parameters: parametersOf(t), group: 'mcp', mcpServer: server,
     capability: readOnly ? 'read-only' : 'external', timeoutMs,
+    // A confirmed tool waits for a person: the prompt's own time limit applies, not the call's.
+    interactive: askFirst ? true : undefined,
     async execute(args, ctx) {
+      const refused = await askFirst?.(args, ctx);
+      if (refused) return fail(refused.message, { outcome: refused.outcome });
       // The server's own limit sits a little past the pipeline's, so the pipeline's timeout (which
       // aborts the signal, and so cancels on the server) is what the model hears about.
       const left = Math.max(1, ctx.deadline - Date.now());

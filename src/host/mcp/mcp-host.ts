@@ -5,6 +5,7 @@
 import * as os from 'os';
 import * as vscode from 'vscode';
 import { WORKSPACE_MCP_FILES } from '../../core/mcp/config-read';
+import type { DestructiveAskDeps } from '../../core/mcp/destructive-ask';
 import { McpManager } from '../../core/mcp/mcp-manager';
 import { planMcpServers } from '../../core/mcp/mcp-setup';
 import type { McpInput } from '../../core/mcp/server-definition';
@@ -21,9 +22,11 @@ export interface McpHost extends vscode.Disposable {
   loaded(): Promise<void>;
 }
 
-export function registerMcp(context: vscode.ExtensionContext, rt: PincerRuntime, log: vscode.LogOutputChannel, folders: () => readonly string[], warn: (m: string) => void): McpHost {
+export function registerMcp(
+  context: vscode.ExtensionContext, rt: PincerRuntime, log: vscode.LogOutputChannel, folders: () => readonly string[], approvals: DestructiveAskDeps, warn: (m: string) => void,
+): McpHost {
   const manager = new McpManager({
-    registry: rt.registry, scrubber: rt.scrubber, roots: folders, clientVersion: String(context.extension.packageJSON.version),
+    registry: rt.registry, scrubber: rt.scrubber, roots: folders, clientVersion: String(context.extension.packageJSON.version), approvals,
     log: (server, line) => log.info(`[mcp ${server}] ${line}`),
   });
   const prompt = new McpStartPrompt();

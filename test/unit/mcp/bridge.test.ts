@@ -1,6 +1,7 @@
 // The bridge against real servers: server-everything over stdio, SSE and streamable HTTP, and a
 // hostile server. Every call goes through Registry.execute, as the chat's do.
 import assert from 'node:assert/strict';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/core/exec/exec-types';
 import { McpManager } from '../../../src/core/mcp/mcp-manager';
 import type { PincerRuntime } from '../../../src/core/runtime';
 import { runtimeWith } from '../../support/test-tools';
@@ -255,6 +256,31 @@ describe('MCP bridge: hostile servers', () => {
     assert.deepEqual(await mcp.start([server]), []);
     assert.equal(mcp.status()[0].state, 'connected');
     assert.match((await call(rt, 'mcp_hostile__a_b', {})).forLLM, /a\.b ran/);
+  });
+
+  it('a tool its server marks destructive asks first: refused where nobody answers, per the answer otherwise', async () => {
+    const rt = runtimeWith();
+    const log = new Log();
+    const asked: ApprovalRequest[] = [];
+    let answer: ApprovalAnswer = 'deny';
+    const approver: Approver = { request: async (req) => (asked.push(req), { answer }) };
+    const person: { approver?: Approver } = {};
+    mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [], log: log.add, approvals: { approver: () => person.approver, approvalTimeoutMs: () => 5_000 } });
+    await mcp.start([hostile()]);
+    const nobody = await call(rt, 'mcp_hostile__wipe', { what: 'db' });
+    assert.equal(nobody.outcome, 'denied');
+    assert.match(nobody.forLLM, /marked destructive and needs a person's approval/);
+    person.approver = approver;
+    const denied = await call(rt, 'mcp_hostile__wipe', { what: 'db' });
+    assert.equal(denied.outcome, 'rejected-by-user');
+    assert.equal(asked[0].tool, 'mcp');
+    assert.equal(asked[0].command, 'hostile / wipe {"what":"db"}');
+    assert.ok(!log.lines.some((l) => /wipe: ran/.test(l)), 'the server never ran it');
+    answer = 'once';
+    assert.match((await call(rt, 'mcp_hostile__wipe', { what: 'tmp' })).forLLM, /wiped tmp/);
+    // Tools without the hint never ask.
+    await call(rt, 'mcp_hostile__a_b', {});
+    assert.equal(asked.length, 2);
   });
 
   it('an isError result is an error result with the server message', async () => {
