@@ -18,8 +18,6 @@ const APPROVED_KEY = 'pincer.mcp.approved';
 export interface McpHost extends vscode.Disposable {
   manager: McpManager;
   prompt: McpStartPrompt;
-  /** The load in progress (or the last one), for callers that need the servers' tools. */
-  loaded(): Promise<void>;
 }
 
 export function registerMcp(
@@ -76,7 +74,7 @@ export function registerMcp(
     vscode.workspace.onDidGrantWorkspaceTrust(() => void reload()),
   ];
   return {
-    manager, prompt, loaded: () => current,
+    manager, prompt,
     dispose: () => {
       subs.forEach((s) => s.dispose());
       prompt.dispose();
