@@ -36,6 +36,11 @@ function family(name: string): string {
   return m[1] === 'python' || m[1] === 'pypy' ? (n.startsWith(`${m[1]}3`) ? `${m[1]}3` : m[1]) : m[1];
 }
 
+/** Whether the code rules read code given in the arguments of program `name`. */
+export function takesCode(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(CODE_FLAGS, family(name)) || GENERIC_CODE.test(name) || LATEX.test(name);
+}
+
 /** Inline code in `args` of program `name` (not heredocs; see stdinCode). */
 export function inlineCode(name: string, args: readonly string[]): InlineCode[] {
   const fam = family(name);

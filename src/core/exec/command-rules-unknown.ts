@@ -7,6 +7,7 @@
 // (command-staged.ts, argumentCommandFindings); credential stores and start-up files anywhere in
 // its arguments are command-paths.ts. Programs the rules do know judge these arguments themselves.
 import { DEFAULT_ALLOWED_DOMAINS } from './run/allowed-domains';
+import { takesCode } from './command-code';
 import { codeFinding } from './command-rules-code';
 import { runnerKnows } from './command-runners';
 import { INTERPRETERS, isLoopbackUrl, PACKAGE_MANAGERS, SHELLS, ask, hostOf, type Finding, type SegmentView } from './command-view';
@@ -72,7 +73,7 @@ export function isUnknownProgram(name: string): boolean {
 
 function lookedUp(name: string): boolean {
   return !KNOWN.has(name) && !INTERPRETERS.has(name) && !PACKAGE_MANAGERS.has(name) && !SHELLS.has(name) && !runnerKnows(name) && !windowsConcerns(name)
-    && !secretsConcerns(name) && !stateConcerns(name);
+    && !secretsConcerns(name) && !stateConcerns(name) && !takesCode(name);
 }
 
 /** What one argument of an unknown program carries that only a program reaching out would need. */
