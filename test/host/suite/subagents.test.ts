@@ -116,6 +116,9 @@ suite('subagents', () => {
     assert.strictEqual(editor.document.uri.scheme, 'pincer-result');
     if (harness) {
       await vscode.commands.executeCommand('pincer.chat.focus');
+      // The page renders what the host posts after it says it is ready: wait for the cards themselves
+      // in the webview, not for a time, or the screenshot shows an empty chat.
+      await waitFor('the cards drawn in the chat webview', async () => /alpha[\s\S]*beta|beta[\s\S]*alpha/.test(await harness!.webviewText('.transcript').catch(() => '')) || undefined);
       await harness.screenshot('subagents-chat-and-view');
     }
   });

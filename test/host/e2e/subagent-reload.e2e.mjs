@@ -1,0 +1,86 @@
+// A window reloaded while a subagent runs: a person's chat starts a background child (the loopback
+// model holds the child's answer open, so it is still running), the browser page is reloaded — a new
+// window and extension host — and the Subagents view shows the child as interrupted (resumable, not
+// re-run), under the parent's session, with its transcript kept.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const { startOpenAiChatServer } = require(path.join(ROOT, 'out', 'test', 'support', 'openai-chat-server.js'));
+const { reply, text, toolCall } = require(path.join(ROOT, 'out', 'test', 'support', 'model-script.js'));
+
+const isChild = (req) => String(req.body.messages[0]?.content ?? '').includes('You are a subagent');
+
+function model(req) {
+  if (isChild(req)) return { parts: [text('Reading every file, this takes long')], holdAfter: 2 };
+  const results = req.body.messages.filter((m) => m.role === 'tool').length;
+  if (results === 0) return reply(toolCall('spawn', { action: 'spawn', task: 'Task D: read every file', label: 'delta' }));
+  return reply(text('Started delta; it runs in the background.'));
+}
+
+export default async function ({ page, helpers, log, userDataDir }) {
+  const server = await startOpenAiChatServer(model, { models: ['e2e-model'] });
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  const before = fs.readFileSync(settingsFile, 'utf8');
+  try {
+    // User settings as a person sets them (see chat.e2e.mjs for why through the editor).
+    await helpers.runCommand('Preferences: Open User Settings (JSON)');
+    await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor();
+    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(`"pincer.providers.openai.baseUrl": "${server.url}", "pincer.subagents.askBeforeSpawn": "never",`);
+    await page.keyboard.press('Control+S');
+    await helpers.until('VS Code to save the settings file', () => fs.readFileSync(settingsFile, 'utf8').includes(server.url));
+    await helpers.runCommand('View: Close Editor');
+    await helpers.openActivity('Pincer');
+    const chat = await helpers.webviewFrame('textarea.input');
+    await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
+    await chat.locator('vscode-single-select[label=Model]').click();
+    await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
+    const input = chat.locator('textarea.input');
+    await input.click();
+    await input.fill('Start a background subagent to read every file.');
+    await input.press('Enter');
+    await chat.locator('.transcript', { hasText: 'Started delta' }).waitFor();
+    await helpers.until('the child asking the model', () => server.requests.some((body) => isChild({ body })));
+    await chat.locator('.transcript', { hasText: 'running' }).waitFor();
+    await helpers.screenshot('e2e-subagent-before-reload');
+
+    // The reload: a new window and extension host over the same workspace.
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor();
+    // The sidebar may come back as it was (Pincer open): clicking Pincer then would close it, so it
+    // is clicked only while another container is shown. The Subagents view sits below the chat,
+    // collapsed at first: the person opens it.
+    const header = page.locator('.pane-header', { hasText: 'Subagents' }).first();
+    const pincer = page.locator('.activitybar .action-label[aria-label^="Pincer"]').first();
+    const pincerShown = page.locator('.activitybar .action-item.checked .action-label[aria-label^="Pincer"]');
+    await helpers.until('the Pincer sidebar after the reload', async () => {
+      if (await header.isVisible()) return true;
+      if ((await pincer.isVisible()) && !(await pincerShown.count())) await pincer.click();
+      return false;
+    });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const row = page.locator('.monaco-list-row', { hasText: 'delta' }).filter({ hasText: 'interrupted' }).first();
+    await row.waitFor();
+    log(`row after reload: ${(await row.innerText()).replace(/\s+/g, ' ')}`);
+    // Nothing lost: the parent session is still there (its title heads the child's group), and the
+    // child's transcript — opened from its row — still has its task and says how it stopped.
+    await page.locator('.monaco-list-row', { hasText: 'Start a background subagent' }).first().waitFor();
+    await row.click();
+    const doc = page.locator('.editor-instance .view-lines', { hasText: 'Task D: read every file' }).first();
+    await doc.waitFor();
+    assert.match(await doc.innerText(), /interrupted/);
+    await helpers.screenshot('e2e-subagent-after-reload');
+    const childRequests = server.requests.filter((body) => isChild({ body })).length;
+    assert.equal(childRequests, 1, 'the interrupted child was not re-run by the reload');
+  } finally {
+    fs.writeFileSync(settingsFile, before);
+    await server.close();
+  }
+}
