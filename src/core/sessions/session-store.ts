@@ -94,6 +94,8 @@ const SELECT = `SELECT s.key, s.agent_id, s.title, s.created_at, s.updated_at, s
 
 /** The key prefix an agent owns. */
 export const sessionPrefix = (agentId: string) => `agent:${agentId}:`;
+/** A subagent's session is named for its record; the person's chat lists leave such sessions out. */
+export const childSessionName = (subagentId: string) => `subagent-${subagentId}`;
 
 export class SessionStore {
   constructor(private readonly db: Database, private readonly clock: Clock = systemClock, private readonly scrub: (text: string) => string = (t) => t) {}
@@ -123,10 +125,15 @@ export class SessionStore {
     return s;
   }
 
-  /** An agent's sessions, most recently used first. */
-  async list(agentId: string, opts: { limit?: number; offset?: number } = {}): Promise<SessionRecord[]> {
-    const rows = await this.db.query<Row>(`${SELECT} WHERE s.agent_id = ? ORDER BY s.updated_at DESC, s.key LIMIT ? OFFSET ?`,
-      [agentId, opts.limit ?? 50, opts.offset ?? 0]);
+  /**
+   * An agent's sessions, most recently used first; `withoutChildren` leaves out subagents' sessions
+   * (they belong to the session that spawned them, not in the person's list of chats).
+   */
+  async list(agentId: string, opts: { limit?: number; offset?: number; withoutChildren?: boolean } = {}): Promise<SessionRecord[]> {
+    const childPrefix = `${sessionPrefix(agentId)}${childSessionName('')}`;
+    const children = opts.withoutChildren ? ' AND substr(s.key, 1, length(?)) <> ?' : '';
+    const rows = await this.db.query<Row>(`${SELECT} WHERE s.agent_id = ?${children} ORDER BY s.updated_at DESC, s.key LIMIT ? OFFSET ?`,
+      [agentId, ...(opts.withoutChildren ? [childPrefix, childPrefix] : []), opts.limit ?? 50, opts.offset ?? 0]);
     return rows.map(record);
   }
 

@@ -14,7 +14,7 @@ import type { SubagentHooks } from '../agent/chat-service';
 import type { ModelMessage } from '../agent/model-types';
 import type { Clock } from '../clock';
 import { Emitter } from '../events';
-import type { SessionStore } from '../sessions/session-store';
+import { childSessionName, sessionPrefix, type SessionStore } from '../sessions/session-store';
 import { childAgent, type AgentDirectory } from './subagent-agents';
 import { addUsage, runChildTurn, type ChildTurnRunner, type StopReason } from './child-turn';
 import type { SubagentConfig } from './subagent-config';
@@ -150,7 +150,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
   private async createSession(record: SubagentRecord): Promise<void> {
     const sessions = await this.deps.sessions();
     if (!sessions) throw new Error('the workspace database could not be opened');
-    await sessions.create(record.agentId, { name: `subagent-${record.id}`, title: record.label ?? record.task.slice(0, 60) });
+    await sessions.create(record.agentId, { name: childSessionName(record.id), title: record.label ?? record.task.slice(0, 60) });
   }
 
   /** Resolves with the child's record once it has settled. */
@@ -271,7 +271,7 @@ export class SubagentManager implements SubagentControl, SubagentHooks {
     }
     const id = `sa-${randomBytes(4).toString('hex')}`;
     const record: SubagentRecord = {
-      id, ...(parent ? { parentId: parent.id } : {}), parentSessionKey: req.parentSessionKey, sessionKey: `agent:${agentId}:subagent-${id}`,
+      id, ...(parent ? { parentId: parent.id } : {}), parentSessionKey: req.parentSessionKey, sessionKey: `${sessionPrefix(agentId)}${childSessionName(id)}`,
       ...(req.label ? { label: req.label } : {}), agentId, task: req.task, mode: req.mode, status: 'queued', depth,
       usage: { input: 0, output: 0, cached: 0 }, durationMs: 0, createdAt: this.deps.clock.now(), delivered: false, archived: false,
       ...(this.deps.windowId ? { windowId: this.deps.windowId } : {}),

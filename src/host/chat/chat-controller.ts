@@ -152,7 +152,7 @@ export class ChatController {
 
   async init(): Promise<void> {
     const store = await this.d.sessions();
-    const sessions = store ? await store.list(this.agentId) : [];
+    const sessions = store ? await store.list(this.agentId, { withoutChildren: true }) : [];
     if (!this.current && sessions.length) this.current = sessions[0].key;
     const { models, agents, model } = await chatChoices(this.d.models, this.d.agents, { quick: true });
     this.d.post({
@@ -232,7 +232,7 @@ export class ChatController {
   }
 
   private async postSessions(store: SessionStore): Promise<void> {
-    this.d.post({ type: 'sessions', sessions: (await store.list(this.agentId)).map(summary), ...(this.current ? { current: this.current } : {}) });
+    this.d.post({ type: 'sessions', sessions: (await store.list(this.agentId, { withoutChildren: true })).map(summary), ...(this.current ? { current: this.current } : {}) });
   }
 
   private async newSession(): Promise<void> {
@@ -267,7 +267,7 @@ export class ChatController {
     if (ok !== 'Delete') return;
     if (this.running?.sessionKey === key) this.running.abort.abort(new Error('the session was deleted'));
     await store.delete(key);
-    if (this.current === key) this.current = (await store.list(this.agentId, { limit: 1 }))[0]?.key;
+    if (this.current === key) this.current = (await store.list(this.agentId, { limit: 1, withoutChildren: true }))[0]?.key;
     await this.postSessions(store);
     const page = await this.page(this.current);
     if (page) this.d.post({ type: 'session', session: page });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import type { ModelMessage } from '../../../src/core/agent/model-types';
 import { Scrubber } from '../../../src/core/guard/scrubber';
-import { SESSION_MIGRATIONS, SessionStore } from '../../../src/core/sessions/session-store';
+import { SESSION_MIGRATIONS, SessionStore, childSessionName } from '../../../src/core/sessions/session-store';
 import { createSessionsHistoryTool } from '../../../src/core/sessions/tools/sessions-history';
 import { createSessionsListTool } from '../../../src/core/sessions/tools/sessions-list';
 import { createSessionsSendTool, type SessionRunner } from '../../../src/core/sessions/tools/sessions-send';
@@ -73,6 +73,17 @@ describe('session store', () => {
     await store.delete(mine.key);
     assert.equal(await store.find(mine.key), undefined);
     assert.equal((await db.query('SELECT * FROM session_messages')).length, 0);
+  });
+
+  it('the person\'s list leaves out subagents\' sessions, even the newest; the full list keeps them', async () => {
+    const store = await open();
+    const chat = await store.create('a', { title: 'chat' });
+    const child = await store.create('a', { name: childSessionName('sa-1'), title: 'child' });
+    const lookalike = await store.create('a', { name: 'subagent', title: 'a chat named subagent' });
+    await store.append(child.key, [user('newest')]);
+    assert.deepEqual((await store.list('a', { withoutChildren: true })).map((x) => x.title).sort(), ['a chat named subagent', 'chat']);
+    assert.equal((await store.list('a', { withoutChildren: true, limit: 1 }))[0].key !== child.key, true, 'the newest is not the child');
+    assert.deepEqual((await store.list('a')).map((x) => x.key).sort(), [chat.key, child.key, lookalike.key].sort());
   });
 
   it('marks: kept after the message they followed, completed in place, scrubbed, paged by seq, deleted with the session', async () => {
