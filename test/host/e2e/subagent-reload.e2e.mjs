@@ -17,7 +17,10 @@ const isChild = (req) => String(req.body.messages[0]?.content ?? '').includes('Y
 
 function model(req) {
   if (isChild(req)) return { parts: [text('Reading every file, this takes long')], holdAfter: 2 };
-  const results = req.body.messages.filter((m) => m.role === 'tool').length;
+  // Only this turn's results count: the chat may reopen a session an earlier e2e script left with tool results.
+  const messages = req.body.messages;
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  const results = messages.slice(lastUser + 1).filter((m) => m.role === 'tool').length;
   if (results === 0) return reply(toolCall('spawn', { action: 'spawn', task: 'Task D: read every file', label: 'delta' }));
   return reply(text('Started delta; it runs in the background.'));
 }
@@ -39,6 +42,10 @@ export default async function ({ page, helpers, log, userDataDir }) {
     await helpers.runCommand('View: Close Editor');
     await helpers.openActivity('Pincer');
     const chat = await helpers.webviewFrame('textarea.input');
+    // A chat of its own, as a person starts one: the window reopens the last chat, which an earlier
+    // script may have left in this workspace (its title would head the child's group otherwise).
+    await helpers.runCommand('Pincer: New Chat');
+    await chat.locator('.transcript', { hasText: 'Which bird' }).waitFor({ state: 'detached' });
     await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
     await chat.locator('vscode-single-select[label=Model]').click();
     await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
