@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const { startOpenAiChatServer } = require(path.join(ROOT, 'out', 'test', 'support', 'openai-chat-server.js'));
 const { reply, text, toolCall } = require(path.join(ROOT, 'out', 'test', 'support', 'model-script.js'));
+import { chatWithModel } from './chat-with-model.mjs';
 
 function model(req) {
   const results = req.body.messages.filter((m) => m.role === 'tool').length;
@@ -24,31 +25,12 @@ function model(req) {
 export default async function ({ page, helpers, log, workspace, userDataDir }) {
   fs.writeFileSync(path.join(workspace, 'e2e-chat-notes.txt'), 'Today: heron.\n');
   const server = await startOpenAiChatServer(model, { models: ['e2e-model'] });
-  // User settings, as a person sets them (the base URL is a user-only setting): in VS Code's settings
-  // editor, saved with Ctrl+S. (Written to disk from outside, the file reached the extension only
-  // through VS Code's file watcher, which here never reported it at all, however long one waited.)
-  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-  const before = fs.readFileSync(settingsFile, 'utf8');
+  let restore = () => {};
   try {
-    await helpers.runCommand('Preferences: Open User Settings (JSON)');
-    await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor();
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-    // Two entries right after the opening brace, as one line (no Enter: nothing is auto-indented).
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('End');
-    await page.keyboard.insertText(`"pincer.providers.openai.baseUrl": "${server.url}", "pincer.exec.host": "process",`);
-    await page.keyboard.press('Control+S');
-    await helpers.until('VS Code to save the settings file', () => fs.readFileSync(settingsFile, 'utf8').includes(server.url));
-    await helpers.runCommand('View: Close Editor'); // else the chat would attach the open settings.json
-    await helpers.openActivity('Pincer');
-    const chat = await helpers.webviewFrame('textarea.input');
-    // The event this needs: the extension took the new base URL and the webview listed that server's
-    // models. However long that takes, the picker shows the model then.
-    await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
-    // The person picks the model (the test profile also has a VS Code LM model, which would come first);
-    // the four requests the model server counts below show the pick took.
-    await chat.locator('vscode-single-select[label=Model]').click();
-    await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
+    const opened = await chatWithModel({ page, helpers, userDataDir }, server.url, '"pincer.exec.host": "process",');
+    restore = opened.restore;
+    const { chat } = opened;
+    // The four requests the model server counts below show the pick of the model took.
     const input = chat.locator('textarea.input');
     await input.click();
     await input.fill('Which bird do the notes mention? Then write e2e-chat-out.txt.');
@@ -68,7 +50,7 @@ export default async function ({ page, helpers, log, workspace, userDataDir }) {
     assert.equal(server.requests.length, 4, 'four model requests: read, write, exec, answer');
     await helpers.screenshot('e2e-chat-answer');
   } finally {
-    fs.writeFileSync(settingsFile, before);
+    restore();
     await server.close();
   }
 }

@@ -3,7 +3,6 @@
 // window and extension host — and the Subagents view shows the child as interrupted (resumable, not
 // re-run), under the parent's session, with its transcript kept.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const { startOpenAiChatServer } = require(path.join(ROOT, 'out', 'test', 'support', 'openai-chat-server.js'));
 const { reply, text, toolCall } = require(path.join(ROOT, 'out', 'test', 'support', 'model-script.js'));
+import { chatWithModel } from './chat-with-model.mjs';
 
 const isChild = (req) => String(req.body.messages[0]?.content ?? '').includes('You are a subagent');
 
@@ -27,28 +27,15 @@ function model(req) {
 
 export default async function ({ page, helpers, log, userDataDir }) {
   const server = await startOpenAiChatServer(model, { models: ['e2e-model'] });
-  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
-  const before = fs.readFileSync(settingsFile, 'utf8');
+  let restore = () => {};
   try {
-    // User settings as a person sets them (see chat.e2e.mjs for why through the editor).
-    await helpers.runCommand('Preferences: Open User Settings (JSON)');
-    await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor();
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('End');
-    await page.keyboard.insertText(`"pincer.providers.openai.baseUrl": "${server.url}", "pincer.subagents.askBeforeSpawn": "never",`);
-    await page.keyboard.press('Control+S');
-    await helpers.until('VS Code to save the settings file', () => fs.readFileSync(settingsFile, 'utf8').includes(server.url));
-    await helpers.runCommand('View: Close Editor');
-    await helpers.openActivity('Pincer');
-    const chat = await helpers.webviewFrame('textarea.input');
+    const opened = await chatWithModel({ page, helpers, userDataDir }, server.url, '"pincer.subagents.askBeforeSpawn": "never",');
+    restore = opened.restore;
+    const { chat } = opened;
     // A chat of its own, as a person starts one: the window reopens the last chat, which an earlier
     // script may have left in this workspace (its title would head the child's group otherwise).
     await helpers.runCommand('Pincer: New Chat');
     await chat.locator('.transcript', { hasText: 'Which bird' }).waitFor({ state: 'detached' });
-    await chat.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
-    await chat.locator('vscode-single-select[label=Model]').click();
-    await chat.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
     const input = chat.locator('textarea.input');
     await input.click();
     await input.fill('Start a background subagent to read every file.');
@@ -87,7 +74,7 @@ export default async function ({ page, helpers, log, userDataDir }) {
     const childRequests = server.requests.filter((body) => isChild({ body })).length;
     assert.equal(childRequests, 1, 'the interrupted child was not re-run by the reload');
   } finally {
-    fs.writeFileSync(settingsFile, before);
+    restore();
     await server.close();
   }
 }
