@@ -58,13 +58,15 @@ const node = {
 };
 
 /**
- * main.ts's `import('./cli-run')` and `import('./cli-config')`, and bin.ts's `import('./main')`, stay
- * loads of the bundles beside them (dist/cli-run.js, dist/cli-config.js, dist/cli-main.js).
+ * main.ts's `import('./cli-run')`, `import('./cli-config')`, `import('./cli-mcp-serve')` and
+ * `import('./cli-hook')`, and bin.ts's `import('./main')`, stay loads of the bundles beside them
+ * (dist/cli-run.js, …, dist/cli-main.js): inlined, the MCP server's SDK, ajv and zod would make
+ * every check-command read a bundle three times the size.
  */
 const cliSubcommandsApart = {
   name: 'cli-subcommands-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/cli-(run|config)$/ }, (a) => ({ path: `${a.path}.js`, external: true }));
+    b.onResolve({ filter: /^\.\/cli-(run|config|mcp-serve|hook)$/ }, (a) => ({ path: `${a.path}.js`, external: true }));
     b.onResolve({ filter: /^\.\/main$/ }, (a) => (path.basename(a.importer) === 'bin.ts' ? { path: './cli-main.js', external: true } : undefined));
   },
 };
@@ -77,12 +79,14 @@ const builds = [
   // The chat and the model SDKs (openai, @anthropic-ai/sdk): required by host-core on the first chat
   // use (src/host/chat/chat-lazy.ts), so the first tool call does not wait for them.
   { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: `${dist}/host-chat.js`, external: ['vscode'] },
+  // The MCP client (the MCP SDK, ajv): required by host-core when a server is defined (src/host/mcp-lazy.ts).
+  { ...node, entryPoints: ['src/host/mcp/mcp-host.ts'], outfile: `${dist}/host-mcp.js`, external: ['vscode'] },
   // The CLI: dist/cli.js turns on Node's compile cache and loads dist/cli-main.js, which keeps
   // check-command small (scripts and hooks run it once per command); `tools`, `run` and the settings
   // reader (zod, every tool) are bundles of their own, loaded when used.
   { ...node, entryPoints: ['src/cli/bin.ts'], outfile: `${dist}/cli.js`, plugins: [cliSubcommandsApart] },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${dist}/cli-main.js`, plugins: [...node.plugins, cliSubcommandsApart] },
-  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts' }, outdir: dist },
+  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The chat view (webview-ui/chat/build.mjs: chat.js, chat.css, the codicon font).
