@@ -14,6 +14,7 @@ import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { JobManager } from '../core/exec/run/job-manager';
 import { loadCliConfig } from './cli-config';
 import { cliExecPorts, parseApprove } from './cli-exec';
+import { cliCustomTools } from './cli-custom-tools';
 import { CliStore, defaultStateDir } from './cli-state';
 import type { Values } from './main';
 import { UsageError } from './usage-error';
@@ -25,7 +26,7 @@ function int(v: string | undefined, name: string, fallback: number): number {
   return n;
 }
 
-interface CliRuntime {
+export interface CliRuntime {
   rt: PincerRuntime;
   root: string;
   jobs: JobManager;
@@ -41,7 +42,7 @@ interface CliRuntime {
  */
 const warnOf = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
 
-function runtimeFor(values: Values): CliRuntime {
+export function runtimeFor(values: Values): CliRuntime {
   const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
   const root = fs.realpathSync(workspace ?? process.cwd());
@@ -55,8 +56,9 @@ function runtimeFor(values: Values): CliRuntime {
   const approve = parseApprove(values.approve);
   let jobs: JobManager | undefined;
   let approver: ExecPorts['approver'] = () => undefined;
-  createToolset({
-    rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs,
+  const custom = cliCustomTools(values, root, warn);
+  const toolset = createToolset({
+    rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs, customTools: custom,
     reviewer, rgPath: locateRipgrep([]),
     memory: () => store.memory(), userId: () => store.userId(), sessions: () => store.sessions(),
     // No model in the CLI: sessions_send says so.
@@ -68,6 +70,8 @@ function runtimeFor(values: Values): CliRuntime {
       return ports;
     },
   });
+  const names = new Set(custom.definitions().map((d) => d.name));
+  for (const h of toolset.hidden()) if (names.has(h.tool)) warn(h.reason);
   return { rt, root, jobs: jobs!, store, approvals: { approver: () => approver?.(), approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs } };
 }
 

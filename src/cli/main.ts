@@ -13,11 +13,13 @@ const HELP = `pincer — Pincer's tool runtime on the command line
 Usage:
   pincer tools [--profile P] [--agent A] [--provider X] [--channel C] [--depth N]
                [--not-owner] [--untrusted] [--workspace DIR] [--config FILE] [--json] [--trust-mcp]
+               [--trust-workspace]
       The effective tool list for that caller (the same tools as the editor), and for each
       removed tool the step that removed it. MCP servers are started to list their tools
       (mcp_<server>__<tool>); --json adds their state as "mcpServers".
   pincer run <tool> ['<json arguments>'] [--workspace DIR] [--config FILE] [--agent A]
                [--session KEY] [--timeout SECONDS] [--write] [--state DIR] [--json] [--trust-mcp]
+               [--trust-workspace]
       One call through the same pipeline the editor uses. Prints what the model would see
       (or the whole result with --json). Exit 0 on success, 1 on an error result.
       File tools work on DIR (default: the current directory); write_file, edit and
@@ -36,12 +38,26 @@ Usage:
       .vscode/settings.json, .vscode/mcp.json, .mcp.json, .cursor/mcp.json) start only with
       --trust-mcp (they run programs or send headers the repository chose). \${input:ID} is read
       from the environment variable PINCER_MCP_INPUT_<ID>.
+  Custom tools: those in --config's pincer.tools.custom load; those a workspace defines (its
+      .vscode/settings.json, .pincer/tools/*.json) only with --trust-workspace. \${secret:NAME} in
+      their env is read from the environment variable PINCER_TOOL_SECRET_<NAME>.
   pincer check-command '<command>' [--json] [--workspace DIR]
       How exec would judge the command with default settings (security full, ask on-miss, all 15
       deny groups on), writes checked against DIR. '-' reads the command from standard input.
       Exit 0 allow, 1 ask (would need approval), 2 deny (or bad usage).
   pincer scrub [--secret VALUE]...
       Copies standard input to standard output with secrets replaced by [REDACTED].
+  pincer mcp [--workspace DIR] [--config FILE] [--write] [--approve once|always|deny] [--state DIR]
+             [--untrusted] [--trust-mcp] [--http --port N [--token-file FILE]]
+      Serves the same tools to an MCP client (Claude Code, Codex, Cursor, Cline …) over stdio, every
+      call through the same pipeline with the channel "mcp" (pincer.tools.byChannel.mcp applies).
+      Commands that need approval are answered by --approve (default deny); files change only
+      with --write. --http serves streamable HTTP on http://127.0.0.1:N/mcp instead: requests need
+      "Authorization: Bearer <token>" (a new token printed once on stderr, or --token-file's first
+      line), a loopback Host and no foreign Origin.
+  pincer hook claude-code|cursor [--workspace DIR] [--config FILE] [--state DIR]
+      Answers another agent's pre-tool-use hook (the event on standard input) with Pincer's
+      judge for commands and its path guard for file reads and writes, in that agent's format.
 
 Settings come from DIR/.vscode/settings.json (pincer.* keys), then --config FILE.
 `;
@@ -52,6 +68,8 @@ const OPTIONS = {
   workspace: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, session: { type: 'string' },
   timeout: { type: 'string' }, write: { type: 'boolean' }, secret: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' }, approve: { type: 'string' }, state: { type: 'string' }, 'trust-mcp': { type: 'boolean' },
+  'trust-workspace': { type: 'boolean' },
+  http: { type: 'boolean' }, port: { type: 'string' }, 'token-file': { type: 'string' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -90,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const [cmd, ...rest] = positionals;
     if (values.version) {
-      process.stdout.write(`pincer ${typeof PINCER_VERSION === 'string' ? PINCER_VERSION : 'dev'}\n`);
+      process.stdout.write(`pincer ${VERSION}\n`);
       return 0;
     }
     if (values.help || !cmd) {
@@ -109,7 +127,12 @@ export async function main(argv: string[]): Promise<number> {
       shortLivedWasm();
       return await checkCommandCli(values, rest);
     }
-    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub (pincer --help).`);
+    if (cmd === 'mcp') return await (await import('./cli-mcp-serve')).serveMcp(values, rest, VERSION);
+    if (cmd === 'hook') {
+      shortLivedWasm();
+      return await (await import('./cli-hook')).hook(values, rest);
+    }
+    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub, mcp, hook (pincer --help).`);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`pincer: ${(e as Error).message}\n`);
@@ -118,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 declare const PINCER_VERSION: string;
+const VERSION = typeof PINCER_VERSION === 'string' ? PINCER_VERSION : 'dev';
 
 if (require.main === module) {
   main(process.argv.slice(2)).then((code) => {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { systemClock } from '../clock';
+import { scrubStrings } from '../guard/scrub-strings';
 import type { MessagePart, ModelMessage, TokenUsage } from '../agent/model-types';
 import type { Database, Migration } from '../storage/database';
 
@@ -205,13 +206,6 @@ function scrubPart(part: MessagePart, scrub: (t: string) => string): MessagePart
   } catch {
     return { ...part, args: clean };
   }
-}
-
-function scrubStrings(v: unknown, scrub: (t: string) => string): unknown {
-  if (typeof v === 'string') return scrub(v);
-  if (Array.isArray(v)) return v.map((x) => scrubStrings(x, scrub));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrubStrings(x, scrub)]));
-  return v;
 }
 
 function record(r: Row): SessionRecord {
