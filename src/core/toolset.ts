@@ -21,6 +21,10 @@ import { createSessionsSendTool, type SessionRunner } from './sessions/tools/ses
 import { createSpawnTool } from './sessions/tools/spawn';
 import type { AgentDefinition } from './agents/types';
 import type { SubagentManager } from './subagents/subagent-manager';
+import type { GatePorts } from './teams/quality-gates';
+import { createTeamMessageTool } from './teams/team-message-tool';
+import { createTeamTasksTool } from './teams/team-tasks-tool';
+import type { TeamService } from './teams/team-service';
 import type { Tool } from './tools/types';
 
 export interface ToolsetPorts {
@@ -56,6 +60,8 @@ export interface ToolsetPorts {
    * read its roots when a command starts; the sandbox makes them writable).
    */
   exec: (guard: () => PathGuard) => ExecPorts;
+  /** The window's teams (board, mailbox, member runs) and what runs their quality gates; absent: no team tools. */
+  teams?: { service: () => TeamService | undefined; gates?: () => GatePorts | undefined };
 }
 
 export type ExecPorts = Pick<ExecToolsDeps, 'executor' | 'jobs' | 'store' | 'approver'> & {
@@ -99,6 +105,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
+      ...(p.teams ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,

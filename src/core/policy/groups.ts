@@ -9,6 +9,7 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   memory: ['memory_search', 'memory_get', 'memory_expand'],
   sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
   automation: ['datetime'],
+  teams: ['team_tasks', 'team_message'],
 };
 
 export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';
@@ -20,7 +21,7 @@ export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging',
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:teams'],
   messaging: ['group:sessions'],
   minimal: ['session_status'],
 };

@@ -1,0 +1,204 @@
+// The teams of one window: who is calling (the lead of a chat session, or a member's run), starting
+// members as runs of the lead's session, the mailbox's deliveries, blocker escalation and the
+// watchdog that keeps every claim tied to a live run.
+//
+// Decisions:
+// - A member is activated only when it has no live run: a second message waits in its mailbox (its
+//   prompt tells it to read the mailbox), so one member never works twice at once.
+// - When a member's run ends, for whatever reason, its final answer goes to the lead's mailbox and
+//   the watchdog runs at once: a task it still held goes back to pending (to the lead after
+//   `maxReturns` returns), so no task stays in progress without a live run.
+// - The watchdog also runs on a timer and at start, which covers runs that ended while nobody listened
+//   (a window reload marks them interrupted).
+import type { AgentDefinition } from '../agents/types';
+import type { Clock } from '../clock';
+import type { ToolContext } from '../tools/types';
+import type { BoardStore, BoardTask } from './board-types';
+import type { MemberRuns, RunEnded } from './member-runs';
+import type { TeamDefinition } from './team-definition';
+import { memberActivation } from './team-prompt';
+
+export interface TeamCaller {
+  team: TeamDefinition;
+  /** The agent id the board knows the caller by. */
+  name: string;
+  role: 'lead' | 'member';
+  /** A member's run (its claims are tied to it). */
+  runId?: string;
+  leadSessionKey: string;
+}
+
+export interface AskUser {
+  (q: { teamId: string; taskId?: number; from: string; question: string }, signal: AbortSignal): Promise<string | undefined>;
+}
+
+export interface TeamServiceDeps {
+  board: () => Promise<BoardStore | undefined>;
+  teams: () => readonly TeamDefinition[];
+  agents: () => readonly AgentDefinition[];
+  runs: MemberRuns;
+  clock: Clock;
+  askUser?: AskUser;
+  /** Returns before a task goes to the lead instead of back to pending (default 2). */
+  maxReturns?: number;
+  /** How often the watchdog runs on its own; 0 = only at run ends and when called (tests). Default 30 s. */
+  sweepEveryMs?: number;
+  warn?: (message: string) => void;
+}
+
+interface MemberEntry { teamId: string; member: string; runId: string; leadSessionKey: string }
+
+export class TeamService {
+  private readonly leads = new Map<string, string>();
+  private readonly members = new Map<string, MemberEntry>();
+  /** team/member → the live run, or the start in flight. */
+  private readonly active = new Map<string, Promise<string | undefined>>();
+  private readonly ended: { dispose(): void };
+  private readonly timer: ReturnType<typeof setInterval> | undefined;
+  private sweeping: Promise<BoardTask[]> = Promise.resolve([]);
+
+  constructor(private readonly deps: TeamServiceDeps) {
+    this.ended = deps.runs.onEnded((e) => void this.runEnded(e));
+    const every = deps.sweepEveryMs ?? 30_000;
+    if (every > 0) {
+      this.timer = setInterval(() => void this.sweep(), every);
+      this.timer.unref?.();
+    }
+  }
+
+  team(id: string): TeamDefinition | undefined {
+    return this.deps.teams().find((t) => t.id === id);
+  }
+
+  async board(): Promise<BoardStore> {
+    const b = await this.deps.board();
+    if (!b) throw new Error('the workspace database could not be opened, so there is no team board');
+    return b;
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  /** The chat session `sessionKey` is led by `teamId`'s lead (the person picked the team). */
+  bindLead(sessionKey: string, teamId: string): void {
+    this.leads.set(sessionKey, teamId);
+  }
+
+  /** Who is calling, or why the caller has no part in a team. */
+  identify(ctx: ToolContext): TeamCaller | string {
+    const m = this.members.get(ctx.sessionKey);
+    if (m) {
+      const team = this.team(m.teamId);
+      return team ? { team, name: m.member, role: 'member', runId: m.runId, leadSessionKey: m.leadSessionKey } : `Team ${m.teamId} no longer exists.`;
+    }
+    const bound = this.leads.get(ctx.sessionKey);
+    const led = bound !== undefined ? [this.team(bound)].filter((t): t is TeamDefinition => !!t) : this.deps.teams().filter((t) => t.lead === ctx.agentId);
+    if (ctx.subagentDepth === 0 && led.length === 1 && led[0]!.lead === ctx.agentId) {
+      this.leads.set(ctx.sessionKey, led[0]!.id);
+      return { team: led[0]!, name: ctx.agentId, role: 'lead', leadSessionKey: ctx.sessionKey };
+    }
+    if (led.length > 1) return `${ctx.agentId} leads several teams (${led.map((t) => t.id).join(', ')}): pick one in the chat's agent picker.`;
+    return 'You are not part of a team in this session: the team tools serve a team\'s lead (picked in the chat) and the members it starts.';
+  }
+
+  /** Is `name` a member or the lead of the team? */
+  isMember(team: TeamDefinition, name: string): boolean {
+    return name === team.lead || team.members.some((m) => m.agent === name);
+  }
+
+  /**
+   * Wakes `member` with `why` unless it already has a live run (then the message waits in its
+   * mailbox). Resolves with the run id, or undefined for the lead (who reads its mailbox itself).
+   */
+  async activate(caller: TeamCaller, member: string, why: string): Promise<string | undefined> {
+    const team = caller.team;
+    if (member === team.lead) return undefined;
+    const key = `${team.id}/${member}`;
+    const current = this.active.get(key);
+    if (current) {
+      const id = await current.catch(() => undefined);
+      if (id !== undefined && this.deps.runs.live().has(id)) return id;
+    }
+    const start = this.deps.runs.start({
+      leadSessionKey: caller.leadSessionKey, leadAgent: team.lead, agent: member, label: `${team.id}: ${member}`,
+      text: memberActivation(team, member, why),
+    }).then((run) => {
+      this.members.set(run.sessionKey, { teamId: team.id, member, runId: run.runId, leadSessionKey: caller.leadSessionKey });
+      return run.runId;
+    }, (e: unknown) => {
+      this.active.delete(key);
+      throw e;
+    });
+    this.active.set(key, start);
+    return start;
+  }
+
+  /** Activates the assignees of tasks a change released (each once). */
+  async activateReleased(caller: TeamCaller, released: readonly BoardTask[]): Promise<void> {
+    for (const t of released) {
+      if (t.assignee && t.assignee !== caller.team.lead) {
+        await this.activate(caller, t.assignee, `Task #${t.id} "${t.subject}" is assigned to you and its blockers are done: claim it and work on it.`).catch((e: unknown) => this.deps.warn?.(`Pincer could not start ${t.assignee}: ${(e as Error).message}`));
+      }
+    }
+  }
+
+  /** Stops a member's run without waiting (it may be the caller's own run, mid tool call). */
+  stopRun(runId: string, why: string): void {
+    this.deps.runs.cancel(runId, why);
+  }
+
+  async ask(caller: TeamCaller, question: string, taskId: number | undefined, signal: AbortSignal): Promise<string | undefined> {
+    return this.deps.askUser?.({ teamId: caller.team.id, ...(taskId !== undefined ? { taskId } : {}), from: caller.name, question }, signal);
+  }
+
+  describe(agent: string): string | undefined {
+    return this.deps.agents().find((a) => a.id === agent)?.description;
+  }
+
+  /**
+   * The watchdog: tasks in progress whose run is not live go back to pending (or to the lead), each
+   * with an audit note and a message to the lead. One sweep at a time.
+   */
+  sweep(): Promise<BoardTask[]> {
+    this.sweeping = this.sweeping.then(() => this.sweepOnce(), () => this.sweepOnce());
+    return this.sweeping;
+  }
+
+  dispose(): void {
+    this.ended.dispose();
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async sweepOnce(): Promise<BoardTask[]> {
+    const board = await this.deps.board();
+    if (!board) return [];
+    const leadOf = (teamId: string) => this.team(teamId)?.lead;
+    const moved = await board.releaseOrphans(this.deps.runs.live(), leadOf, this.deps.maxReturns ?? 2, this.now());
+    for (const t of moved) {
+      const lead = leadOf(t.teamId);
+      if (!lead) continue;
+      const where = t.assignee === lead ? 'it is assigned to you now' : 'it is pending again';
+      await board.send(t.teamId, 'watchdog', [lead], `[watchdog] Task #${t.id} "${t.subject}" came back (${t.returns} time${t.returns === 1 ? '' : 's'}): the member's run ended without completing it or reporting a blocker; ${where}.`, this.now());
+    }
+    return moved;
+  }
+
+  private async runEnded(e: RunEnded): Promise<void> {
+    const entry = [...this.members.values()].find((m) => m.runId === e.runId);
+    try {
+      if (entry) {
+        this.active.delete(`${entry.teamId}/${entry.member}`);
+        const team = this.team(entry.teamId);
+        const board = await this.deps.board();
+        if (team && board && e.result) {
+          const how = e.status === 'done' ? '' : ` (its run ${e.status})`;
+          await board.send(team.id, entry.member, [team.lead], `[${entry.member}]${how} ${e.result}`, this.now());
+        }
+      }
+      await this.sweep();
+    } catch (err) {
+      this.deps.warn?.(`Pincer could not settle the team tasks of run ${e.runId}: ${(err as Error).message}`);
+    }
+  }
+}
