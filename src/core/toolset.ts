@@ -3,6 +3,9 @@
 // the runtime) — built from the ports an entry point provides. The extension and the CLI both build
 // exactly this; only the ports differ (VS Code's file system, diff review, terminal and secret storage
 // there; Node's file system, --write, child processes and the environment in the CLI).
+import { createCustomTools } from './customtools/custom-tools';
+import type { CustomToolSecrets } from './customtools/custom-tool';
+import type { CustomToolDefinition } from './customtools/definition';
 import { createExecTools, type ExecToolsDeps } from './exec/exec-tools';
 import { createFsTools } from './fs/fs-tools';
 import { LexicalPathGuard } from './fs/lexical-guard';
@@ -62,6 +65,14 @@ export interface ToolsetPorts {
   exec: (guard: () => PathGuard) => ExecPorts;
   /** The window's teams (board, mailbox, member runs) and what runs their quality gates; absent: no team tools. */
   teams?: { service: () => TeamService | undefined; gates?: () => GatePorts | undefined };
+  /**
+   * Custom tools (src/core/customtools): the definitions now, already read with trust applied, and
+   * where their `${secret:…}` values come from. Absent: none.
+   */
+  customTools?: {
+    definitions: () => readonly CustomToolDefinition[];
+    secrets: CustomToolSecrets;
+  };
 }
 
 export type ExecPorts = Pick<ExecToolsDeps, 'executor' | 'jobs' | 'store' | 'approver'> & {
@@ -113,11 +124,22 @@ export function createToolset(p: ToolsetPorts): Toolset {
         workspaceRoot: () => guard.roots[0],
       }),
     ] as Tool[];
-    hidden = [
+    // Custom tools run programs in a local folder, through exec's judge and host; never under another tool's name.
+    const others = new Set([...tools.map((t) => t.name), ...p.rt.registry.list().map((t) => t.name).filter((n) => !registered.includes(n))]);
+    const custom = p.customTools && !virtual.length
+      ? createCustomTools(p.customTools.definitions(), {
+        config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs, store: exec.store,
+        approver: exec.approver, baseEnv: () => process.env, home: p.home, secrets: p.customTools.secrets, scrubber: p.rt.scrubber,
+      }, others)
+      : { tools: [], refused: (p.customTools?.definitions() ?? []).map((d) => ({ tool: d.name, reason: 'custom tools run programs in a folder on the local disk' })) };
+    tools.push(...custom.tools);
+    const leftOut = [
       ...hiddenForVirtualWorkspace(tools.map((t) => t.name), virtual),
       ...(p.subagents ? [] : [{ tool: 'spawn', reason: 'spawn starts child agents, which are model turns, and this entry point has no model: use it from the chat.' }]),
     ];
-    const offered = tools.filter((t) => !hidden.some((h) => h.tool === t.name));
+    const offered = tools.filter((t) => !leftOut.some((h) => h.tool === t.name));
+    // A refused custom tool is listed with its reason; the tool it collided with stays.
+    hidden = [...leftOut, ...custom.refused];
     // A tool of an earlier build that this one leaves out must not stay registered.
     for (const name of registered) if (!offered.some((t) => t.name === name)) p.rt.registry.unregister(name);
     registered = offered.map((t) => t.name);

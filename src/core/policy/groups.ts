@@ -10,18 +10,20 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
   automation: ['datetime'],
   teams: ['team_tasks', 'team_message'],
+  // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
+  custom: [],
 };
 
 export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';
 export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging', 'minimal'];
 
 /**
- * `coding`: files, commands, sessions, memory, the clock and the tools of the MCP servers the person
- * configured (and, for a workspace's servers, agreed to start). `messaging`: sessions (the messaging
+ * `coding`: files, commands, sessions, memory, the clock, the tools of the MCP servers the person
+ * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON and the team tools. `messaging`: sessions (the messaging
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:teams'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:custom', 'group:teams'],
   messaging: ['group:sessions'],
   minimal: ['session_status'],
 };
