@@ -16,7 +16,10 @@ const OUT = path.join(ROOT, process.env.PINCER_OUT ?? 'out');
 const EXEC = path.join(OUT, 'src', 'core', 'exec');
 const SPEED_ONLY = process.argv.includes('--speed');
 const { parseCommand } = require(path.join(EXEC, 'command-parse.js'));
-const { judgeCommand } = require(path.join(EXEC, 'command-judge.js'));
+const { judgeCommand, RULES } = require(path.join(EXEC, 'command-judge.js'));
+const { unwrapInner } = require(path.join(EXEC, 'command-flow.js'));
+const { viewOf } = require(path.join(EXEC, 'command-view.js'));
+const { copyTree } = require(path.join(EXEC, 'command-syntax-node.js'));
 const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
 const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
 const { bashParser } = require(path.join(EXEC, 'command-grammar.js'));
@@ -100,6 +103,20 @@ async function speed() {
   const target = path.join(root, 'packages/core/test-output.log');
   const guardResolveSync = await part(() => { try { guard.resolveSync(target, 'write'); } catch { /* measured either way */ } });
   const guardResolve = await part(() => guard.resolve(target, 'write').catch(() => undefined));
+  // The parse step beyond tree-sitter: copying its tree into plain objects (the walker is the rest).
+  const tree = parser.parse(cmd);
+  const copyTreeUs = await part(() => { copyTree(tree, cmd); });
+  tree.delete();
+  // Each per-argv rule over every argv the judge meets in this command (segments and the commands
+  // inside wrappers), as the dispatch runs it: which rules the time of a decision goes to.
+  const views = parsed.segments.flatMap((s) => [viewOf(s), ...unwrapInner(s).map((a) => viewOf(s, a))]);
+  const rulesUs = {};
+  for (const r of RULES) {
+    const rule = typeof r === 'function' ? r : r.rule;
+    const met = views.filter((v) => typeof r === 'function' || r.concerns(v.name));
+    rulesUs[rule.name] = Math.round(10 * (await part(() => { for (const v of met) rule(v, false); }))) / 10;
+  }
+  const rulesTotalUs = Math.round(Object.values(rulesUs).reduce((a, b) => a + b, 0));
   const on = () => true;
   const segs = cmd.split(/\s*(?:&&|\||;)\s*/);
   for (let i = 0; i < 2000; i++) for (const s of segs) matchGroupPatterns(s, on);
@@ -113,5 +130,5 @@ async function speed() {
   record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
     goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each)`, corpus: `${cmd.length}-char command`,
     extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], roundMedians: roundMedians.map((x) => Math.round(x)), cpuUsPerDecision, cpuUsPerRound: roundCpu.map((x) => Math.round(x)),
-      treeSitterParseUs: treeSitterOnly, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
+      treeSitterParseUs: treeSitterOnly, copyTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
 }
