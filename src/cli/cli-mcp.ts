@@ -1,8 +1,10 @@
 // MCP servers in the CLI: the person's (`pincer.mcp.servers` in --config) start; the workspace's
 // (its `.vscode/settings.json`, `.vscode/mcp.json`, `.mcp.json`, `.cursor/mcp.json`) only with
 // --trust-mcp, as there is no one to ask. An `${input:id}` is answered by the environment variable
-// PINCER_MCP_INPUT_<ID> (the id upper-cased, other characters as `_`). Loaded only by commands that
-// need MCP tools, so other runs do not pay for the SDK.
+// PINCER_MCP_INPUT_<ID> (the id upper-cased, other characters as `_`). A server's elicitation request
+// is declined (nobody is there to fill in a form) and sampling is not offered; an "always" answer to a
+// destructive tool holds for the run. Loaded only by commands that need MCP tools, so other runs do not
+// pay for the SDK.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +48,14 @@ export async function startCliMcp(values: Values, rt: PincerRuntime, root: strin
   for (const p of plan.problems) warn(`MCP: ${p}`);
   for (const s of plan.skipped) warn(`MCP server "${s.server}" not started: ${s.reason}`);
   const { McpManager } = await import('../core/mcp/mcp-manager');
-  const mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [root], clientVersion: 'cli', approvals });
+  const always = new Set<string>();
+  const maxEager = values.config ? settingsLookup(readJsonc(values.config))('mcp.maxEagerTools') : undefined;
+  const mcp = new McpManager({
+    registry: rt.registry, scrubber: rt.scrubber, roots: () => [root], clientVersion: 'cli',
+    approvals: { ...approvals, alwaysAllowed: { has: (s, t) => always.has(`${s}/${t}`), add: (s, t) => always.add(`${s}/${t}`) } },
+    elicit: async () => ({ action: 'decline' }),
+    ...(typeof maxEager === 'number' ? { maxEagerTools: () => maxEager } : {}),
+  });
   for (const f of await mcp.start(plan.start)) warn(f.error);
   return { manager: mcp, skipped: plan.skipped };
 }

@@ -22,7 +22,7 @@ function fill(card: HTMLElement, c: ToolCallView): void {
     icon(st.icon, 'tool-status'),
     el('span', { class: 'tool-name' }, c.name),
     el('span', { class: 'tool-args-line' }, oneLine(c.args, 80)),
-    el('span', { class: 'tool-meta' }, c.durationMs !== undefined ? `${st.label} · ${formatMs(c.durationMs)}` : st.label));
+    el('span', { class: 'tool-meta' }, c.durationMs !== undefined ? `${st.label} · ${formatMs(c.durationMs)}` : c.progress && c.status === 'running' ? `${st.label} · ${c.progress}` : st.label));
   const body = el('div', { class: 'tool-body' },
     el('div', { class: 'tool-label' }, 'Arguments'), el('pre', { class: 'tool-args' }, c.args || '(none)'),
     c.result !== undefined && el('div', { class: 'tool-label' }, 'Result'),

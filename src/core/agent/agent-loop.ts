@@ -48,10 +48,13 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
   const usage = emptyTurnUsage();
   const added: ModelMessage[] = [];
   const prefix = [systemMessage(input.system), ...repairHistory(input.history), userMessage(input.user)];
+  // Grows during the turn when a search finds deferred tools (ToolResult.offerTools).
+  const tools = [...input.tools];
+  const offeredTools = new Set(tools.map((t) => t.name));
   const ctx = runtime.context({
     channel: 'chat', ...input.toolContext,
     sessionKey: input.sessionKey, agentId: input.agentId, turnId: input.turnId, provider: provider.id, signal,
-    offeredTools: new Set(input.tools.map((t) => t.name)),
+    offeredTools,
   });
 
   let iterations = 0;
@@ -90,7 +93,7 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
     emit({ type: 'request', iteration });
     let responseUsage: TokenUsage | undefined;
     const r = await requestWithRetry(provider, {
-      model: deps.model, messages: [...prefix, ...added], tools: [...input.tools], signal,
+      model: deps.model, messages: [...prefix, ...added], tools: [...tools], signal,
       ...(limits.maxOutputTokens !== undefined ? { maxOutputTokens: limits.maxOutputTokens } : {}),
       ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     }, {
@@ -134,6 +137,11 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
 
     const run = await runToolCalls(calls, { runtime, ctx, iteration, now: () => clock.now(), emit });
     for (const result of run.results) add(toolMessage(result));
+    const found = run.offered.filter((n) => !offeredTools.has(n));
+    for (const t of runtime.registry.definitionsOf([...new Set(found)], runtime.registry.policyRequest(ctx))) {
+      tools.push(t);
+      offeredTools.add(t.name);
+    }
     if (run.halt) return finish('loop', run.halt);
     if (run.cancelled) return finish('cancelled', cancelledMessage);
   }

@@ -6,7 +6,7 @@
 import { stableJson } from '../guard/stable-json';
 import type { PolicyRequest } from '../policy/policy-engine';
 import type { Registry } from '../tools/registry';
-import { fail, type ToolContext, type ToolOutcome, type ToolResult } from '../tools/types';
+import { fail, type ToolContext, type ToolOutcome, type ToolProgress, type ToolResult } from '../tools/types';
 import { TurnCancelled, untilAborted } from './agent-abort';
 import { notRun } from './agent-messages';
 import type { AgentRuntime, TurnEvent } from './agent-types';
@@ -26,6 +26,8 @@ export interface ToolRunOutcome {
   /** The loop detector's reason, when a result halted the run. */
   halt?: string;
   cancelled: boolean;
+  /** Deferred tools the results found (mcp_tool_search), to offer for the rest of the turn. */
+  offered: string[];
 }
 
 const ARGS_DISPLAY_CHARS = 1000;
@@ -71,6 +73,7 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
   const results: (ToolResultPart | undefined)[] = calls.map(() => undefined);
   const ended = new Set<number>();
   let halt: string | undefined;
+  const offered: string[] = [];
 
   const end = (i: number, result: ToolResultPart, outcome: ToolOutcome, args: string, startedAt: number, preview: string) => {
     if (ended.has(i)) return;
@@ -89,12 +92,14 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
     // that exist, or with why the arguments did not arrive whole and how to avoid it.
     let r: ToolResult;
     try {
-      r = await runtime.registry.execute(call.name, call.args, ctx, call.malformed !== undefined ? { malformed: call.malformed } : undefined);
+      const onProgress = (p: ToolProgress) => emit({ type: 'tool-progress', iteration, id: call.id, name: call.name, args, ...p });
+      r = await runtime.registry.execute(call.name, call.args, { ...ctx, onProgress }, call.malformed !== undefined ? { malformed: call.malformed } : undefined);
     } catch (e) {
       // The pipeline turns tool failures into results; this is a defect in the pipeline itself.
       r = fail(runtime.registry.deps.scrubber.scrub(`${call.name} failed inside Pincer: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (r.halt && !halt) halt = r.halt.reason;
+    if (r.offerTools) offered.push(...r.offerTools);
     end(i, { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError }, r.outcome ?? (r.isError ? 'error' : 'ok'), args, at, r.forUser ?? r.forLLM);
   };
 
@@ -115,5 +120,5 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
   }
   const cancelled = ctx.signal.aborted && !halt;
   const why = halt ? 'the run was stopped by loop detection before this call.' : 'the user cancelled the turn before this call.';
-  return { results: results.map((r, i) => r ?? notRun(calls[i], why)), halt, cancelled };
+  return { results: results.map((r, i) => r ?? notRun(calls[i], why)), halt, cancelled, offered };
 }

@@ -113,6 +113,8 @@ export type TurnEvent =
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; message: string }
   /** A tool call starts. `args` is the call's JSON, scrubbed and shortened for display. */
   | { type: 'tool-start'; iteration: number; id: string; name: string; args: string }
+  /** A running tool call reported progress (an MCP server's notifications): `progress` of `total`, with its message. */
+  | { type: 'tool-progress'; iteration: number; id: string; name: string; args: string; progress: number; total?: number; message?: string }
   /** A tool call ended; `preview` is the start of what a person sees (scrubbed by the pipeline). */
   | { type: 'tool-end'; iteration: number; id: string; name: string; args: string; durationMs: number; isError: boolean; outcome: ToolOutcome; preview: string }
   /** A message was added to the turn (assistant reply or tool result): sessions may store it now. */

@@ -68,6 +68,8 @@ export const toolCallView = z.strictObject({
   status: toolStatus,
   durationMs: z.optional(z.number().check(z.gte(0), z.lte(L.durationMs))),
   result: z.optional(capped(L.preview)),
+  /** How far a running call got ("2 of 4 — copying"), from its progress reports. */
+  progress: z.optional(capped(L.label)),
 });
 
 /** A session in the list. */

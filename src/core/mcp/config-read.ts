@@ -114,7 +114,7 @@ function toDefinition(name: string, raw: RawServer, source: McpSource): McpServe
     url: transport === 'stdio' ? undefined : url,
     headers: transport === 'stdio' ? {} : (raw.headers ?? {}),
     timeoutMs: seconds === undefined ? undefined : Math.round(seconds * 1000),
-    allow: raw.tools?.allow, deny: raw.tools?.deny,
+    allow: raw.tools?.allow, deny: raw.tools?.deny, deferTools: raw.deferTools,
     disabled: raw.disabled === true || raw.enabled === false,
   };
 }

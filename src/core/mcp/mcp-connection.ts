@@ -8,7 +8,10 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListRootsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { Emitter } from '../events';
 import type { ResolvedServer } from './config-expand';
@@ -26,11 +29,26 @@ export interface McpConnectionOptions {
   /** Pings missed in a row before the server counts as disconnected. */
   maxMissedPings?: number;
   reconnect?: { firstDelayMs: number; maxDelayMs: number; attempts: number };
+  /** Runs `fire` after `ms` and returns a cancel: the reconnect backoff's timer (tests hold the clock). */
+  after?: (ms: number, fire: () => void) => () => void;
+  /** Answers the server's elicitation requests; absent: the capability is not offered. */
+  elicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** Answers the server's sampling requests; absent: the capability is not offered. */
+  sample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+}
+
+export type ProgressListener = (progress: number, total?: number, message?: string) => void;
+
+function afterTimer(ms: number, fire: () => void): () => void {
+  const t = setTimeout(fire, ms);
+  // A retry pending must not keep a CLI run alive.
+  t.unref();
+  return () => clearTimeout(t);
 }
 
 const DEFAULTS = {
   connectTimeoutMs: 30_000, pingEveryMs: 30_000, maxMissedPings: 3,
-  reconnect: { firstDelayMs: 2_000, maxDelayMs: 60_000, attempts: 10 },
+  reconnect: { firstDelayMs: 2_000, maxDelayMs: 60_000, attempts: 10 }, after: afterTimer,
 };
 const STDERR_KEPT = 20;
 
@@ -43,13 +61,13 @@ export class McpConnection {
   private lastErrorText?: string;
   private stderrTail: string[] = [];
   private pingTimer?: NodeJS.Timeout;
-  private retryTimer?: NodeJS.Timeout;
+  private cancelRetry?: () => void;
   private attempt = 0;
   private toolsValue: readonly McpTool[] = [];
-  private readonly o: Required<McpConnectionOptions>;
+  private readonly o: McpConnectionOptions & typeof DEFAULTS;
 
   constructor(readonly server: ResolvedServer, opts: McpConnectionOptions) {
-    this.o = { ...DEFAULTS, ...opts } as Required<McpConnectionOptions>;
+    this.o = { ...DEFAULTS, ...opts };
   }
 
   get name(): string {
@@ -75,18 +93,21 @@ export class McpConnection {
     return this.connecting;
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: (progress: number, total?: number, message?: string) => void }): Promise<CallToolResult> {
-    await this.connect();
+  async callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: ProgressListener }): Promise<CallToolResult> {
+    // Connected: straight to the client (this is every call's path; no extra awaits on it).
+    if (!this.client || this.stateValue !== 'connected') await this.connect();
     // The connection may have dropped between connecting and this call.
     const client = this.client;
     if (!client) throw this.explain(new Error('the connection closed'));
-    const r = await client.callTool({ name: tool, arguments: args }, undefined, {
-      signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
-      onprogress: opts.onProgress ? (p) => opts.onProgress!(p.progress, p.total, p.message) : undefined,
-    }).catch((e: unknown) => {
+    const onProgress = opts.onProgress;
+    try {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
+        onprogress: onProgress ? (p) => onProgress(p.progress, p.total, p.message) : undefined,
+      })) as CallToolResult;
+    } catch (e) {
       throw this.explain(e);
-    });
-    return r as CallToolResult;
+    }
   }
 
   async close(): Promise<void> {
@@ -161,13 +182,19 @@ export class McpConnection {
   }
 
   private async tryTransport(transport: Transport): Promise<Client> {
+    const capabilities: ClientCapabilities = { roots: { listChanged: false } };
+    if (this.o.elicit) capabilities.elicitation = { form: {} };
+    if (this.o.sample) capabilities.sampling = {};
     const client = new Client({ name: 'pincer', version: this.o.clientVersion }, {
-      capabilities: { roots: { listChanged: false } },
+      capabilities,
       listChanged: { tools: { autoRefresh: true, debounceMs: 0, onChanged: (error, tools) => this.toolsListed(client, error, tools) } },
     });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.o.roots().map((p) => ({ uri: pathToFileURL(p).href, name: p.split(/[\\/]/).pop() || p })),
     }));
+    const { elicit, sample } = this.o;
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(req.params, extra.signal));
+    if (sample) client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => sample(req.params, extra.signal));
     client.onclose = () => this.dropped(client);
     try {
       await client.connect(transport, { timeout: this.o.connectTimeoutMs });
@@ -200,6 +227,21 @@ export class McpConnection {
     return out;
   }
 
+  /** The server's resources, every page (the MCP Servers view's Browse Resources); empty when it offers none. */
+  async listResources(): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[]> {
+    if (!this.client || this.stateValue !== 'connected') await this.connect();
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.resources) return [];
+    const out: { uri: string; name: string; description?: string; mimeType?: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined, { timeout: this.o.connectTimeoutMs });
+      out.push(...page.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
   /** The connection of `client` ended without close(): fail over to reconnecting. */
   private dropped(client: Client): void {
     if (client !== this.client) return;
@@ -220,12 +262,12 @@ export class McpConnection {
     }
     const delay = Math.min(r.maxDelayMs, r.firstDelayMs * 2 ** this.attempt);
     this.attempt++;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
+    this.o.log(`reconnecting in ${delay} ms (attempt ${this.attempt} of ${r.attempts})`);
+    this.cancelRetry = this.o.after(delay, () => {
+      this.cancelRetry = undefined;
       if (this.stateValue === 'closed' || this.client) return;
       this.connect().catch(() => this.scheduleReconnect());
-    }, delay);
-    this.retryTimer.unref();
+    });
   }
 
   private startPings(client: Client): void {
@@ -245,8 +287,8 @@ export class McpConnection {
 
   private stopTimers(): void {
     if (this.pingTimer) clearInterval(this.pingTimer);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.pingTimer = this.retryTimer = undefined;
+    this.cancelRetry?.();
+    this.pingTimer = this.cancelRetry = undefined;
   }
 
   private setState(s: McpState): void {

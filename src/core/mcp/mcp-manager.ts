@@ -2,9 +2,11 @@
 // registered as `mcp_<server>__<tool>` (groups `mcp` and `mcp:<server>`) when it connects and again
 // whenever its list changes (a `list_changed` notification, a reconnect), so the next request sees
 // the change; a server's secrets are registered with the scrubber for as long as it runs. A server
-// that fails to start is reported and leaves the others alone.
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+// that fails to start is reported and leaves the others alone. When the servers bring more tools than
+// pincer.mcp.maxEagerTools, they are registered deferred behind mcp_tool_search (tool-search.ts).
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { minimatch } from 'minimatch';
+import { Emitter } from '../events';
 import type { Scrubber } from '../guard/scrubber';
 import type { Registry } from '../tools/registry';
 import type { ResolvedServer } from './config-expand';
@@ -12,6 +14,9 @@ import { McpConnection, type McpConnectionOptions, type McpState } from './mcp-c
 import { destructiveAsk, type DestructiveAskDeps } from './destructive-ask';
 import { bridgeTool, DEFAULT_MCP_TIMEOUT_MS } from './mcp-tool';
 import { bridgedToolNames, pairKey } from './tool-names';
+import { TOOL_SEARCH_NAME, ToolSearchIndex, toolSearchTool } from './tool-search';
+
+export const DEFAULT_MAX_EAGER_TOOLS = 40;
 
 export interface McpManagerDeps {
   registry: Registry;
@@ -23,7 +28,13 @@ export interface McpManagerDeps {
   /** Asks before each call of a tool its server marks destructive; absent: such calls are refused. */
   approvals?: DestructiveAskDeps;
   /** Connection timings (tests shorten them). */
-  connection?: Partial<Omit<McpConnectionOptions, 'roots' | 'log' | 'clientVersion'>>;
+  connection?: Partial<Omit<McpConnectionOptions, 'roots' | 'log' | 'clientVersion' | 'elicit' | 'sample'>>;
+  /** More MCP tools than this (pincer.mcp.maxEagerTools, default 40) are deferred behind mcp_tool_search. */
+  maxEagerTools?: () => number;
+  /** Answers a server's elicitation request (elicitation.ts); absent: not offered to servers. */
+  elicit?: (server: string, params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+  /** Answers a server's sampling request (sampling.ts); absent: not offered to servers. */
+  sample?: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
 }
 
 export interface McpServerStatus {
@@ -34,15 +45,25 @@ export interface McpServerStatus {
   error?: string;
   /** Pincer names of its registered tools. */
   tools: string[];
+  /** True when its tools wait behind mcp_tool_search. */
+  deferred: boolean;
 }
 
 interface Entry {
   conn: McpConnection;
   server: ResolvedServer;
   tools: string[];
+  /** Its last stderr lines and connection notes, scrubbed (Show Output in the MCP Servers view). */
+  output: string[];
+  deferred: boolean;
 }
 
+/** Lines of output kept per server. */
+const OUTPUT_KEPT = 1_000;
+
 export class McpManager {
+  /** A server was added, stopped, changed state or tools (the MCP Servers view and the status bar listen). */
+  readonly onDidChange = new Emitter<void>();
   private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly deps: McpManagerDeps) {}
@@ -78,8 +99,23 @@ export class McpManager {
   status(): McpServerStatus[] {
     return [...this.entries.values()].map((e) => ({
       name: e.conn.name, file: e.server.def.source.file, transport: e.server.def.transport,
-      state: e.conn.state, error: e.conn.lastError, tools: [...e.tools],
+      state: e.conn.state, error: e.conn.lastError, tools: [...e.tools], deferred: e.deferred,
     }));
+  }
+
+  /** Registers the tools again, deciding anew which wait behind mcp_tool_search (pincer.mcp.maxEagerTools changed). */
+  refreshTools(): void {
+    this.sync();
+  }
+
+  /** A server's kept output: stderr and connection notes, scrubbed, oldest first. */
+  output(name: string): readonly string[] {
+    return this.entries.get(name)?.output ?? [];
+  }
+
+  /** A server's resources (connecting first if it is down); undefined for a server not known. */
+  async resources(name: string): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[] | undefined> {
+    return this.entries.get(name)?.conn.listResources();
   }
 
   /** The running definition of a server, to compare with a new one. */
@@ -94,13 +130,25 @@ export class McpManager {
   private add(server: ResolvedServer): Entry {
     for (const s of server.secrets) this.deps.scrubber.register(s);
     const name = server.def.name;
-    const log = (line: string) => this.deps.log?.(name, this.deps.scrubber.scrub(line));
-    const conn = new McpConnection(server, { ...this.deps.connection, clientVersion: this.deps.clientVersion ?? '0.0.0', roots: this.deps.roots, log });
-    const entry: Entry = { conn, server, tools: [] };
+    const output: string[] = [];
+    const log = (line: string) => {
+      const clean = this.deps.scrubber.scrub(line);
+      output.push(`${new Date().toISOString()} ${clean}`);
+      if (output.length > OUTPUT_KEPT) output.splice(0, output.length - OUTPUT_KEPT);
+      this.deps.log?.(name, clean);
+    };
+    const { elicit, sample } = this.deps;
+    const conn = new McpConnection(server, {
+      ...this.deps.connection, clientVersion: this.deps.clientVersion ?? '0.0.0', roots: this.deps.roots, log,
+      ...(elicit ? { elicit: (params, signal) => elicit(name, params, signal) } : {}),
+      ...(sample ? { sample: (params, signal) => sample(name, params, signal) } : {}),
+    });
+    const entry: Entry = { conn, server, tools: [], deferred: false, output };
     this.entries.set(name, entry);
     conn.onToolsChanged.on(() => this.sync());
     conn.onStateChanged.on((s) => {
       if (s === 'failed' || s === 'closed') this.sync();
+      this.onDidChange.fire();
     });
     return entry;
   }
@@ -114,9 +162,14 @@ export class McpManager {
     const reg = this.deps.registry;
     const ours = new Set([...this.entries.values()].flatMap((e) => e.tools));
     for (const n of ours) reg.unregister(n);
+    reg.unregister(TOOL_SEARCH_NAME);
     const live = [...this.entries.values()].map((e) => ({ e, tools: e.conn.state === 'failed' || e.conn.state === 'closed' ? [] : e.conn.tools.filter((t) => permitted(e.server, t)) }));
     const taken = new Set(reg.list().map((t) => t.name));
     const names = bridgedToolNames(live.flatMap(({ e, tools }) => tools.map((t) => ({ server: e.conn.name, tool: t.name }))), taken);
+    // A server may say always (deferTools: true) or never (false); the rest wait when they are too many together.
+    const total = live.reduce((n, l) => n + l.tools.length, 0);
+    const tooMany = total > (this.deps.maxEagerTools?.() ?? DEFAULT_MAX_EAGER_TOOLS);
+    for (const { e } of live) e.deferred = e.server.def.deferTools ?? tooMany;
     for (const { e, tools } of live) {
       const timeoutMs = e.server.def.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
       e.tools = [];
@@ -126,10 +179,15 @@ export class McpManager {
         const approvals = this.deps.approvals ?? NOBODY;
         const askFirst = destructive ? destructiveAsk(approvals, e.conn.name, t.name) : undefined;
         // The wait for the person's answer comes on top of the server's time.
-        reg.register(bridgeTool(name, e.conn, t, timeoutMs + (askFirst ? approvals.approvalTimeoutMs() : 0), askFirst));
+        reg.register(bridgeTool(name, e.conn, t, timeoutMs + (askFirst ? approvals.approvalTimeoutMs() : 0), { askFirst, deferred: e.deferred }));
         e.tools.push(name);
       }
     }
+    this.onDidChange.fire();
+    const waiting = live.filter(({ e }) => e.deferred && e.tools.length > 0).map(({ e }) => e);
+    if (waiting.length === 0) return;
+    const index = new ToolSearchIndex(waiting.flatMap((e) => e.tools.map((n) => ({ name: n, description: reg.get(n)!.description }))));
+    reg.register(toolSearchTool(reg, { index, servers: waiting.map((e) => e.conn.name), count: waiting.reduce((n, e) => n + e.tools.length, 0) }));
   }
 }
 

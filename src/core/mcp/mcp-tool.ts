@@ -29,23 +29,32 @@ function describe(server: string, t: McpTool): string {
   return `${cut || `The ${t.name} tool`} (from the MCP server "${server}"; its output is external data)`;
 }
 
-/** `askFirst`: for a tool that must be confirmed before each call (destructive-ask.ts). */
-export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeoutMs: number, askFirst?: AskFirst): Tool {
+/**
+ * `askFirst`: for a tool that must be confirmed before each call (destructive-ask.ts); `deferred`: shown
+ * to the model only once mcp_tool_search finds it.
+ */
+export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeoutMs: number, opts: { askFirst?: AskFirst; deferred?: boolean } = {}): Tool {
+  const { askFirst } = opts;
   const server = conn.name;
   const readOnly = t.annotations?.readOnlyHint === true && t.annotations?.destructiveHint !== true;
+  const source = `mcp:${server}/${t.name}`;
   return defineTool({
     name, description: describe(server, t), parameters: parametersOf(t), group: 'mcp', mcpServer: server,
-    capability: readOnly ? 'read-only' : 'external', timeoutMs,
+    capability: readOnly ? 'read-only' : 'external', timeoutMs, ...(opts.deferred ? { deferred: true } : {}),
     // A confirmed tool waits for a person: the prompt's own time limit applies, not the call's.
     interactive: askFirst ? true : undefined,
     async execute(args, ctx) {
-      const refused = await askFirst?.(args, ctx);
-      if (refused) return fail(refused.message, { outcome: refused.outcome });
+      if (askFirst) {
+        const refused = await askFirst(args, ctx);
+        if (refused) return fail(refused.message, { outcome: refused.outcome });
+      }
       // The server's own limit sits a little past the pipeline's, so the pipeline's timeout (which
       // aborts the signal, and so cancels on the server) is what the model hears about.
       const left = Math.max(1, ctx.deadline - Date.now());
-      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: left + 1_000 });
-      return toToolResult(`mcp:${server}/${t.name}`, r);
+      const report = ctx.onProgress;
+      const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
+      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: left + 1_000, onProgress });
+      return toToolResult(source, r);
     },
   });
 }

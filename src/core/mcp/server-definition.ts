@@ -48,6 +48,8 @@ export interface McpServerDefinition {
   /** Tool names (the server's own) or globs; deny wins over allow. */
   allow?: string[];
   deny?: string[];
+  /** true: its tools always wait behind mcp_tool_search; false: never; undefined: when there are too many (pincer.mcp.maxEagerTools). */
+  deferTools?: boolean;
   disabled: boolean;
 }
 
@@ -82,6 +84,7 @@ export const rawServerSchema = z.looseObject({
   timeout: z.number().positive().optional(),
   timeoutSeconds: z.number().positive().optional(),
   tools: z.strictObject({ allow: nameList.optional(), deny: nameList.optional() }).optional(),
+  deferTools: z.boolean().optional(),
   disabled: z.boolean().optional(),
   enabled: z.boolean().optional(),
 });

@@ -13,6 +13,15 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
+/**
+ * One term's score in one column: `tf` hits in a column of `len` tokens (the average `avg`), the term
+ * in `df` of `n` rows. Also used outside SQL (mcp_tool_search ranks tools in memory with it).
+ */
+export function bm25Term(tf: number, df: number, n: number, len: number, avg: number): number {
+  const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  return (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * len) / (avg || 1)));
+}
+
 function u32(info: Uint8Array, i: number): number {
   const o = i * 4;
   return (info[o] | (info[o + 1] << 8) | (info[o + 2] << 16) | (info[o + 3] << 24)) >>> 0;
@@ -30,16 +39,14 @@ export function bm25FromMatchinfo(info: Uint8Array, weights: readonly number[] =
   for (let j = 0; j < c; j++) {
     const w = weights[j] ?? 1;
     if (w === 0) continue;
-    const avg = u32(info, 3 + j) || 1;
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * u32(info, 3 + c + j)) / avg);
+    const avg = u32(info, 3 + j);
+    const len = u32(info, 3 + c + j);
     let col = 0;
     for (let i = 0; i < p; i++) {
       const at = x + 3 * (i * c + j);
       const tf = u32(info, at);
       if (tf === 0) continue;
-      const df = u32(info, at + 2);
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      col += (idf * tf * (BM25_K1 + 1)) / (tf + norm);
+      col += bm25Term(tf, u32(info, at + 2), n, len, avg);
     }
     score += w * col;
   }

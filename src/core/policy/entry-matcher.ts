@@ -46,12 +46,13 @@ export class EntryMatcher {
   }
 
   private group(name: string, entry: string, where: string): string[] {
-    if (name === 'mcp') return this.tools.filter((t) => t.mcpServer !== undefined).map((t) => t.name);
+    // MCP servers' tools, and Pincer's own tools for them (group 'mcp': mcp_tool_search).
+    if (name === 'mcp') return this.tools.filter((t) => t.mcpServer !== undefined || t.group === 'mcp').map((t) => t.name);
     if (name.startsWith('mcp:')) {
       const server = name.slice('mcp:'.length);
       return this.tools.filter((t) => t.mcpServer === server).map((t) => t.name);
     }
-    if (name === 'pincer') return this.tools.filter((t) => t.mcpServer === undefined).map((t) => t.name);
+    if (name === 'pincer') return this.tools.filter((t) => t.mcpServer === undefined && t.group !== 'mcp').map((t) => t.name);
     const statics = STATIC_GROUPS[name];
     const members = this.tools.filter((t) => t.group === name || statics?.includes(t.name)).map((t) => t.name);
     if (!statics && members.length === 0) this.warnOnce(entry, where, `there is no tool group "${name}"`);

@@ -34,8 +34,9 @@ export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw
     const why = malformed.replace(/\s+/g, ' ').trim().slice(0, 200);
     return { ok: false, kind: 'json', message: `The arguments for ${tool} could not be read${why ? ` (${why})` : ''}; it did not run. ${CUT_OFF_HINT}` };
   }
-  const required = requiredKeys(schema);
-  if (isEmpty(raw) && required.length > 0) {
+  // Only for empty arguments: finding the required keys tries each property (a failed parse apiece).
+  const required = isEmpty(raw) ? requiredKeys(schema) : [];
+  if (required.length > 0) {
     return {
       ok: false, kind: 'empty',
       message: `${tool} received no arguments, but it needs ${required.map((k) => `"${k}"`).join(', ')}. ${CUT_OFF_HINT}`,

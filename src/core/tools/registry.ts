@@ -111,12 +111,22 @@ export class Registry {
    */
   definitions(req: PolicyRequest): { tools: ToolDefinition[]; aliases: { name: string; target: string }[] } {
     const allowed = this.deps.policy.evaluate(req).allowed;
-    const tools = allowed.map((n) => this.tools.get(n)!).map((t) => ({ name: t.name, description: t.description, parameters: this.jsonSchema(t) }));
+    const tools = allowed.map((n) => this.tools.get(n)!).filter((t) => !t.deferred).map((t) => this.definition(t));
     const aliases = Object.entries(ALIASES)
       .filter(([alias, target]) => allowed.includes(target) && !this.tools.has(alias))
       .map(([name, target]) => ({ name, target }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { tools, aliases };
+  }
+
+  /** The definitions of these tools (deferred ones included) that the policy allows this caller, in the order given. */
+  definitionsOf(names: readonly string[], req: PolicyRequest): ToolDefinition[] {
+    const allowed = new Set(this.deps.policy.evaluate(req).allowed);
+    return names.filter((n) => allowed.has(n)).map((n) => this.definition(this.tools.get(n)!));
+  }
+
+  private definition(t: Tool): ToolDefinition {
+    return { name: t.name, description: t.description, parameters: this.jsonSchema(t) };
   }
 
   jsonSchema(tool: Tool): Record<string, unknown> {

@@ -38,6 +38,15 @@ export interface ToolContext {
   readonly requestAllow?: readonly string[];
   /** False in an untrusted workspace: only read-only tools may run. */
   readonly workspaceTrusted: boolean;
+  /** Where a long call reports how far it got (an MCP server's progress notifications); the chat shows it on the tool card. */
+  readonly onProgress?: (p: ToolProgress) => void;
+}
+
+/** How far a running call got: `progress` of `total` when the total is known, and what it is doing. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** What a caller knows about one call beyond its arguments. */
@@ -73,6 +82,8 @@ export interface ToolResult {
   details?: Record<string, unknown>;
   /** Set when the run that made this call must stop (a critical loop, for instance). */
   halt?: { reason: string };
+  /** Deferred tools this result found (mcp_tool_search): the agent loop offers them for the rest of the turn. */
+  offerTools?: string[];
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
@@ -96,6 +107,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly interactive?: boolean;
   /** For MCP bridge tools: the server name, which puts the tool in the group `mcp:<server>` too. */
   readonly mcpServer?: string;
+  /**
+   * Left out of what providers are shown (Registry.definitions) until a search finds it (an MCP
+   * server's tool when there are too many to offer at once); the policy applies to it as to any tool.
+   */
+  readonly deferred?: boolean;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -212,6 +212,10 @@ export class ChatController {
   private onEvent(turnId: string, e: TurnEvent): void {
     if (e.type === 'text') this.live({ type: 'text-delta', turnId, text: e.text });
     else if (e.type === 'tool-start') this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: 'running' } });
+    else if (e.type === 'tool-progress') {
+      const done = e.total !== undefined ? `${e.progress} of ${e.total}` : String(e.progress);
+      this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: 'running', progress: preview(e.message ? `${done} — ${e.message}` : done, 200) } });
+    }
     else if (e.type === 'tool-end') {
       this.live({ type: 'tool-call', turnId, call: { callId: e.id, name: e.name, args: preview(e.args, 2000), status: e.outcome === 'denied' || e.outcome === 'rejected-by-user' ? 'denied' : e.isError ? 'error' : 'ok', durationMs: Math.round(e.durationMs), result: preview(e.preview, 4000) } });
     }

@@ -9,6 +9,7 @@ import type { McpServerDefinition, McpTransport } from '../../../src/core/mcp/se
 
 export const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 export const HOSTILE = path.join(__dirname, 'fixtures', 'hostile-mcp-server.js');
+export const MANY_TOOLS = path.join(__dirname, 'fixtures', 'many-tools-server.js');
 
 export function definition(name: string, transport: McpTransport, over: Partial<McpServerDefinition> = {}): McpServerDefinition {
   return { name, source: { file: 'test', workspace: false }, transport, args: [], env: {}, headers: {}, disabled: false, ...over };
