@@ -121,6 +121,18 @@ describe('pincer mcp (stdio) with flags and policy', function () {
     assert.match(text(r), /not allowed by policy/);
   });
 
+  it("an MCP server from --config is served too, its tools through Pincer's pipeline", async () => {
+    const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+    const cfg = sb.config({ 'pincer.mcp.servers': { everything: { command: process.execPath, args: [everything] } } });
+    const client = await connect(['--config', cfg]);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('mcp_everything__echo'), names.join(','));
+    const r = await call(client, 'mcp_everything__echo', { message: `token ${SECRET}` });
+    assert.equal(r.isError, false, text(r));
+    assert.match(text(r), /token/);
+    assert.ok(!JSON.stringify(r).includes(SECRET), 'scrubbed on the way back like any result');
+  });
+
   it('--untrusted offers read-only tools only', async () => {
     const client = await connect(['--untrusted']);
     const { tools } = await client.listTools();
