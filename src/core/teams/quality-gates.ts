@@ -61,7 +61,9 @@ export async function runGate(gate: GateDefinition, task: BoardTask, result: str
 export function gatePorts(registry: () => Registry, manager: () => SubagentManager | undefined): GatePorts {
   return {
     async command(command, ctx) {
-      const r = await registry().execute('exec', { command }, { ...ctx, offeredTools: undefined, requestAllow: undefined });
+      // Its own session key: the member's session is held by the team_tasks call that runs this gate
+      // (a mutating call runs alone in its session), so exec under that key would wait for itself.
+      const r = await registry().execute('exec', { command }, { ...ctx, sessionKey: `${ctx.sessionKey}:gate`, offeredTools: undefined, requestAllow: undefined });
       return { passed: !r.isError && r.details?.exitCode === 0, output: r.forLLM };
     },
     async review(agent, prompt, caller) {
