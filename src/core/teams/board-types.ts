@@ -130,6 +130,8 @@ export interface BoardStore {
   note(teamId: string, taskId: number | undefined, action: string, detail: string, by: Actor): Promise<void>;
   events(teamId: string, opts?: { taskId?: number; limit?: number }): Promise<BoardEvent[]>;
   send(teamId: string, sender: string, recipients: readonly string[], text: string, at: number): Promise<void>;
+  /** How many messages wait unread for the recipient. */
+  unreadCount(teamId: string, recipient: string): Promise<number>;
   /** The recipient's unread messages, oldest first, marked read in the same step. */
   readUnread(teamId: string, recipient: string, at: number): Promise<TeamMessage[]>;
 }

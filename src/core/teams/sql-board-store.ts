@@ -232,6 +232,11 @@ export class SqlBoardStore implements BoardStore {
     await this.db.transaction(recipients.map((r) => ({ sql: 'INSERT INTO team_messages(team_id, sender, recipient, text, at) VALUES (?, ?, ?, ?, ?)', params: [teamId, sender, r, text, at] })));
   }
 
+  async unreadCount(teamId: string, recipient: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>('SELECT count(*) AS n FROM team_messages WHERE team_id = ? AND recipient = ? AND read_at IS NULL', [teamId, recipient]);
+    return rows[0]?.n ?? 0;
+  }
+
   async readUnread(teamId: string, recipient: string, at: number): Promise<TeamMessage[]> {
     // Marked with a token first, then read by it: two readers at once never both get a message.
     const token = randomBytes(8).toString('hex');

@@ -8,6 +8,9 @@
 // - When a member's run ends, for whatever reason, its final answer goes to the lead's mailbox and
 //   the watchdog runs at once: a task it still held goes back to pending (to the lead after
 //   `maxReturns` returns), so no task stays in progress without a live run.
+// - Work that reached a member while it was busy is not lost: when its run ends and a claimable task
+//   assigned to it (never returned by the watchdog, whose returns the lead decides on) or an unread
+//   message waits, it is started again.
 // - The watchdog also runs on a timer and at start, which covers runs that ended while nobody listened
 //   (a window reload marks them interrupted).
 import type { AgentDefinition } from '../agents/types';
@@ -184,6 +187,18 @@ export class TeamService {
     return moved;
   }
 
+  private async wakeIfWaiting(team: TeamDefinition, entry: MemberEntry, board: BoardStore): Promise<void> {
+    const tasks = (await board.list(team.id, 'active', 'priority'))
+      .filter((t) => t.status === 'pending' && t.assignee === entry.member && t.openBlockers.length === 0 && t.returns === 0);
+    const unread = await board.unreadCount(team.id, entry.member);
+    if (!tasks.length && !unread) return;
+    const why = [
+      tasks.length ? `Waiting for you: ${tasks.map((t) => `Task #${t.id} "${t.subject}"`).join(', ')} — claim it and work on it.` : '',
+      unread ? `You have ${unread} unread message${unread === 1 ? '' : 's'}: read them with team_message read.` : '',
+    ].filter(Boolean).join('\n');
+    await this.activate({ team, name: team.lead, role: 'lead', leadSessionKey: entry.leadSessionKey }, entry.member, why);
+  }
+
   private async runEnded(e: RunEnded): Promise<void> {
     const entry = [...this.members.values()].find((m) => m.runId === e.runId);
     try {
@@ -195,6 +210,9 @@ export class TeamService {
           const how = e.status === 'done' ? '' : ` (its run ${e.status})`;
           await board.send(team.id, entry.member, [team.lead], `[${entry.member}]${how} ${e.result}`, this.now());
         }
+        await this.sweep();
+        if (team && board) await this.wakeIfWaiting(team, entry, board);
+        return;
       }
       await this.sweep();
     } catch (err) {

@@ -144,7 +144,6 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
       const answer = await s.ask(c, question, a.id, ctx.signal);
       if (answer === undefined) return fail('Nobody could answer here: decide yourself, or ask the lead with team_message.');
       await board.note(team, a.id, 'answer', answer, { name: 'person', at: s.now() });
-      await board.send(team, 'person', [c.name], `[person] ${answer}`, s.now());
       return ok(`The person answered: ${answer}`);
     }
   }
