@@ -38,6 +38,9 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
   const server = conn.name;
   const readOnly = t.annotations?.readOnlyHint === true && t.annotations?.destructiveHint !== true;
   const source = `mcp:${server}/${t.name}`;
+  // The SDK's own limit sits a little past the pipeline's (which is at most timeoutMs), so the
+  // pipeline's timeout — it aborts the signal, which cancels on the server — is what the model hears.
+  const sdkTimeoutMs = timeoutMs + 1_000;
   return defineTool({
     name, description: describe(server, t), parameters: parametersOf(t), group: 'mcp', mcpServer: server,
     capability: readOnly ? 'read-only' : 'external', timeoutMs, ...(opts.deferred ? { deferred: true } : {}),
@@ -48,12 +51,9 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
         const refused = await askFirst(args, ctx);
         if (refused) return fail(refused.message, { outcome: refused.outcome });
       }
-      // The server's own limit sits a little past the pipeline's, so the pipeline's timeout (which
-      // aborts the signal, and so cancels on the server) is what the model hears about.
-      const left = Math.max(1, ctx.deadline - Date.now());
       const report = ctx.onProgress;
       const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
-      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: left + 1_000, onProgress });
+      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: sdkTimeoutMs, onProgress });
       return toToolResult(source, r);
     },
   });

@@ -80,4 +80,14 @@ describe('pincer CLI with MCP servers', function () {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Echo: mine/);
   });
+
+  it('the CLI declines elicitation, and reads pincer.mcp.maxEagerTools from --config', async () => {
+    const cfg = path.join(state, 'config-eager.json');
+    fs.writeFileSync(cfg, JSON.stringify({ 'pincer.mcp.servers': { mine: { command: process.execPath, args: [EVERYTHING] } }, 'pincer.mcp.maxEagerTools': 3 }));
+    const r = await pincer(['run', 'mcp_mine__trigger-elicitation-request', '{}', ...common(), '--config', cfg]);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, /"action": "decline"/);
+    const tools = await pincer(['tools', ...common(), '--config', cfg, '--json']);
+    assert.ok(JSON.parse(tools.out).allowed.includes('mcp_tool_search'), tools.out);
+  });
 });
