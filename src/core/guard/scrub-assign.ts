@@ -11,17 +11,20 @@
 //   flag   --password x, --token x, --api-key "x", --client-secret x (the `=` forms are the gen rule's)
 //   mysql  mysql -pPASS (and mysqldump, mysqladmin, mariadb…): the password glued to -p
 //   curl   curl -u user:pass, --user user:pass (user kept)
-import { NAME_END, keywordBehind } from './scrub-keywords';
+import { NAME_END, acceptForName } from './scrub-keywords';
 import { type ScrubRule } from './scrub-rule';
 import { isNameLike, isOrdinary, looksSecret } from './scrub-value';
 
-const KW = keywordBehind();
-/** The keywords with a space allowed where they have an optional `_` or `-` (`api key - '…'`). */
-const KW_SPACED = KW.split('[_-]?').join('[ _-]?').split('[_.-])').join('[ _.-])');
-/** The keywords with a `.` allowed between their words (`System.setProperty("secret.key.base", …)`). */
-const KW_DOTTED = KW.split('[_-]?').join('[._-]?');
-
-const acceptQuoted = (value: string): boolean => looksSecret(value) && !isNameLike(value);
+// xattr, xelem, pair and dash find a name with a cheap pattern; whether it is a key (its last word a
+// keyword: `DbPassword`, `secret.key.base`, `api token`) is decided in JS on the rare candidates
+// (keyNameKind), which keeps the combined pattern small enough for V8 to optimise (scrub-combine.ts).
+/** The first capture of `re` in the text just before `start`. */
+const nameBefore = (re: RegExp, text: string, start: number): string | undefined =>
+  re.exec(text.slice(Math.max(0, start - 200), start))?.[1];
+const XATTR_NAME = /(?:key|name|Key|Name|KEY|NAME)[ \t]*=[ \t]*["']([^"'<>\n]{1,64})["'][ \t]+(?:value|Value|VALUE)[ \t]*$/;
+const XELEM_NAME = /<([\w.:-]{1,64})$/;
+const PAIR_NAME = /\([ \t]*["']([^"'\s(]{1,64})["'][ \t]*$/;
+const DASH_NAME = /((?:[\w.-]+[ \t]){0,2}[\w.-]+)[ \t]+$/;
 
 // xattr, xelem and pair each consume a character or two before their first lookbehind: V8 rejects a
 // consuming test in a few instructions, while entering a lookbehind costs tens of nanoseconds, and
@@ -30,30 +33,30 @@ const xattr: ScrubRule = {
   name: 'xattr',
   anchor: '=',
   source: String.raw`(?<xattrL>[ \t]*(?<xattrQ>["']))(?<=[uU][eE][ \t]*=[ \t]*["'])` +
-    String.raw`(?<=(?:key|name|Key|Name|KEY|NAME)[ \t]*=[ \t]*["'][^"'<>\n]{0,64}${KW}["'][ \t]+(?:value|Value|VALUE)[ \t]*=[ \t]*["'])` +
+    String.raw`(?<=(?:key|name|Key|Name|KEY|NAME)[ \t]*=[ \t]*["'][^"'<>\n]{1,64}["'][ \t]+(?:value|Value|VALUE)[ \t]*=[ \t]*["'])` +
     String.raw`[^"'<>\s]{1,512}(?<xattrR>\k<xattrQ>)`,
-  accept: looksSecret,
+  accept: (v, text, start) => acceptForName(nameBefore(XATTR_NAME, text, start), v),
 };
 
 const xelem: ScrubRule = {
   name: 'xelem',
   anchor: '>',
-  source: String.raw`[^<>\s](?<=${NAME_END}>[^<>\s])(?<=<[\w.:-]{0,64}${KW}>[^<>\s])[^<>\s]{0,511}(?=</)`,
-  accept: looksSecret,
+  source: String.raw`[^<>\s](?<=${NAME_END}>[^<>\s])(?<=<[\w.:-]{1,64}>[^<>\s])[^<>\s]{0,511}(?=</)`,
+  accept: (v, text, start) => acceptForName(nameBefore(XELEM_NAME, text, start), v),
 };
 
 const pair: ScrubRule = {
   name: 'pair',
   anchor: ',',
-  source: String.raw`(?<pairL>[ \t]*(?<pairQ>["']))(?<=${NAME_END}["'][ \t]*,[ \t]*["'])(?<=\([ \t]*["'][^"'\s(]{0,64}?${KW_DOTTED}["'][ \t]*,[ \t]*["'])[^"'\s\\]{8,512}(?<pairR>\k<pairQ>)`,
-  accept: acceptQuoted,
+  source: String.raw`(?<pairL>[ \t]*(?<pairQ>["']))(?<=${NAME_END}["'][ \t]*,[ \t]*["'])(?<=\([ \t]*["'][^"'\s(]{1,64}["'][ \t]*,[ \t]*["'])[^"'\s\\]{8,512}(?<pairR>\k<pairQ>)`,
+  accept: (v, text, start) => acceptForName(nameBefore(PAIR_NAME, text, start), v),
 };
 
 const dash: ScrubRule = {
   name: 'dash',
   anchor: '-',
-  source: String.raw`(?<dashL>[ \t]+(?<dashQ>["']))(?<=${KW_SPACED}[ \t]+-[ \t]+["'])[^"'\s]{6,512}(?<dashR>\k<dashQ>)`,
-  accept: acceptQuoted,
+  source: String.raw`(?<dashL>[ \t]+(?<dashQ>["']))(?<=[\w.-][ \t]+-[ \t]+["'])[^"'\s]{6,512}(?<dashR>\k<dashQ>)`,
+  accept: (v, text, start) => acceptForName(nameBefore(DASH_NAME, text, start), v),
 };
 
 const FLAG_WORDS = ['password', 'passwd', 'pass', 'pw', 'token', 'secret', 'api-key', 'apikey', 'auth-token', 'access-token',

@@ -52,7 +52,7 @@ const ALNUM = '[A-Za-z0-9]';
 
 /** The keywords; a space stands for an optional `_` or `-` (`api key`: apikey, api_key, apiKey, API-KEY, …). */
 const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'secret', 'token', 'credential', 'auth', 'authorization',
-  'api key', 'access key', 'secret key', 'secret key base', 'private key', 'signing key', 'encryption key', 'master key'];
+  'api key', 'access key', 'secret key', 'secret key base', 'private key', 'signing key', 'encryption key', 'master key', 'pat'];
 
 /**
  * One keyword in any letter case, as regex source. Its first letter: lowercase needs a segment
@@ -90,7 +90,7 @@ export function keywordBehind(): string {
 }
 
 /** A name ending in a keyword that says the value IS the secret (`password`, `api_key`, `token`), then its separator. */
-const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_-]?key|secret[_-]?key[_-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
+const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|pat|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_-]?key|secret[_-]?key[_-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
 
 /**
  * The value check of the generic rule: after a name like `password` or `api_key` any value that is
@@ -100,6 +100,36 @@ const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|credentials?|au
 export function keyNameAccept(value: string, text: string, start: number): boolean {
   if (isNameLike(value) || isNamePath(value)) return false;
   return SECRET_NAME_END.test(text.slice(Math.max(0, start - 64), start + 1)) ? looksSecret(value) : looksRandom(value);
+}
+
+/** Key names whose last word (or last two or three words) is a keyword; `key` alone only after other words. */
+const KEY_LAST_WORDS = new Set(['password', 'passwd', 'passphrase', 'pass', 'pwd', 'secret', 'secrets', 'token', 'credential',
+  'credentials', 'creds', 'auth', 'authorization', 'authtoken', 'apikey', 'accesskey', 'secretkey', 'secretkeybase', 'privatekey',
+  'signingkey', 'encryptionkey', 'masterkey', 'pat']);
+/** Long keywords that make a key even glued to a word before them (`dbpassword`, `ngrok_authtoken`). */
+const GLUED_END = /(?:password|passwd|passphrase|secret|token|credentials?)$/;
+
+/**
+ * The keyword test of keywordBehind(), in JS, for rules that find the name with a cheap pattern and
+ * decide here (the combined pattern must stay small: V8 stops optimising a pattern over 20 KB).
+ * Returns 'secret' when the name says the value IS the secret (`DB_PASSWORD`, `X-Api-Key`),
+ * 'key' when it only ends in `key` (`dd_app_key`: only a random-looking value counts), else undefined.
+ */
+export function keyNameKind(name: string): 'secret' | 'key' | undefined {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const n = words.length;
+  if (!n) return undefined;
+  const last = words[n - 1];
+  if (KEY_LAST_WORDS.has(last) || KEY_LAST_WORDS.has(words.slice(-2).join('')) || KEY_LAST_WORDS.has(words.slice(-3).join('')) ||
+      (last.length > 5 && GLUED_END.test(last))) return 'secret';
+  return last === 'key' && n > 1 ? 'key' : undefined;
+}
+
+/** The value check for a value after `name`: any non-placeholder after a secret name, a random one after a `…key`. */
+export function acceptForName(name: string | undefined, value: string): boolean {
+  const kind = name === undefined ? undefined : keyNameKind(name);
+  if (kind === undefined || isNameLike(value) || isNamePath(value)) return false;
+  return kind === 'secret' ? looksSecret(value) : looksRandom(value);
 }
 
 /**
@@ -176,7 +206,7 @@ const genRule: ScrubRule = {
 };
 
 const ENV_WORDS = ['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
-  'CREDENTIALS', 'CREDS', 'PRIVATE', 'TOKEN', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'MYSQL_PWD', 'DSN',
+  'CREDENTIALS', 'CREDS', 'PRIVATE', 'TOKEN', 'PAT', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'MYSQL_PWD', 'DSN',
   'DATABASE_URL', 'DB_URL', 'REDIS_URL', 'MONGO_URI', 'MONGO_URL', 'MONGODB_URI', 'MONGODB_URL', 'AMQP_URL', 'BROKER_URL',
   'CONNECTION_STRING'];
 
@@ -190,7 +220,7 @@ const NOT_THE_SECRET = ['FILE', 'PATH', 'DIR', 'ENDPOINT', 'HOST', 'PORT', 'NAME
  * `PRIVATE_NETWORK_CIDR`) only a random-looking value does.
  */
 const SECRET_LAST = new Set(['KEY', 'KEYS', 'APIKEY', 'ACCESSKEY', 'SECRETKEY', 'PRIVATEKEY', 'SECRET', 'SECRETS', 'CREDENTIAL',
-  'CREDENTIALS', 'CREDS', 'TOKEN', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'PWD', 'DSN', 'URL', 'URI', 'STRING', 'BASE',
+  'CREDENTIALS', 'CREDS', 'TOKEN', 'PAT', 'PASSWORD', 'PASSWD', 'PASS', 'PGPASSWORD', 'PWD', 'DSN', 'URL', 'URI', 'STRING', 'BASE',
   'PRIVATE', 'AUTH']);
 
 function envSource(): string {

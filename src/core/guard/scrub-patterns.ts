@@ -10,6 +10,9 @@ import { KEYWORD_GUARD, KEYWORD_RULES } from './scrub-keywords';
 import { escapeRegExp, type ScrubRule } from './scrub-rule';
 import { tokenRules } from './scrub-tokens';
 import { ASSIGN_RULES } from './scrub-assign';
+import { CLI_RULES } from './scrub-cli';
+import { DIRECTIVE_RULES } from './scrub-directives';
+import { TOKEN_SHAPE_RULES } from './scrub-token-shapes';
 
 /**
  * JWTs (base64url of a JSON header `{"…` always starts `eyJ`; header.payload.signature, the signature
@@ -93,5 +96,6 @@ function pemRule(placeholder: string): ScrubRule {
 
 /** Every static rule, in the order they are tried at one text position. */
 export function staticRules(placeholder: string): ScrubRule[] {
-  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), jwtRule, ...tokenRules(), ...ASSIGN_RULES, bearerRule];
+  return [uriRule, azureRule, ...KEYWORD_RULES, pemRule(placeholder), jwtRule, ...tokenRules(), ...TOKEN_SHAPE_RULES, ...ASSIGN_RULES, ...CLI_RULES,
+    ...DIRECTIVE_RULES, bearerRule];
 }

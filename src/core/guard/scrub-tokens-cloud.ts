@@ -1,6 +1,6 @@
 // Token formats of cloud providers and infrastructure services. Each row: the documented prefix and
 // body shape, and where the shape is documented.
-import { AN, B64U, HEX, atLeast, exact, fmt, type TokenFormat } from './scrub-token-format';
+import { AN, B64, B64U, BODY_MAX, HEX, atLeast, exact, fmt, type TokenFormat } from './scrub-token-format';
 
 const UUID = '[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}(?![a-f0-9])';
 
@@ -17,7 +17,7 @@ export const CLOUD_TOKENS: readonly TokenFormat[] = [
   fmt('digitalocean-refresh', 'dor_v1_', exact(HEX, 64), 'gitleaks digitalocean-refresh-token'),
   fmt('databricks', 'dapi', exact(HEX, 32), 'gitleaks databricks-api-token; secretlint databricks'),
   fmt('databricks-oauth', 'dose', exact(HEX, 32), 'Databricks docs (OAuth secrets); secretlint databricks'),
-  fmt('alibaba', 'LTAI', atLeast(AN, 20), 'gitleaks alibaba-access-key-id'),
+  fmt('alibaba', 'LTAI', `[${AN}]{12,20}(?![${AN}])`, 'Alibaba Cloud docs (AccessKey IDs LTAI + 12-20); gitleaks alibaba-access-key-id'),
   fmt('tencent', 'AKID', atLeast(AN, 32), 'trufflehog tencent'),
   fmt('heroku-new', 'HRKU-', atLeast(B64U, 60), 'Heroku docs (API key format); gitleaks heroku-api-key-v2'),
   fmt('cloudflare-origin-ca', 'v1.0-', atLeast('a-f0-9-', 150), 'gitleaks cloudflare-origin-ca-key'),
@@ -37,6 +37,9 @@ export const CLOUD_TOKENS: readonly TokenFormat[] = [
   ...['s-s4t2ud-', 's-s4t2af-'].map((p) => fmt(`intra42-${p}`, p, exact(HEX, 64), 'gitleaks intra42-client-secret')),
   ...['api-', 'sdk-'].map((p) => fmt(`launchdarkly-${p}`, p, UUID, 'LaunchDarkly docs (API access tokens, SDK keys)')),
   fmt('twitter-bearer', 'AAAAAAAAAAAAAAAAAAAAA', atLeast('A-Za-z0-9%', 80), 'gitleaks twitter-bearer-token'),
-  fmt('facebook-access', 'EAACEdEose0cBA', atLeast(AN, 40), 'gitleaks facebook-access-token'),
+  fmt('facebook-square-eaa', 'EAA', atLeast(B64U, 60), 'Meta Graph API access tokens (EAA…); Square access tokens (EAAA + 60); gitleaks facebook-access-token, square-access-token'),
+  ...['FwoGZXIvYXdz', 'FQoGZXIvYXdz', 'IQoJb3JpZ2luX2Vj', 'IQoDYXdz'].map((p) => fmt(`aws-session-${p}`, p, atLeast(B64, 100, '={0,2}'),
+    'AWS STS session tokens (base64 of the token header); trufflehog aws session keys')),
+  fmt('tailscale', 'tskey-', `(?:auth|api|client|webhook|scim)-[${AN}-]{20,${BODY_MAX}}`, 'Tailscale docs (API access tokens, auth keys, OAuth clients)'),
   fmt('age-secret-key', 'AGE-SECRET-KEY-1', exact('0-9A-Z', 58), 'age docs; gitleaks age-secret-key'),
 ];

@@ -69,4 +69,8 @@ export const DEV_TOKENS: readonly TokenFormat[] = [
   fmt('defined-networking', 'dnkey-', atLeast(B64U, 40), 'gitleaks defined-networking-api-token'),
   fmt('1password-service-account', 'ops_', atLeast('A-Za-z0-9+/=_-', 100), 'secretlint 1password (ops_eyJ…)'),
   fmt('openshift', 'sha256~', exact(B64U, 43), 'gitleaks openshift-user-token'),
+  fmt('neon', 'napi_', atLeast(AN, 60), 'Neon docs (API keys napi_…); trufflehog neon'),
+  fmt('django-insecure', 'django-insecure-', atLeast('A-Za-z0-9!@#$%^&*(=+)_-', 40), 'Django startproject SECRET_KEY (50 characters)'),
+  // Vault's legacy service tokens: `s.` + 24 alphanumerics; a digit is required so `s.` member access stays.
+  fmt('vault-legacy', 's.', `(?=[A-Za-z]{0,23}[0-9])[${AN}]{24}(?![A-Za-z0-9_.-])`, 'HashiCorp Vault docs (token prefixes, pre-1.10 s.)'),
 ];

@@ -23,7 +23,6 @@ export const SAAS_TOKENS: readonly TokenFormat[] = [
   fmt('twilio', 'SK', exact('0-9a-fA-F', 32), 'gitleaks twilio-api-key'),
   fmt('square-access', 'sq0atp-', atLeast(B64U, 22), 'gitleaks square-access-token'),
   fmt('square-secret', 'sq0csp-', atLeast(B64U, 40), 'gitleaks square-secret'),
-  fmt('square-eaaa', 'EAAA', atLeast(B64U, 60), 'gitleaks square-access-token (EAAA…)'),
   fmt('paypal-braintree', 'access_token$production$', '[a-z0-9]{16}\\$[a-f0-9]{32}', 'gitleaks paypal/braintree access token'),
   fmt('shippo-live', 'shippo_live_', exact(HEX, 40), 'gitleaks shippo-api-token'),
   fmt('shippo-test', 'shippo_test_', exact(HEX, 40), 'gitleaks shippo-api-token'),
@@ -43,4 +42,6 @@ export const SAAS_TOKENS: readonly TokenFormat[] = [
   fmt('onfido-live', 'api_live.', atLeast('A-Za-z0-9_.-', 40), 'trufflehog onfido'),
   fmt('onfido-sandbox', 'api_sandbox.', atLeast('A-Za-z0-9_.-', 40), 'trufflehog onfido'),
   fmt('sumup', 'sup_sk_', atLeast(AN, 32), 'trufflehog sumup'),
+  fmt('intercom', 'dG9rOj', atLeast(`${B64}`, 40, '={0,2}'), 'Intercom access tokens (base64 of "tok:"); trufflehog intercom'),
+  fmt('resend', 're_', `[${AN}]{8}_[${AN}]{24}(?![${AN}])`, 'Resend docs (API keys re_…); trufflehog resend'),
 ];

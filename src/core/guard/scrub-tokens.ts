@@ -30,18 +30,20 @@ export const TOKEN_CHAR = '[A-Za-z0-9_+/-]';
 
 /**
  * Letters a prefix without a `-`, `_` or `.` end may be anchored at, rarest in code and logs first.
- * A prefix with none of them (`LTAI`, `dapi`) is no bare shape rule: such tokens are caught after a
- * key name by the keyword rules. (Each further anchor letter costs every scan: measured.)
+ * A prefix with none of them (`LTAI`, `dapi`, `1//0`) is anchored at the first of FALLBACK_PIVOTS it
+ * has: each such anchor character is one more alternative tested wherever it occurs, so the order
+ * puts the characters rare in code and logs first.
  */
 const PIVOTS = 'KZWXBSzxky';
+const FALLBACK_PIVOTS = 'QVGJ~/LTEAjpdcI';
 const PUNCTUATION_ENDS = '-_.';
 
 const accept = (value: string): boolean => tokenBodyOk(value);
 
-/** Where in the prefix the match starts: its last character when that is `-`, `_` or `.`, else its rarest letter; -1 for none. */
+/** Where in the prefix the match starts: its last character when that is `-`, `_` or `.`, else its rarest character; -1 for none. */
 function pivotOf(prefix: string): number {
   if (PUNCTUATION_ENDS.includes(prefix[prefix.length - 1])) return prefix.length - 1;
-  for (const c of PIVOTS) {
+  for (const c of PIVOTS + FALLBACK_PIVOTS) {
     const i = prefix.indexOf(c);
     if (i >= 0) return i;
   }

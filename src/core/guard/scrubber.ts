@@ -2,12 +2,13 @@
 // `scrub` first. It only transforms strings; it never writes anything back to a file (a scrubbed
 // read written back would put `[REDACTED]` into the user's code).
 //
-// One pass: every static rule is an alternative `(?<name>…)` of a single pattern (laid out for
-// speed by scrub-combine.ts), and one replacer asks which group matched. Running each rule as its
-// own pass is ~6x slower (bench/scrub-throughput.mjs measures both). The registered values live in
-// a second, small pattern walked in step with the first (runCombined): registering a value (an API
-// key at start-up, a credential before a command) then compiles a few escaped literals, not the
-// whole rule set again. What is tried at one text position, in this order:
+// One pass: every static rule is an alternative `(?<name>…)` of a few patterns, one per group of
+// anchor characters ("lanes", laid out for speed by scrub-combine.ts), walked in step, and one
+// replacer asks which group matched. Running each rule as its own pass is many times slower
+// (bench/scrub-throughput.mjs measures both). The registered values live in one more small pattern
+// walked in step with them (runCombined): registering a value (an API key at start-up, a
+// credential before a command) then compiles a few escaped literals, not the whole rule set again.
+// What is tried at one text position, in this order:
 //   keep  the placeholder itself, returned unchanged; only present when some other alternative
 //         would match inside the placeholder (a registered value such as `REDACTED`), so that
 //         scrubbing stays idempotent
@@ -18,7 +19,7 @@
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
-import { combine, runCombined, type Combined } from './scrub-combine';
+import { combine, combineLanes, runCombined, type Combined } from './scrub-combine';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
 /** Shorter registered values are ignored: they would hit ordinary words and numbers. */
@@ -27,7 +28,7 @@ export const MIN_REGISTERED_LENGTH = 6;
 const DEFAULT_PLACEHOLDER = '[REDACTED]';
 
 interface StaticPattern {
-  readonly combined: Combined;
+  readonly lanes: readonly Combined[];
   /** Whether some static rule matches inside the placeholder itself. */
   readonly hitsPlaceholder: boolean;
 }
@@ -47,14 +48,16 @@ const staticPatterns = new Map<string, StaticPattern>();
 function staticPattern(placeholder: string): StaticPattern {
   let p = staticPatterns.get(placeholder);
   if (!p) {
-    const combined = combine(staticRules(placeholder));
-    const { re } = combined;
-    re.lastIndex = 0;
-    re.test(NATIVE_AT_ONCE);
-    re.lastIndex = 0;
-    const hitsPlaceholder = placeholder !== '' && re.test(placeholder);
-    re.lastIndex = 0;
-    p = { combined, hitsPlaceholder };
+    const lanes = combineLanes(staticRules(placeholder));
+    let hitsPlaceholder = false;
+    for (const { re } of lanes) {
+      re.lastIndex = 0;
+      re.test(NATIVE_AT_ONCE);
+      re.lastIndex = 0;
+      hitsPlaceholder ||= placeholder !== '' && re.test(placeholder);
+      re.lastIndex = 0;
+    }
+    p = { lanes, hitsPlaceholder };
     staticPatterns.set(placeholder, p);
   }
   return p;
@@ -87,7 +90,7 @@ export class Scrubber {
   /** Redacts every known secret shape and every registered value, in one pass over `text`. */
   scrub(text: string): string {
     if (!text) return text;
-    const { combined, hitsPlaceholder } = staticPattern(this.placeholder);
+    const { lanes, hitsPlaceholder } = staticPattern(this.placeholder);
     if (this.valuesCombined === null) {
       // The keep alternative only when something would match inside the placeholder (a registered
       // value such as `REDACTED`): an extra alternative costs every scan.
@@ -96,7 +99,7 @@ export class Scrubber {
       const rules = valuesRules(this.placeholder, values, keep);
       this.valuesCombined = rules.length ? combine(rules) : undefined;
     }
-    return runCombined(combined, text, this.placeholder, this.valuesCombined);
+    return runCombined(this.valuesCombined ? [this.valuesCombined, ...lanes] : lanes, text, this.placeholder);
   }
 
   /** An exact secret value Pincer holds (an API key, an injected credential). */

@@ -1,10 +1,10 @@
-// The pattern machinery of scrub-combine.ts. The registered values have a small pattern of their
-// own, walked in step with the static rules' pattern; it must find exactly what the form it
-// replaced finds — ONE pattern with the values' alternatives first — on the generated secrets
+// The pattern machinery of scrub-combine.ts. The static rules are split into a few patterns by
+// anchor ("lanes") and the registered values have a small pattern of their own, all walked in step;
+// they must find exactly what ONE pattern finds — with the values' alternatives first — on the generated secrets
 // corpus, with registered values that overlap the static rules' matches, each other and the
 // placeholder, and with a placeholder that a static rule matches inside (the keep alternative).
 import * as assert from 'node:assert/strict';
-import { combine, numberGroups, runCombined } from '../../../src/core/guard/scrub-combine';
+import { combine, combineLanes, numberGroups, runCombined } from '../../../src/core/guard/scrub-combine';
 import { staticRules } from '../../../src/core/guard/scrub-patterns';
 import { Scrubber, valuesRules } from '../../../src/core/guard/scrubber';
 import { buildCorpus } from '../../support/secrets/corpus';
@@ -37,17 +37,18 @@ describe('registered values walked in step with the static rules', function () {
   for (const placeholder of ['[REDACTED]', 'token=Zx9qL2pvB7wQ']) {
     for (const values of [registered, registered.slice(0, 3), ['REDACTED']]) {
       it(`placeholder ${JSON.stringify(placeholder)}, ${values.length} registered: the same output as one pattern`, () => {
-        const statics = combine(staticRules(placeholder));
-        const hits = statics.re.test(placeholder);
+        const statics = combineLanes(staticRules(placeholder));
+        const hits = statics.some((c) => c.re.test(placeholder));
         const keep = hits || values.some((v) => placeholder.includes(v));
         const one = combine([...valuesRules(placeholder, values, keep), ...staticRules(placeholder)]);
         const inStep = combine(valuesRules(placeholder, values, keep));
         let changed = 0;
         for (const doc of docs) {
           // Twice: the second round scrubs text full of placeholders.
-          for (const text of [doc, runCombined(one, doc, placeholder)]) {
-            const expected = runCombined(one, text, placeholder);
-            assert.equal(runCombined(statics, text, placeholder, inStep), expected);
+          for (const text of [doc, runCombined([one], doc, placeholder)]) {
+            const expected = runCombined([one], text, placeholder);
+            assert.equal(runCombined([inStep, ...statics], text, placeholder), expected);
+            assert.equal(runCombined(statics, text, placeholder), runCombined([combine(staticRules(placeholder))], text, placeholder));
             if (expected !== text) changed += 1;
           }
         }

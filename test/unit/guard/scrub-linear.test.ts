@@ -23,6 +23,13 @@ const HOSTILE: Record<string, string[]> = {
   'cli flags': ['--password ', '--token abc', 'mysql -p', 'mysql -u root -pabc ', 'curl -u a:', '-u user:pass', '--user '],
   'copies on a line': ['password=abcdefgh12 abcdefgh12 ', 'TOKEN=Zx9qL2pvB7w Zx9qL2pv ', 'x=1 password=Qw3rtyUi0p '],
   'urls and headers': ['://a:b@', '://user:', 'Authorization: Bearer ', '?token=', 'AccountKey='],
+  'config directives': ["IDENTIFIED BY '", 'identified by ', "PASSWORD '", '#define API_KEY ', '#define API_KEY abcdefgh1(',
+    'SetEnv API_KEY ', 'proxy_set_header X-Api-Key ', '- name: API_KEY\n  value: ', '"name": "TOKEN", "value": "', 'Set-Cookie: a=',
+    'password "', 'token \'abcdefghij '],
+  'command-line passwords': ['redis-cli -a ', 'mongosh -p ', '7z a -p', 'htpasswd -b f u ', 'rabbitmqctl add_user u ', 'smbclient -U u%',
+    'keytool -storepass ', 'ldapsearch -w '],
+  'inner shapes and fallback anchors': ['LS0tLS1CRUdJTi', '123456789:AA', ':APA91b', 'MTAabcdefghijklmnopqrstuvwx.abcdef.', '.atlasv1.',
+    'a8Q~', '1/1234567890', 'tskey-auth-', 'LTAI', 'EAA', '1//0', 'sha256~', 's.a1', 'Q~'],
 };
 
 function cpuMs(s: Scrubber, text: string): number {
