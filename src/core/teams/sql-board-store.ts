@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../storage/database';
 import type { SqlValue, StatementSpec } from '../storage/types';
+import { ClaimBatcher } from './claim-batcher';
 import { event, eventFromRow, messageFromRow, TASK_SELECT, taskFromRow, taskGuard, type EventRow, type MessageRow, type TaskRow } from './board-rows';
 import type { Actor, BoardEvent, BoardStore, BoardTask, ListFilter, ListOrder, NewTask, TaskChange, TaskOutcome, TeamMessage } from './board-types';
 
@@ -18,7 +19,11 @@ function ftsQuery(text: string, anyWord: boolean): string | undefined {
 }
 
 export class SqlBoardStore implements BoardStore {
-  constructor(private readonly db: Database) {}
+  private readonly claims: ClaimBatcher;
+
+  constructor(private readonly db: Database) {
+    this.claims = new ClaimBatcher(db);
+  }
 
   async create(teamId: string, input: NewTask, by: Actor): Promise<BoardTask> {
     const key = randomBytes(8).toString('hex');
@@ -86,12 +91,20 @@ export class SqlBoardStore implements BoardStore {
   }
 
   async claim(teamId: string, id: number, runId: string | undefined, by: Actor): Promise<BoardTask> {
-    await this.db.transaction([
-      ...taskGuard(teamId, id),
-      { sql: `UPDATE team_tasks SET status = 'in_progress', owner = ?, run_id = ?, progress = 0, updated_at = ? WHERE id = ?`, params: [by.name, runId ?? null, by.at, id] },
-      event(teamId, id, by.name, 'claim', runId ? `claimed (run ${runId})` : 'claimed', by.at),
-    ]);
-    return (await this.get(teamId, id))!;
+    await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
+    const t = await this.get(teamId, id);
+    if (!t) throw new Error(`Refused: there is no task #${id} on team ${teamId}.`);
+    if (t.status === 'in_progress' && t.owner === by.name && t.runId === runId) return t;
+    throw new Error(await this.whyNotClaimed(t, by.name));
+  }
+
+  /** Why a claim did not take the task, as it stands now. */
+  private async whyNotClaimed(t: BoardTask, claimer: string): Promise<string> {
+    if (t.status === 'in_progress') return `Refused: task #${t.id} is already claimed by ${t.owner ?? '?'}.`;
+    if (t.status !== 'pending') return `Refused: task #${t.id} is ${t.status}, so it cannot be claimed${t.status === 'completed' ? ' (completed tasks are final)' : ''}.`;
+    if (t.assignee && t.assignee !== claimer) return `Refused: task #${t.id} is assigned to ${t.assignee}, not ${claimer}.`;
+    const blockers = await Promise.all(t.openBlockers.map((b) => this.get(t.teamId, b)));
+    return `Refused: task #${t.id} is blocked by ${blockers.map((b, i) => `#${t.openBlockers[i]} (${b?.status ?? '?'})`).join(', ')}: it can be claimed once they are completed.`;
   }
 
   async assign(teamId: string, id: number, assignee: string, by: Actor): Promise<BoardTask> {

@@ -7,6 +7,8 @@ import { STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
 
 export interface BoardFixture {
   db: Database;
+  /** The database folder (a second window may open it). */
+  dir: string;
   board: SqlBoardStore;
   /** An actor at a time that moves forward one millisecond per call. */
   as(name: string): Actor;
@@ -15,6 +17,7 @@ export interface BoardFixture {
 let t = 1_700_000_000_000;
 
 export async function openBoard(): Promise<BoardFixture> {
-  const db = await Database.open({ dir: tempDir('teams'), workerPath: STORAGE_WORKER, migrations: WORKSPACE_MIGRATIONS });
-  return { db, board: new SqlBoardStore(db), as: (name) => ({ name, at: ++t }) };
+  const dir = tempDir('teams');
+  const db = await Database.open({ dir, workerPath: STORAGE_WORKER, migrations: WORKSPACE_MIGRATIONS });
+  return { db, dir, board: new SqlBoardStore(db), as: (name) => ({ name, at: ++t }) };
 }

@@ -3,6 +3,10 @@
 // required, review, cancel naming stranded tasks, the watchdog's release, an audit event per change.
 import assert from 'node:assert/strict';
 import { removeTempDirs } from '../../support/storage-fixtures';
+import { Database } from '../../../src/core/storage/database';
+import { WORKSPACE_MIGRATIONS } from '../../../src/core/storage/workspace-migrations';
+import { SqlBoardStore } from '../../../src/core/teams/sql-board-store';
+import { STORAGE_WORKER } from '../../support/storage-fixtures';
 import { openBoard, type BoardFixture } from './board-fixture';
 
 const T = 'web';
@@ -26,6 +30,26 @@ describe('teams: the board store', () => {
     const now = await f.board.get(T, task.id);
     assert.equal(now!.owner, winner);
     assert.equal((await f.board.events(T, { taskId: task.id })).filter((e) => e.action === 'claim').length, 1);
+  });
+
+  it('two windows on one workspace database claiming the same 20 tasks at once: each task is claimed exactly once', async () => {
+    const other = await Database.open({ dir: f.dir, workerPath: STORAGE_WORKER, migrations: WORKSPACE_MIGRATIONS });
+    try {
+      const second = new SqlBoardStore(other);
+      const ids: number[] = [];
+      for (let i = 0; i < 20; i++) ids.push((await f.board.create(T, { subject: `Task ${i}` }, f.as('lead'))).id);
+      const claimers = [f.board, second].flatMap((b, w) => [0, 1, 2].map((c) => ({ b, name: `w${w}m${c}` })));
+      const wins = await Promise.all(claimers.map(async ({ b, name }) => {
+        const mine: number[] = [];
+        for (const id of ids) await b.claim(T, id, `run-${name}`, f.as(name)).then(() => mine.push(id), (e: Error) => assert.match(e.message, /^Refused: task #\d+ is already claimed by w\dm\d\.$/));
+        return mine;
+      }));
+      assert.deepEqual(wins.flat().sort((a, b) => a - b), ids);
+      const claims = (await f.board.events(T)).filter((e) => e.action === 'claim');
+      assert.equal(claims.length, 20);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a blocked task cannot be claimed; it becomes claimable when every blocker completes, and blocked again when a blocker reopens', async () => {
@@ -58,6 +82,8 @@ describe('teams: the board store', () => {
     assert.equal(after!.subject, 'A');
     assert.deepEqual(after!.blockedBy, []);
     await assert.rejects(f.board.create(T, { subject: 'D', blockedBy: [999] }, f.as('lead')), /blocker #999 is not a task of this team/);
+    await assert.rejects(f.board.claim(T, 999, 'r', f.as('ann')), /^Error: Refused: there is no task #999 on team web\.$/);
+    await assert.rejects(f.board.claim('other-team', a.id, 'r', f.as('ann')), /there is no task #\d+ on team other-team/);
     assert.equal((await f.board.list(T, 'all', 'newest')).length, 3);
   });
 

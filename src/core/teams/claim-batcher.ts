@@ -1,0 +1,70 @@
+// Claims that arrive together are written together: every claim is a conditional update (it takes the
+// task only while it is pending, unblocked, and unassigned or assigned to the claimer) plus its audit
+// event guarded by changes(), and the claims queued while a write is in flight go to the database as
+// ONE journaled transaction — one durable write for many members, instead of one each waiting behind
+// the others. Two claims of one task in a batch cannot both match: the first leaves it in progress.
+// Who won is read back afterwards; the rules in board-schema.ts still guard every other writer.
+import type { Database } from '../storage/database';
+import type { StatementSpec } from '../storage/types';
+
+export interface ClaimRequest {
+  teamId: string;
+  id: number;
+  owner: string;
+  runId: string | null;
+  at: number;
+}
+
+interface Queued {
+  statements: StatementSpec[];
+  done: (err?: Error) => void;
+}
+
+function claimStatements(c: ClaimRequest): StatementSpec[] {
+  return [
+    {
+      sql: `UPDATE team_tasks SET status = 'in_progress', owner = ?, run_id = ?, progress = 0, updated_at = ?
+            WHERE id = ? AND team_id = ? AND status = 'pending' AND (assignee IS NULL OR assignee = ?)
+              AND NOT EXISTS (SELECT 1 FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id WHERE d.task_id = team_tasks.id AND b.status <> 'completed')`,
+      params: [c.owner, c.runId, c.at, c.id, c.teamId, c.owner],
+    },
+    {
+      sql: `INSERT INTO team_events(team_id, task_id, actor, action, detail, at) SELECT ?, ?, ?, 'claim', ?, ? WHERE changes() = 1`,
+      params: [c.teamId, c.id, c.owner, c.runId ? `claimed (run ${c.runId})` : 'claimed', c.at],
+    },
+  ];
+}
+
+export class ClaimBatcher {
+  private queue: Queued[] = [];
+  private draining = false;
+
+  constructor(private readonly db: Database) {}
+
+  /** Resolves once the claim's batch is durable (whether this claim took the task is read afterwards). */
+  submit(claim: ClaimRequest): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ statements: claimStatements(claim), done: (err) => (err ? reject(err) : resolve()) });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length) {
+        // Let the claims of the same turn of the event loop join this batch.
+        await new Promise<void>((r) => setImmediate(r));
+        const batch = this.queue.splice(0);
+        try {
+          await this.db.transaction(batch.flatMap((q) => q.statements));
+          for (const q of batch) q.done();
+        } catch (e) {
+          for (const q of batch) q.done(e as Error);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}
