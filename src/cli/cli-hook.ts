@@ -7,16 +7,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryApprovalStore } from '../core/exec/approval-store';
+import { DbApprovalStore, MemoryApprovalStore } from '../core/exec/approval-store';
 import { PathGuard } from '../core/fs/path-guard';
 import { claudeCodeHook } from '../core/hooks/claude-code';
 import { cursorHook } from '../core/hooks/cursor';
 import { hookChecks } from '../core/hooks/hook-checks';
 import { HookInputError, type HookFormat } from '../core/hooks/hook-format';
-import { PincerRuntime } from '../core/runtime';
+import { Database } from '../core/storage/database';
+import { WORKSPACE_MIGRATIONS } from '../core/storage/workspace-migrations';
 import { readStdin } from './check-command';
 import { loadCliConfig } from './cli-config';
-import { CliStore, defaultStateDir } from './cli-state';
+import { defaultStateDir, storageWorkerPath } from './cli-state-paths';
 import type { Values } from './main';
 import { UsageError } from './usage-error';
 
@@ -28,7 +29,7 @@ export async function hook(values: Values, positionals: string[]): Promise<numbe
   const [name, ...extra] = positionals;
   const format = name === undefined ? undefined : FORMATS[name];
   if (!format || extra.length) throw new UsageError(`pincer hook needs one format: ${Object.keys(FORMATS).join(' or ')} (the event comes on standard input).`);
-  let store: CliStore | undefined;
+  let db: Database | undefined;
   try {
     const request = format(await readStdin(), process.env);
     const given = values.workspace ?? request.workspace ?? process.cwd();
@@ -37,13 +38,14 @@ export async function hook(values: Values, positionals: string[]): Promise<numbe
     const config = loadCliConfig(root, values.config, warn);
     const stateDir = values.state ? path.resolve(values.state) : defaultStateDir(root);
     // A workspace Pincer never ran in has no approvals; the store is not created just to find that out.
-    if (fs.existsSync(stateDir)) store = new CliStore(stateDir, new PincerRuntime({ config, warn }), warn);
+    // Only the approvals are read (and their "last used" touched), so only the database is opened.
+    if (fs.existsSync(stateDir)) db = await Database.open({ dir: stateDir, workerPath: storageWorkerPath(), migrations: WORKSPACE_MIGRATIONS, onWarning: (m) => warn(`storage: ${m}`) });
     const guard = new PathGuard({
       roots: [root], workspaceOnly: config.fs.workspaceOnly, allowPaths: config.fs.allowPaths, denyPaths: config.fs.denyPaths,
       alwaysDeny: [stateDir], home: os.homedir(),
     });
     const answer = await request.answer(hookChecks({
-      policy: config.exec.policy, guard, store: store?.approvals ?? new MemoryApprovalStore(), home: os.homedir(), host: config.exec.host,
+      policy: config.exec.policy, guard, store: db ? new DbApprovalStore(db) : new MemoryApprovalStore(), home: os.homedir(), host: config.exec.host,
     }));
     if (answer.stdout !== undefined) process.stdout.write(answer.stdout + '\n');
     return answer.code;
@@ -53,6 +55,6 @@ export async function hook(values: Values, positionals: string[]): Promise<numbe
     process.stderr.write(`pincer hook: ${why} The tool call is refused.\n`);
     return 2;
   } finally {
-    await store?.close();
+    await db?.close();
   }
 }

@@ -2,10 +2,6 @@
 // checkpoints, "always" approvals), in --state DIR or else in a folder per workspace under the
 // person's state directory — never inside the repository, where it would be committed, or read and
 // rewritten by the very tools it records. The database starts its worker on first use only.
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { AgentRegistry } from '../core/agents/agent-registry';
 import { DbApprovalStore, LazyApprovalStore } from '../core/exec/approval-store';
 import { CheckpointStore } from '../core/fs/checkpoint-store';
@@ -14,25 +10,9 @@ import type { PincerRuntime } from '../core/runtime';
 import { SessionStore } from '../core/sessions/session-store';
 import { Database } from '../core/storage/database';
 import { WORKSPACE_MIGRATIONS } from '../core/storage/workspace-migrations';
+import { storageWorkerPath } from './cli-state-paths';
 
-/**
- * Linux and the BSDs: $XDG_STATE_HOME (else ~/.local/state)/pincer/<id>; macOS: ~/Library/Application
- * Support/pincer/<id>; Windows: %LOCALAPPDATA%\pincer\<id>. The id is a hash of the workspace's real
- * path, so every way of naming one folder finds one store.
- */
-export function defaultStateDir(workspace: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
-  const id = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
-  const base = platform === 'win32' ? env.LOCALAPPDATA || path.join(home, 'AppData', 'Local')
-    : platform === 'darwin' ? path.join(home, 'Library', 'Application Support')
-      : env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
-  return path.join(base, 'pincer', id);
-}
-
-/** The bundle has the worker beside it (dist/); the compiled sources keep it under core/storage. */
-function workerPath(): string {
-  const beside = path.join(__dirname, 'storage-worker.js');
-  return fs.existsSync(beside) ? beside : path.join(__dirname, '..', 'core', 'storage', 'storage-worker.js');
-}
+export { defaultStateDir } from './cli-state-paths';
 
 export class CliStore {
   private opening?: Promise<Database | undefined>;
@@ -47,7 +27,7 @@ export class CliStore {
 
   database(): Promise<Database | undefined> {
     this.opening ??= Database.open({
-      dir: this.dir, workerPath: workerPath(), migrations: WORKSPACE_MIGRATIONS, onWarning: (m) => this.warn(`storage: ${m}`),
+      dir: this.dir, workerPath: storageWorkerPath(), migrations: WORKSPACE_MIGRATIONS, onWarning: (m) => this.warn(`storage: ${m}`),
     }).catch((e: unknown) => {
       this.warn(`the database in ${this.dir} could not be opened (${(e as Error).message}); memory, sessions and checkpoints are unavailable.`);
       return undefined;
