@@ -25,16 +25,33 @@ export function isInjectionVar(name: string): boolean {
   return EXACT.has(name) || EXACT.has(name.toUpperCase()) || PREFIX.test(name) || /^BASH_FUNC_.*%%$/.test(name);
 }
 
+const EDITOR_VALUE = /^(vim?|nvim|nano|emacs(client)?( -nw)?|micro|hx|helix|kak|ed|joe|mg|code( --wait| -w)?|code-insiders --wait|subl( -w| --wait)?|mate -w|gedit|kate|notepad|true|:|cat)$/;
+/** An editor a person runs (`vim`, `code --wait`), as the value of EDITOR, core.editor and their kin. */
+export function isEverydayEditor(value: string): boolean {
+  return EDITOR_VALUE.test(value.trim());
+}
+const WORKSPACE_FILE = /^(\.\/)?[\w-][\w.-]*(\/[\w.-]+)*$/;
+
 /** Everyday values of otherwise dangerous names: `PAGER=cat`, `NODE_OPTIONS=--max-old-space-size=4096`, `PYTHONPATH=src`. */
 const HARMLESS_VALUE: Record<string, RegExp> = {
   PAGER: /^(cat|less( -[A-Za-z]+)?|more|)$/, GIT_PAGER: /^(cat|less( -[A-Za-z]+)?|more|)$/, MANPAGER: /^(cat|less( -[A-Za-z]+)?|more)$/,
   NODE_OPTIONS: /^(\s*--(max-old-space-size|max-semi-space-size|enable-source-maps|no-warnings|trace-warnings|trace-deprecation|stack-size|experimental-vm-modules|no-deprecation|unhandled-rejections|expose-gc|inspect|inspect-brk|openssl-legacy-provider)(=[\w.:-]+)?)*\s*$/,
   PYTHONPATH: /^(\.|[\w-]+(\/[\w.-]+)*)(:(\.|[\w-]+(\/[\w.-]+)*))*$/,
+  // An editor a person uses, or `true` (keep the message git proposes): nothing else is run.
+  EDITOR: EDITOR_VALUE, VISUAL: EDITOR_VALUE, GIT_EDITOR: EDITOR_VALUE, GIT_SEQUENCE_EDITOR: EDITOR_VALUE,
+  // Hosts that skip the proxy: fewer connections through it, never a program or a wildcard.
+  NO_PROXY: /^[\w.:/\[\]-]+(,[\w.:/\[\]-]+)*$/, no_proxy: /^[\w.:/\[\]-]+(,[\w.:/\[\]-]+)*$/,
+  // An extra certificate authority kept in the workspace (a relative path): trust added for a dev server.
+  NODE_EXTRA_CA_CERTS: WORKSPACE_FILE, SSL_CERT_FILE: WORKSPACE_FILE, REQUESTS_CA_BUNDLE: WORKSPACE_FILE, CURL_CA_BUNDLE: WORKSPACE_FILE, GIT_SSL_CAINFO: WORKSPACE_FILE,
+  // ssh with a workspace key and ordinary options; ProxyCommand, LocalCommand and the like run programs.
+  GIT_SSH_COMMAND: /^ssh(\s+(-[46AaCqTtvVxXYN]+|-[iFlpo]\s*(?!\S*(Proxy|LocalCommand|KnownHostsCommand|Match|Include))[\w./=@:-]+))*\s*$/i,
 };
 
 /** Assignments in front of a command (or given to env) that inject code; `dynamic` values always count. */
 export function injectedNames(assignments: readonly { name: string; value: { text: string; dynamic: boolean } }[]): string[] {
-  return assignments.filter((a) => isInjectionVar(a.name) && !(HARMLESS_VALUE[a.name] && !a.value.dynamic && HARMLESS_VALUE[a.name].test(a.value.text) && !a.value.text.includes('..'))).map((a) => a.name);
+  // `PATH="$PATH"` (as `env -i` needs) passes the value the program would have had anyway.
+  const unchanged = (a: { name: string; value: { text: string } }) => a.value.text === `$${a.name}` || a.value.text === `\${${a.name}}`;
+  return assignments.filter((a) => isInjectionVar(a.name) && !unchanged(a) && !(HARMLESS_VALUE[a.name] && !a.value.dynamic && HARMLESS_VALUE[a.name].test(a.value.text) && !a.value.text.includes('..'))).map((a) => a.name);
 }
 
 export function envRules(v: SegmentView): Finding[] {

@@ -17,7 +17,7 @@ export const GROUP_PATTERNS: Readonly<Record<GroupName, readonly RegExp[]>> = {
   filter_bypass: [/^sort .*--compress-prog/, /^git .*--upload-pack/, /^rg .*--pre[= ]/, /^man .*--html/, /^tar .*--(to-command|checkpoint-action)/],
   network_recon: [/^(nmap|masscan|zmap|chisel|ngrok|cloudflared)( |$)/, /^(ssh|scp) \S*@/],
   package_install: [/^(pip3?|pipx) install \S/, /^npm (install|i|add) [^-\s]/, /^(apk add|apt(-get)? install|yarn add|pnpm add)( |$)/],
-  persistence: [/^crontab (?!-l$)/, /^(at|launchctl|schtasks) /],
+  persistence: [/^crontab (?!-l$)/, /^(at|launchctl) /, /^schtasks (?!\/query\b)/i],
   process_control: [/^kill .*-(9|KILL|SIGKILL)\b/, /^(killall|pkill)( |$)/],
   env_dump: [/^(env|printenv)$/, /(^| )\/proc\/(\d+|self)\/environ/],
   remote_destruction: [/^(terraform|tofu|pulumi|cdk|cdktf) destroy/, /^(dropdb|dropuser)( |$)/, /^kubectl (delete|drain)( |$)/, /^helm (uninstall|delete)( |$)/, /^npm unpublish/],

@@ -12,7 +12,7 @@ import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
 import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
 import { envRules, injectedNames } from './command-env';
-import { commandFlow, flowFindings, isForkBomb, unwrapInner } from './command-flow';
+import { commandFlow, flowFindings, unwrapInner } from './command-flow';
 import { matchGroupPatterns } from './command-groups';
 import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupName } from './command-policy';
 import { parseCommand } from './command-parse';
@@ -20,6 +20,7 @@ import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding, codeRules } from './command-rules-code';
 import { adminRules } from './command-rules-admin';
 import { attackRules } from './command-rules-attacks';
+import { endlessSpawning } from './command-rules-exhaust';
 import { genericRules } from './command-rules-generic';
 import { gatherRules } from './command-rules-gather';
 import { argumentCommandFindings, contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
@@ -150,10 +151,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i + 1 < views.length; i++) if (segments[i + 1].joinedBy === '|' || segments[i + 1].joinedBy === '|&') views[i].pipedTo = views[i + 1];
   const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
-  // Both loop forms end in `done`: most commands skip the pattern's scan.
-  if (parsed.normalized.includes('done') && /\b(while|until)\s+(:|true|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;\s*do\b[^]*?&\s*(;|\n)?\s*done|\bfor\s*\(\(\s*;\s*;\s*\)\)[^]*?&\s*(;|\n)?\s*done/.test(parsed.normalized) && !/\bsleep\s+\d/.test(parsed.normalized.replace(/sh -c '[^']*'/g, '')))
-    commandLevel.push(deny('destructive_ops', 'a loop without end that starts a background process each time (fork bomb)'));
-  if (isForkBomb(parsed.normalized)) commandLevel.push(deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)'));
+  commandLevel.push(...endlessSpawning(parsed.normalized));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
   const guard = oneDecision(ctx.guard);

@@ -10,7 +10,7 @@ import type { WriteTarget } from './command-writes';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
-const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage)/;
+const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage|\.gradle\/gradle\.properties$|\.m2\/settings(-security)?\.xml$|(\.nuget\/NuGet|\.config\/NuGet|AppData\/Roaming\/NuGet)\/NuGet\.Config$|\.ivy2\/\.credentials$|\.sbt\/(\d[\w.]*\/)?credentials|\.config\/containers\/auth\.json$|\.databrickscfg$|\.snowsql\/config$|\.pulumi\/credentials\.json$|\.kaggle\/kaggle\.json$|(\.cache\/)?huggingface\/token$|\.config\/configstore\/firebase-tools\.json$|\.config\/netlify(\/|$)|\.netlify\/config\.json$|\.fly\/config\.yml$|\.wrangler\/config|\.config\/helm\/repositories\.yaml$|\.dbt\/profiles\.yml$|AppData\/Roaming\/(gcloud|GitHub CLI|rclone|FileZilla|Microsoft\/(Credentials|Protect|Crypto))(\/|$)|AppData\/Local\/(Google\/Chrome\/User Data|Microsoft\/(Credentials|Edge\/User Data)|BraveSoftware)(\/|$)|AppData\/Roaming\/Mozilla\/Firefox(\/|$))/;
 const SYSTEM_SECRET = /^(\/etc\/(shadow|gshadow|sudoers|sudoers\.d|master\.passwd|security\/opasswd|ssh\/ssh_host_[\w]+_key)$|\/etc\/(shadow|gshadow)-$|\/proc\/[^/]+\/(environ|mem|root|cwd|fd|maps|auxv)(\/|$)|\/proc\/(kcore|kallsyms)$|\/dev\/(mem|kmem|port)$|\/root(\/|$)|\/var\/run\/secrets(\/|$)|\/run\/secrets(\/|$)|\/var\/lib\/(docker|containerd|kubelet|sss)(\/|$)|\/etc\/krb5\.keytab$|\/etc\/ssl\/private(\/|$)|[^/]\.keytab$)/;
 const STARTUP = /^(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.profile|\.zshrc|\.zprofile|\.zshenv|\.zlogin|\.cshrc|\.tcshrc|\.kshrc|\.xprofile|\.xinitrc|\.config\/fish\/config\.fish|\.config\/autostart(\/.*)?|\.config\/systemd(\/.*)?|\.config\/fish(\/.*)?|\.local\/bin(\/.*)?|Library\/LaunchAgents\/.*|\.ssh\/(authorized_keys2?|rc|environment|config)|\.gitconfig|\.config\/git\/config)$/;
 const SYSTEM_STARTUP = /^\/etc\/(cron[\w.]*(\/.*)?|crontab|anacrontab|systemd\/.*|init\.d\/.*|rc\.local|profile(\.d\/.*)?|bash\.bashrc|environment|ld\.so\.preload|update-motd\.d\/.*)$|^\/var\/spool\/(cron|at)(\/|$)|^\/Library\/(LaunchAgents|LaunchDaemons)\//;
@@ -55,8 +55,23 @@ function candidates(v: SegmentView, cwdOutside: boolean): string[] {
     for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
   }
   for (const x of v.seg.assignments) if (/^(\/|~)/.test(x.value.text)) out.push(x.value.text);
+  for (const w of v.words) { const p = windowsHomePath(w.raw); if (p) out.push(p); }
   for (const r of v.seg.redirects) if (r.op === '<' || r.op === '<>') out.push(r.target.text);
   return out;
+}
+
+/**
+ * A Windows spelling of a place in the home folder, as a POSIX path under `~` (`%USERPROFILE%\.ssh\id_rsa`,
+ * `$env:APPDATA\gcloud\credentials.db`, `C:\Users\dev\.aws\credentials`), so the same classes apply.
+ */
+export function windowsHomePath(raw: string): string | undefined {
+  if (!/[\\%]|\$env:/i.test(raw)) return undefined;
+  const s = raw.replace(/^["']|["']$/g, '').replace(/\\+/g, '/');
+  const m = /^(?:%(userprofile|homepath)%|\$env:(userprofile|home|homepath)|\$home|~|[a-z]:\/users\/[^/]+)(\/.*)?$/i.exec(s);
+  if (m) return `~${m[3] ?? ''}`;
+  const app = /^(?:%(appdata|localappdata)%|\$env:(appdata|localappdata))(\/.*)?$/i.exec(s);
+  if (app) return `~/AppData/${/^local/i.test(app[1] ?? app[2]) ? 'Local' : 'Roaming'}${app[3] ?? ''}`;
+  return undefined;
 }
 
 export interface PathContext {
@@ -96,7 +111,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
     if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
-    else if (cls === 'credential' && (!KEY_TOOLS.test(v.name) || optionValue(v, p) && !/^ssh-(add|keygen)$/.test(v.name))) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
+    else if (cls === 'credential' && (!KEY_TOOLS.test(v.name) || optionValue(v, p) && !/^ssh-(add|keygen)$/.test(v.name)) && !ownSettings(v.name, p)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
     else if (cls === 'tool-settings' && !KEY_TOOLS.test(v.name)) f.push(ask('data_exfiltration', `${v.name} is given a tool's settings file in the home folder (${p}), where CLIs keep their login tokens`));
     else if (cls === 'startup' && !PLAIN_READERS.test(v.name)) f.push(ask('persistence', `${v.name} is given a start-up or scheduled-job file (${p}) it may change`));
   }
@@ -126,6 +141,11 @@ function optionValue(v: SegmentView, p: string): boolean {
   return v.args.some((a, i) => a === p && /^-[A-Za-z]$|^--[\w-]+$/.test(v.args[i - 1] ?? '') || a.endsWith(p) && /^(--[\w-]+=|-[A-Za-z])./.test(a) && a !== p);
 }
 
+/** A build tool handed its own settings file (`mvn -s ~/.m2/settings.xml`): it reads the credentials it was given them for. */
+function ownSettings(name: string, p: string): boolean {
+  return /^(mvn|mvnw|mvnd)$/.test(name) && /\.m2\//.test(p) || /^(gradle|gradlew)$/.test(name) && /\.gradle\//.test(p) || /^(nuget|dotnet)$/.test(name) && /NuGet\.Config$/i.test(p) || name === 'sbt' && /\.(sbt|ivy2)\//.test(p);
+}
+
 /** Programs that only look: listing, reading or finding in a folder outside the workspace changes nothing. */
 const LOOKERS = /^(cd|pushd|ls|ll|la|dir|exa|eza|tree|du|df|stat|file|which|type|realpath|readlink|dirname|basename|echo|printf|test|\[|\[\[|cat|bat|batcat|less|more|head|tail|grep|egrep|fgrep|rg|ag|ack|wc|diff|cmp|md5sum|sha1sum|sha256sum|mkdir|mktemp|touch|code|open|xdg-user-dir|git|jq|yq|man)$/;
 /** find only looks unless it runs, deletes or prints into files. */
@@ -143,6 +163,7 @@ function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: stri
   for (const a of v.args) {
     // Every form below names a path with `/`, `~` or `$HOME`: most arguments have none of them.
     if (!a.includes('/') && !a.includes('~') && !a.includes('$')) continue;
+    if (/^(\w+)=\$\{?\1\}?$/.test(a)) continue; // `env -i HOME=$HOME`: the value the program would have had anyway
     const m = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/.exec(a) ?? /^(file:\/\/)(\/[^\s]*)$/.exec(a)?.slice(1);
     if (!m) continue;
     const p = m[1];

@@ -4,6 +4,7 @@
 // changes (PowerShell cmdlets judged by verb and noun), macOS backups, firmware variables and
 // accounts, and the account files edited. Reading forms (`reg query`, `Get-MpPreference`,
 // `defaults read`, `gsettings get`, `apt list`) change nothing and stay allowed.
+import { grantRules } from './command-rules-grants';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Settings whose change weakens the machine's protection: screen lock, quarantine, firewall, updates, remote access. */
@@ -13,13 +14,13 @@ const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Op
 /** Registry hives that hold password hashes and the keys to decrypt them. */
 const SECRET_HIVE = /^(HKLM|HKEY_LOCAL_MACHINE)\\+(SAM|SECURITY|SYSTEM)\\*$/i;
 /** PowerShell nouns of the machine's protection, logging, services, accounts and start-up. */
-const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature)$/;
+const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature|volume|disk|partition|physicaldisk|virtualdisk|storagepool)$/;
 /** Verbs that take a protection away or stop something; creating, starting or enabling asks instead. */
-const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|limit|reset)$/;
+const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|limit|reset|format|initialize)$/;
 const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
 
 export function adminRules(v: SegmentView): Finding[] {
-  const f: Finding[] = [...historyRule(v)];
+  const f: Finding[] = [...historyRule(v), ...grantRules(v)];
   const { name, args } = v;
   const w = args.filter((a) => !a.startsWith('-'));
   const lower = args.map((a) => a.toLowerCase());
@@ -52,6 +53,8 @@ export function adminRules(v: SegmentView): Finding[] {
     case 'sc': case 'sc.exe': if (/^(stop|delete|config|create|failure|sdset|pause)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', `sc ${lower[0]} changes or stops a Windows service`)); break;
     case 'net': case 'net.exe': if (lower.some((a) => /^\/(add|delete|del|active:yes)$/.test(a)) || /^(stop|pause)$/.test(lower[0] ?? '')) f.push(deny('persistence', 'net changes accounts, groups, shares or services')); break;
     case 'takeown': case 'icacls': case 'cacls': if (name === 'takeown' || lower.some((a) => /^\/(grant|setowner|reset|remove|deny)/.test(a))) f.push(ask('dangerous_paths', `${name} changes who owns or may use files`)); break;
+    case 'diskpart': if (!args.every((a) => /^\/\?$/.test(a)) || !args.length) f.push(ask('destructive_ops', 'diskpart changes disks and partitions (its script is not read)')); break;
+    case 'mpcmdrun': if (lower.some((a) => /^-(removedefinitions|disableservice|restore|addexclusion|removeexclusion)$/.test(a))) f.push(deny('destructive_ops', 'MpCmdRun removes Defender\'s definitions or exclusions')); break;
     case 'cipher': if (lower.some((a) => /^\/w/.test(a))) f.push(deny('destructive_ops', 'cipher /w wipes free space')); break;
     case 'tmutil': if (/^(disable|delete|deletelocalsnapshots|thinlocalsnapshots|removeexclusion|addexclusion|disablelocal|setdestination|removedestination)$/.test(w[0] ?? '')) f.push(deny('destructive_ops', `tmutil ${w[0]} switches off or deletes backups`)); break;
     case 'nvram': if (args.some((a) => /=|^-[cd]$/.test(a))) f.push(deny('destructive_ops', 'nvram changes firmware variables')); break;

@@ -4,7 +4,9 @@
 // shell handed to another host, exploits and privilege-escalation helpers by their well-known
 // names, miners by name, container image or mining arguments, line tools reading an endless
 // device, and access granted later through a forge's API or a cloud account.
+import { captureRules } from './command-rules-capture';
 import { describesItself } from './command-rules-network';
+import { workloadRules } from './command-rules-workload';
 import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, SHELLS, type Finding, type SegmentView } from './command-view';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
@@ -92,7 +94,7 @@ export function attackRules(v: SegmentView): Finding[] {
   }
   if (/^(ldapsearch|ldapmodify|ldapdelete|ldapwhoami|ldb-search)$/.test(name) && args.some((a) => PASSWORD_ATTR.test(a))) f.push(deny('data_exfiltration', `${name} asks a directory for password attributes`));
   if (name === 'searchsploit' && args.some((a) => /^(-m|--mirror|-x|--examine)$/.test(a))) f.push(ask('code_injection', 'searchsploit copies exploit code into the workspace'));
-  f.push(...displayRule(v), ...minerRule(v), ...endlessRule(v), ...grantRule(v));
+  f.push(...displayRule(v), ...minerRule(v), ...endlessRule(v), ...grantRule(v), ...captureRules(v), ...workloadRules(v));
   // An image from a registry known only by an address: no name, no certificate to say whose it is.
   const bare = images(v).find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
   if (bare) f.push(ask('code_injection', `${v.name} runs or pulls ${bare}, an image from a registry known only by its address`));

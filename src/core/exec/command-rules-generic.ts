@@ -7,7 +7,7 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 const CREDENTIAL_WORD = /(token|secret|password|passwd|credential|_?auth|apikey|api-key|api_key|private-key|access-key|keys?$|vault|kubeconfig)/i;
 const READ_VERB = /^(get|show|view|print|export|output|pull|decrypt|read|reveal|list|create|dump|config-helper|get-credentials|get-token|login:ci|whoami)$/i;
 const SECRET_FLAG = /^--?(show-secrets|reveal|show-token|decrypt|with-decryption|raw|show-credentials|insecure-print|unmask|plaintext|t)$/;
-const DESTROY_VERB = /^(delete|destroy|drop|dropall|drop-all|db:drop|db:reset|db:schema:load|flush|flushall|flushdb|purge|truncate|wipe|nuke|teardown|shutdown|downgrade|rollback|undo|taint|drain|cordon|clean|reset|prune|rmi|del|remove|rm|uninstall|stop|kill|terminate|revoke|unpublish|deprecate|yank|expire|evict|format|rb|migrate:fresh|migrate:refresh)$/i;
+const DESTROY_VERB = /^(delete|destroy|drop|dropall|drop-all|db:drop|db:reset|db:schema:load|flush|flushall|flushdb|purge|truncate|wipe|nuke|teardown|shutdown|downgrade|rollback|undo|taint|drain|cordon|clean|reset|prune|rmi|del|remove|rm|uninstall|stop|kill|terminate|revoke|unpublish|deprecate|yank|expire|evict|format|rb|migrate:fresh|migrate:refresh|cancel|unset)$/i;
 /** Programs whose everyday verbs overlap the words above: their own rules decide. */
 const OWN_RULES = /^(git|rm|rmdir|npm|pnpm|yarn|bun|pip|pip3|pipx|cargo|brew|apt|apt-get|dnf|yum|pacman|snap|go|gem|make|cmake|kill|pkill|killall|systemctl|service|docker-compose|echo|printf|grep|rg|sed|awk|jq|find|xargs|tmux|screen|conda|mamba|uv|poetry|gradle|mvn|dotnet|composer|bundle|flutter|dart|swift|rustup|nvm|gh|code|vim|nvim|emacs|less|man|tldr|which|type|crontab)$/;
 
@@ -22,10 +22,13 @@ export function genericRules(v: SegmentView): Finding[] {
   // Sending the workspace (or anything) to a registry, a paste or a public repository.
   if (words.some((w) => PUBLISH_VERB.test(w)) && !/^(git|echo|printf|grep|rg)$/.test(name) || name === 'gh' && words[0] === 'repo' && words[1] === 'create' && args.some((a) => /^--(push|public)$/.test(a)))
     early.push(ask('data_exfiltration', `${name} ${words.find((w) => PUBLISH_VERB.test(w)) ?? 'repo create'} sends files to a registry or another server`));
-  if (words.some((w) => GRANT.test(w)) && words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w) || /hooks?$/.test(w)) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
+  // `direnv hook bash` prints a shell snippet: a hook word needs a verb that adds it, or a URL it would call.
+  if (words.some((w) => GRANT.test(w)) && (words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w)) || words.some((w) => /hooks$/.test(w)) && args.some((a) => /:\/\//.test(a))) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
     early.push(deny('persistence', `${name} adds a key, hook, login or scheduler that gives access later`));
+  // `-Dexec.executable=rm`, `--exec-program=…`: a property that names the program a build runs.
+  const named = args.map((a) => /^-D[\w.]*\.(executable|command|program|shell)=(.+)$/i.exec(a)?.[2]).find((x) => x);
+  if (named) early.push(/^(rm|sh|bash|zsh|dash|curl|wget|nc|python\d?|perl|ruby|node|powershell|pwsh|cmd)$/.test(named.split('/').pop() ?? '') ? deny('code_injection', `${name} is told to run ${named}`) : ask('code_injection', `${name} is told to run ${named}`));
   if (v.exe.startsWith('/') && /^\/(tmp|var\/tmp|dev\/shm)\//.test(v.exe)) early.push(ask('code_injection', `${v.exe} is a program in a temporary folder`));
-  if (/^(stress|stress-ng|memtester|yes)$/.test(name) && name !== 'yes') early.push(deny('destructive_ops', `${name} exhausts the machine's resources`));
   if ((words.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
     early.push(ask('env_dump', `${name} may print a service's environment or settings`));
   early.push(...packageSourceRule(v, words), ...credentialWordRule(name, args, words));
@@ -37,7 +40,8 @@ export function genericRules(v: SegmentView): Finding[] {
     f.push(ask('data_exfiltration', `${name} may print, mint or decrypt a credential`));
   else if (args.includes('-t') && /^(oc|kubectl)$/.test(name) && words[0] === 'whoami') f.push(ask('data_exfiltration', `${name} whoami -t prints the session token`));
   else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
-  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w));
+  // `delete_queue`, `purge-queue`, `drop_table`: a destroying verb with its object joined on.
+  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));
   f.push(...early);
   if (words.some((w) => /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))

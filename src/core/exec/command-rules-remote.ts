@@ -3,6 +3,7 @@
 // remote_destruction states a deny and its default action turns that into a question (a person may
 // well mean it). Reading, listing and planning stay allowed.
 import { parseOptions, valuesOf } from './command-options';
+import { grantInText } from './command-rules-grants';
 import { SECRET_PATH } from './command-rules-tools';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
@@ -22,6 +23,8 @@ const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcl
 export function remoteRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   if (CLOUD.test(name)) return cloudRule(name, args);
+  const service = dataServiceRule(name, args);
+  if (service.length) return service;
   switch (name) {
     // TF_CLI_ARGS and TF_CLI_ARGS_<command> add their options to every run (`-auto-approve` among them).
     case 'terraform': case 'tofu': case 'terragrunt': case 'terraform-cdk': case 'cdktf':
@@ -46,8 +49,8 @@ export function remoteRules(v: SegmentView): Finding[] {
     }
     case 'dropdb': case 'dropuser': return gone(`${name} deletes a database or role`);
     case 'mongorestore': case 'pg_restore': return args.some((a) => /^(--drop|--clean|-c)$/.test(a)) ? gone(`${name} drops what exists before restoring`) : [];
-    case 'curl': case 'http': case 'https': case 'xh': {
-      const method = args.flatMap((a, i) => /^(-X|--request)$/.test(a) ? [args[i + 1] ?? ''] : /^-X./.test(a) ? [a.slice(2)] : /^--request=/.test(a) ? [a.slice(10)] : [a]);
+    case 'curl': case 'http': case 'https': case 'xh': case 'wget': case 'wget2': {
+      const method = args.flatMap((a, i) => /^(-X|--request|--method)$/.test(a) ? [args[i + 1] ?? ''] : /^-X./.test(a) ? [a.slice(2)] : /^--(request|method)=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [a]);
       return method.some((m) => /^DELETE$/i.test(m)) ? gone(`${name} sends an HTTP DELETE, which removes something on the server`) : [];
     }
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
@@ -79,6 +82,21 @@ export function remoteRules(v: SegmentView): Finding[] {
       return [];
     }
   }
+  return [];
+}
+
+/** Options of message brokers, caches and search services that name the server they act on. */
+const SERVICE_ENDPOINT = /^--?(bootstrap-server|bootstrap-servers|broker-list|brokers?|zookeeper|servers?|host|hosts|url|uri|endpoint|cluster|b|h)(=|$)/;
+
+/**
+ * Brokers, caches and search services told to delete with an option rather than a verb
+ * (`kafka-topics --delete --topic t`, `kafka-delete-records`, `memcflush --servers=…`): the data
+ * lives on the server the options name.
+ */
+function dataServiceRule(name: string, args: string[]): Finding[] {
+  const flag = args.find((a) => /^--(delete|drop|purge|truncate|flush|flush-all|flushall|wipe|destroy|delete-all|remove-all|delete-records|reset-offsets)(=|$)/.test(a));
+  if (flag && args.some((a) => SERVICE_ENDPOINT.test(a)) && !/^(rsync|rclone|git|aws|gsutil|docker|kubectl|helm)$/.test(name)) return gone(`${name} ${flag} deletes data on the server it names`);
+  if (/(^|[-_.])(delete|drop|purge|flush|truncate|wipe)([-_.]|$)|^memcflush$/.test(name) && args.some((a) => SERVICE_ENDPOINT.test(a))) return gone(`${name} deletes or flushes data on the server it names`);
   return [];
 }
 
@@ -135,13 +153,15 @@ function kubeRule(name: string, args: string[]): Finding[] {
 }
 
 /** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
-export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|\.drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL)/i;
+export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|(?<=\.)drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL|FLUSHDB)/i;
 
 function sqlRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });
   const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], /^(psql|usql|duckdb|pgcli)$/.test(name) ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' || name === 'sqlite3' ? o.operands.slice(1) : [])];
   if (sql.some((q) => /\bTO\s+PROGRAM\b/i.test(q))) return [deny('code_injection', `${name} runs SQL that hands text to a shell on the server (COPY … TO PROGRAM)`)];
   if (sql.some((q) => DESTRUCTIVE_SQL.test(q))) return gone(`${name} runs SQL that drops, truncates or empties data`);
+  const grant = sql.map((q) => grantInText(name, q)).find((g) => g);
+  if (grant) return [grant];
   return sql.flatMap((q) => sqlFileRule(name, q));
 }
 

@@ -3,6 +3,7 @@
 // `docker inspect`), and sent out inside what a network tool is given (a secret-named variable or a
 // substitution in a URL, a header or a host name), by mail or to a paste service.
 import { parseOptions, valuesOf } from './command-options';
+import { SECRET_FILE } from './command-rules-network';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials. */
@@ -78,7 +79,11 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
       if (w[0] === 'config' && (args.includes('--list') || /^(list|show|view|get)$/.test(w[1] ?? '')) || /^(token|whoami)$/.test(w[0] ?? '') && args.includes('--show')) f.push(shown(`${name} config prints the stored API keys`));
       break;
     case 'doctl': case 'flyctl': case 'fly': case 'vercel': case 'netlify': if (w[0] === 'auth' && /^(token|print-token)$/.test(w[1] ?? '')) f.push(shown(`${name} auth ${w[1]} prints the stored token`)); break;
-    case 'security': if (/^(find-generic-password|find-internet-password|find-certificate|dump-keychain|export|find-key|dump-trust-settings)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', `security ${w[0]} reads the keychain`)); break;
+    case 'security':
+      if (/^(find-generic-password|find-internet-password|find-certificate|dump-keychain|export|find-key|dump-trust-settings)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', `security ${w[0]} reads the keychain`));
+      // A root certificate trusted, or the rules of who may authorise what rewritten.
+      if (/^(add-trusted-cert|authorizationdb|set-key-partition-list|add-trusted-root|trust-settings-import|unlock-keychain|set-keychain-settings)$/.test(w[0] ?? '') && !(w[0] === 'authorizationdb' && w[1] === 'read')) f.push(deny('privilege_escalation', `security ${w[0]} changes what the machine trusts or who may authorise`));
+      break;
     case 'secret-tool': if (/^(lookup|search)$/.test(w[0] ?? '')) f.push(deny('data_exfiltration', 'secret-tool reads the keyring')); break;
     case 'pass': case 'gopass': case 'passage': if (w.length && !/^(ls|list|find|search|init|git|help|version|insert|generate|edit|rm|mv|cp)$/.test(w[0]) || w[0] === 'show') f.push(shown(`${name} prints a stored password`)); break;
     case 'op': if (/^(read|inject)$/.test(w[0] ?? '') || (/^(item|document)$/.test(w[0] ?? '') && w[1] === 'get')) f.push(shown(`op ${w[0]} prints a stored secret`)); break;
@@ -108,7 +113,9 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     case 'launchctl': if (w[0] === 'getenv' || w[0] === 'export') f.push(deny('env_dump', 'launchctl prints the environment')); break;
     case 'tmux': if (w[0] === 'show-environment' || w[0] === 'showenv') f.push(deny('env_dump', 'tmux show-environment prints the session environment')); break;
   }
-  if (MAILERS.test(name) && (args.length > 0 || v.seg.joinedBy === '|' || v.seg.heredocs.length || v.seg.redirects.some((r) => r.op === '<'))) f.push(deny('data_exfiltration', `${name} sends mail`));
+  // A report mailed to a named address asks (what it reads is judged by the path rules); mail fed from a pipe carries whatever the pipe holds.
+  if (MAILERS.test(name) && (args.length > 0 || v.seg.joinedBy === '|' || v.seg.heredocs.length || v.seg.redirects.some((r) => r.op === '<')))
+    f.push(v.seg.joinedBy === '|' || v.seg.redirects.some((r) => r.op === '<' && SECRET_FILE.test(r.target.text)) || args.some((a) => SECRET_FILE.test(a)) ? deny('data_exfiltration', `${name} mails what a pipe or a secret file holds`) : ask('data_exfiltration', `${name} sends mail`));
   if (DROPS.test(name)) f.push(deny('data_exfiltration', `${name} uploads data to a sharing service`));
   if (NETWORK.test(name)) f.push(...carriedOut(v));
   return f;

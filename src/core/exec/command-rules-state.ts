@@ -128,7 +128,10 @@ function repointRules(v: SegmentView): Finding[] {
     if (name === 'gem' && w[0] === 'sources' && args.some((a) => /^(-a|--add)$/.test(a))) return [deny('persistence', 'gem sources --add adds a package source')];
     if (name === 'conda' && w[0] === 'config' && args.some((a) => /^--(add|append|prepend|set)$/.test(a)) && args.some((a) => /^(channels|channel_alias|default_channels|custom_channels)$/.test(a))) return [deny('persistence', 'conda config adds a package channel')];
   }
-  if ((name === 'npx' || name === 'pnpx' || name === 'bunx' || name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '')) && args.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
+  // The package is the first operand (or `--package=`); a URL later on is the package's own argument (`npx playwright screenshot http://localhost:3000`).
+  const runner = name === 'npx' || name === 'pnpx' || name === 'bunx' ? 0 : name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '') ? 1 : -1;
+  const pkgs = runner < 0 ? [] : [...(w[runner] !== undefined ? [w[runner]] : []), ...args.flatMap((a, i) => /^(-p|--package)$/.test(args[i - 1] ?? '') ? [a] : /^--package=/.test(a) ? [a.slice(10)] : [])];
+  if (pkgs.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
     return [deny('code_injection', `${name} runs a package straight from a URL, a repository or a file`)];
   if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {
     const o = parseOptions(args, { longValue: ['install-extension', 'uninstall-extension', 'extensions-dir', 'user-data-dir', 'profile', 'locate-extension'] });

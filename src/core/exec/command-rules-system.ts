@@ -1,6 +1,7 @@
 // Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
 // container or persist. Each looks at one segment's argv with real option parsing.
 import { hasFlag, hasLong, parseOptions } from './command-options';
+import { exhaustRules } from './command-rules-exhaust';
 import { ask, deny, denyAlways, type Finding, type SegmentView } from './command-view';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
@@ -43,7 +44,10 @@ function isNewgrpSg(args: readonly string[]): boolean {
 export function systemRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
+  // shred of workspace files (`shred -u secrets.local.json`) is a careful delete; of a device or anything outside, it is not.
+  const shredsOwn = name === 'shred' && parseOptions(args, { shortValue: 'ns', longValue: ['iterations', 'size', 'random-source', 'remove'] }).operands.every((t) => !isOutsidePath(t) && !t.startsWith('-') && !/[*?]/.test(t) && t !== '.');
+  if (shredsOwn && args.length) f.push(ask('destructive_ops', 'shred overwrites workspace files beyond recovery'));
+  else if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
   if (POWER.test(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(args.find((a) => !a.startsWith('-')) ?? '')))
     f.push(deny('destructive_ops', `${name} stops or restarts the machine`));
   // sudo and doas ask a person for a password anyway: what they run is judged on its own, and they ask.
@@ -54,10 +58,18 @@ export function systemRules(v: SegmentView): Finding[] {
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
   if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
+  f.push(...exhaustRules(v));
   switch (name) {
     case 'rm': f.push(...rmRule(args)); break;
     // Removal tools from package registries (`npx rimraf`, `pnpm dlx del-cli`) delete like rm -r.
-    case 'rimraf': case 'del': case 'del-cli': case 'trash': case 'trash-put': case 'rmtrash': case 'trash-cli': case 'rm-rf': f.push(...rmRule(['-r', ...args.filter((a) => !a.startsWith('-'))])); break;
+    // Windows `del /q *.log`: switches, not paths; only `/s` reaches into folders.
+    case 'del': case 'erase': {
+      const windows = args.some((a) => /^\/[a-z](:\S*)?$/i.test(a)) || name === 'erase';
+      // Otherwise `del` is the npm package del-cli, which deletes like rm -r.
+      f.push(...(windows ? rmRule([...(args.some((a) => /^\/s$/i.test(a)) ? ['-r'] : []), ...args.filter((a) => !/^\/[a-z](:\S*)?$/i.test(a))]) : rmRule(['-r', ...args.filter((a) => !a.startsWith('-'))])));
+      break;
+    }
+    case 'rimraf': case 'del-cli': case 'trash': case 'trash-put': case 'rmtrash': case 'trash-cli': case 'rm-rf': f.push(...rmRule(['-r', ...args.filter((a) => !a.startsWith('-'))])); break;
     case 'dd': f.push(...ddRule(args)); break;
     case 'chmod': case 'chown': case 'chgrp': case 'setfacl': case 'chattr': f.push(...permRule(name, args)); break;
     case 'kill': f.push(...killRule(args)); break;
@@ -67,9 +79,21 @@ export function systemRules(v: SegmentView): Finding[] {
       break;
     }
     case 'killall5': case 'xkill': f.push(deny('process_control', `${name} kills processes it picks`)); break;
-    case 'crontab': if (!(args.length === 1 && args[0] === '-l')) f.push(deny('persistence', 'crontab installs a scheduled job')); break;
+    case 'crontab': case 'fcrontab': case 'incrontab': if (!(args.length === 1 && args[0] === '-l')) f.push(deny('persistence', `${name} installs a scheduled job`)); break;
+    // Services started at boot: the init system's own switches.
+    case 'rc-update': if (/^(add|-a)$/.test(args[0] ?? '')) f.push(deny('persistence', 'rc-update add starts a service at every boot')); break;
+    case 'chkconfig': if (args.some((a) => /^(on|--add)$/.test(a))) f.push(deny('persistence', 'chkconfig turns a service on at boot')); break;
+    case 'update-rc.d': if (args.some((a) => /^(defaults|enable|start|defaults-disabled)$/.test(a))) f.push(deny('persistence', 'update-rc.d starts a service at boot')); break;
+    // Process managers and service wrappers installed to start with the machine or the login.
+    case 'pm2': case 'forever-service': case 'nssm': case 'loginctl': case 'launchd': case 'supervisord':
+      if (args.some((a) => /^(startup|install|enable-linger)$/.test(a))) f.push(ask('persistence', `${name} ${args.find((a) => /^(startup|install|enable-linger)$/.test(a))} makes programs start with the machine or outlive the login`));
+      break;
+    // macOS network settings: a proxy or DNS server set here sees every connection.
+    case 'networksetup': if (args.some((a) => /^-set(web|secureweb|socksfirewall|ftp|streaming|gopher)proxy$|^-setautoproxyurl$|^-setdnsservers$|^-setproxybypassdomains$/i.test(a))) f.push(deny('data_exfiltration', 'networksetup sends the machine\'s traffic or name lookups through another server')); break;
     case 'launchctl': if (!/^(list|print|print-disabled|version|help|blame|dumpstate|managerpid|manageruid|managername)$/.test(args[0] ?? '')) f.push(deny('persistence', 'launchctl loads or changes what runs later')); break;
-    case 'at': case 'batch': case 'schtasks': f.push(deny('persistence', `${name} schedules something to run later`)); break;
+    case 'at': case 'batch': if (!(args.length && args.every((a) => /^-(l|V)$/.test(a)))) f.push(deny('persistence', `${name} schedules something to run later`)); break;
+    // `schtasks /query` lists; /create, /change and /run make or start a task.
+    case 'schtasks': if (!args.length || !args.every((a) => /^\/(query|fo|v|nh|tn|\?)$/i.test(a) || !a.startsWith('/') && !/^\/(create|change|run|delete|end)/i.test(a)) || !args.some((a) => /^\/(query|\?)$/i.test(a))) f.push(deny('persistence', `${name} schedules something to run later`)); break;
     case 'systemctl': if (args.some((a) => /^(enable|link|edit|set-property|mask|daemon-reload|preset)$/.test(a))) f.push(deny('persistence', 'systemctl changes what starts with the system')); break;
     case 'find': f.push(...findRule(args)); break;
     case 'docker': case 'podman': case 'nerdctl': f.push(...containerRule(name, args)); break;
@@ -147,6 +171,9 @@ function findRule(args: string[]): Finding[] {
     if (a.startsWith('-') || a === '(' || a === '!') break;
     roots.push(a);
   }
+  // Every setuid or setgid program on the machine: the first step of a privilege escalation.
+  if (args.some((a, i) => args[i - 1] === '-perm' && /^([-/]?[2467]\d{3}|[-/]?[ug]=s|[-/]?u\+s|[-/]?g\+s)$/.test(a)) && roots.some((r) => isCatastrophicTarget(r) || isOutsidePath(r)))
+    return [ask('privilege_escalation', 'find lists the setuid and setgid programs of the machine')];
   const removes = args.includes('-delete') || args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && REMOVERS.test((args[i + 1] ?? '').split('/').pop() ?? ''));
   if (removes) {
     if (roots.some(isRootOrHome)) return [denyAlways('destructive_ops', 'find -delete over the root or the home folder')];
@@ -158,6 +185,27 @@ function findRule(args: string[]): Finding[] {
   return [];
 }
 
+/** The sources of `-v SRC:DST`, `--volume=SRC:DST` and `--mount type=bind,source=SRC,…`. */
+function mountSources(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const v = /^(-v|--volume|--mount)$/.test(args[i]) ? args[i + 1] ?? '' : /^(--volume|--mount)=/.test(args[i]) ? args[i].slice(args[i].indexOf('=') + 1) : /^-v./.test(args[i]) ? args[i].slice(2) : undefined;
+    if (v === undefined) continue;
+    const src = /(?:^|,)(?:source|src)=([^,]+)/.exec(v)?.[1] ?? (v.includes('=') ? undefined : v.split(':')[0]);
+    if (src) out.push(src);
+  }
+  return out;
+}
+
+/** A container handed the home folder (or a credential store in it): everything the person can read goes in with it. */
+function homeMount(name: string, sub: string, args: string[]): Finding[] {
+  const src = mountSources(args).map((s) => s.replace(/^["']|["']$/g, ''));
+  const home = src.find((s) => /^(~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+)\/?$/.test(s));
+  if (home) return [deny('container_escape', `${name} ${sub} mounts the home folder (${home}), with every key and token in it`)];
+  const secret = src.find((s) => /^(~|\$HOME|\$\{HOME\}|\/home\/[^/]+|\/Users\/[^/]+)\/\.(ssh|aws|kube|docker|gnupg|config\/gcloud|azure|netrc|git-credentials|npmrc)\b/.test(s));
+  return secret ? [deny('data_exfiltration', `${name} ${sub} mounts a credential store (${secret}) into the container`)] : [];
+}
+
 function containerRule(name: string, args: string[]): Finding[] {
   const joined = args.join(' ');
   const f: Finding[] = [];
@@ -167,6 +215,7 @@ function containerRule(name: string, args: string[]): Finding[] {
       f.push(deny('container_escape', `${name} ${sub} with host privileges or namespaces`));
     if (/(^|\s)(-v|--volume|--mount)[= ]?(\S*\s)?\/?(:|\/:|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/etc|\/root|\/proc|\/sys|\/dev)\b/.test(joined) || /(-v|--volume)[= ]\/:/.test(joined) || /source=\/(,|$|\s)/.test(joined))
       f.push(deny('container_escape', `${name} ${sub} mounts the host's root, system folders or the docker socket`));
+    f.push(...homeMount(name, sub, args));
   }
   if (args.some((a) => /docker\.sock|containerd\.sock|podman\.sock/.test(a) && /(^|=|:\/\/)\//.test(a))) f.push(deny('container_escape', `${name} talks to a container runtime socket`));
   if (sub === 'system' && args.includes('prune') || sub === 'volume' && args.includes('prune')) f.push(ask('destructive_ops', `${name} prune deletes data`));

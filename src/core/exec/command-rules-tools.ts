@@ -1,14 +1,18 @@
 // Rules for ordinary tools that can be made to run another program (filter_bypass), package
 // installs, environment dumps, reads of credentials, and code the judge cannot see (eval, source,
 // awk system()). Mentions inside arguments never count: `grep -r "rm -rf" .` is a search.
+import { isEverydayEditor } from './command-env';
 import { analyzeSed } from './command-sed';
 import { hasFlag, parseOptions, valuesOf } from './command-options';
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, baseName, deny, isPathLike, type Finding, type SegmentView } from './command-view';
 
 /** Files whose contents are credentials: reading them is the first half of an exfiltration. */
-export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys|known_hosts)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
+export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
 const GIT_DANGER_CONFIG = /^(core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy|alternaterefs)|diff\..*\.(textconv|command)|diff\.external|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential\.helper|gpg\.(program|.*\.program)|sequence\.editor|protocol\..*\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|https\.proxy|url\..*\.insteadof|include\.path|includeif\..*|init\.templatedir|alias\..*|pager\..*|web\.browser|browser\..*\.cmd|sendemail\..*cmd|notes\.rewriteref|status\.showuntrackedfiles)$/i;
+
+/** Compression programs tar may be told to use, with their ordinary options. */
+const COMPRESSOR = /^(zstd|unzstd|pzstd|xz|pixz|gzip|pigz|bzip2|pbzip2|lbzip2|lz4|lzip|plzip|lzma|lzop|brotli|compress)(\s+-{1,2}[\w=]+)*$/;
 
 export function toolRules(v: SegmentView): Finding[] {
   const { name, args } = v;
@@ -43,7 +47,9 @@ export function toolRules(v: SegmentView): Finding[] {
       break;
     }
     case 'tar': case 'gtar': case 'bsdtar': {
-      if (args.some((a) => /^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')))
+      // `-I zstd`, `--use-compress-program='xz -T0'`: a compressor by name is what the option is for.
+      const compressor = (i: number, a: string) => /^(-I|--use-compress-program|--use-compress-prog)$/.test(a) && COMPRESSOR.test(args[i + 1] ?? '') || /^--use-compress-prog(ram)?=/.test(a) && COMPRESSOR.test(a.slice(a.indexOf('=') + 1)) || /^-I./.test(a) && COMPRESSOR.test(a.slice(2));
+      if (args.some((a, i) => !compressor(i, a) && (/^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--'))))
         f.push(deny('filter_bypass', 'tar runs another program (--to-command, --checkpoint-action, -I …)'));
       // Names kept absolute (-P) are written wherever the archive says: /etc, ~/.ssh.
       if (args.some((a) => a === '--absolute-names' || /^-[A-Za-z]*P/.test(a) && !a.startsWith('--')) && args.some((a) => /^(--extract|--get|-[A-Za-z]*x[A-Za-z]*|x[A-Za-z]*)$/.test(a))) f.push(ask('dangerous_paths', 'tar -P extracts names as absolute paths, anywhere on the machine'));
@@ -85,6 +91,8 @@ export function toolRules(v: SegmentView): Finding[] {
     f.push(deny('env_dump', `${name} prints a secret from the environment`));
   const inputs = v.seg.redirects.filter((r) => r.op === '<' || r.op === '<>').map((r) => r.target.text);
   if (!/^(chmod|chown|chgrp|ls|stat|test|ssh-add|ssh-keygen|file)$/.test(name) && [...args, ...inputs].some((a) => SECRET_PATH.test(a) && !/\.pub$/.test(a) && (isPathLike(a) || a.includes('/')))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
+  // known_hosts holds no key, only which servers this account reaches (hashed or not): worth a question, not a refusal.
+  else if (!/^(ssh-keygen|ssh-keyscan|ls|stat|test)$/.test(name) && [...args, ...inputs].some((a) => /(^|\/)\.ssh\/known_hosts2?$/.test(a))) f.push(ask('data_exfiltration', `${name} reads ~/.ssh/known_hosts, the list of servers this account connects to`));
   f.push(...packageRules(v));
   return f;
 }
@@ -114,7 +122,10 @@ function gitRule(args: string[]): Finding[] {
   if (configs.some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]) || /^alias\..*=!/.test(c))) f.push(deny('filter_bypass', 'git -c sets an option that runs another program'));
   if (valuesOf(o, ['exec-path']).length) f.push(deny('filter_bypass', 'git --exec-path loads git commands from another folder'));
   const ro = parseOptions(rest, { shortValue: 'ubom', longValue: ['upload-pack', 'receive-pack', 'exec', 'template', 'config', 'origin', 'branch', 'message', 'file', 'author'] });
-  if (valuesOf(ro, ['upload-pack', 'receive-pack', 'exec']).length || valuesOf(o, ['upload-pack', 'receive-pack', 'exec']).length || (/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) && valuesOf(ro, [], 'u').length) || (sub === 'push' && ro.long.some((l) => /^(receive-pack|exec)/.test(l))))
+  // The programs git runs by default under their own names change nothing; `rebase --exec CMD` runs a
+  // command line, which the judge reads like any other argument that is shell text.
+  const packs = [...valuesOf(ro, ['upload-pack', 'receive-pack', ...(sub === 'rebase' ? [] : ['exec'])]), ...valuesOf(o, ['upload-pack', 'receive-pack', 'exec']), ...(/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) ? valuesOf(ro, [], 'u') : [])];
+  if (packs.some((p) => !/^git[- ](upload-pack|receive-pack|upload-archive)$/.test(p)) || (sub === 'push' && ro.long.some((l) => /^(receive-pack|exec)/.test(l)) && !packs.length))
     f.push(deny('filter_bypass', 'git --upload-pack/--receive-pack/--exec runs another program'));
   if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
   if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]))) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
@@ -122,7 +133,13 @@ function gitRule(args: string[]): Finding[] {
     const key = rest.find((a) => !a.startsWith('-'));
     const setting = rest.filter((a) => !a.startsWith('-')).length >= 2 || rest.some((a) => /^--(add|replace-all|edit|unset)/.test(a)) || rest[0] === 'set';
     const name = rest[0] === 'set' ? rest.find((a, i) => i > 0 && !a.startsWith('-')) : key;
-    if (setting && name && GIT_DANGER_CONFIG.test(name)) f.push(deny('persistence', `git config ${name} makes git run a program later`));
+    const unset = rest.some((a) => /^--unset(-all)?$/.test(a)) || rest[0] === 'unset';
+    const value = rest.filter((a) => !a.startsWith('-') && a !== 'set')[1] ?? '';
+    // Hooks kept in the repository (`.husky`, `.githooks`): the files are the workspace's own, read like any other.
+    const ownHooks = /^core\.hookspath$/i.test(name ?? '') && /^(\.\/)?[\w.-]+(\/[\w.-]+)*\/?$/.test(value) && !value.split('/').includes('..')
+      || /^(core|sequence)\.editor$/i.test(name ?? '') && isEverydayEditor(value); // `code --wait` is the editor a person uses
+    if (unset) { /* taking a setting away runs nothing */ }
+    else if (setting && name && GIT_DANGER_CONFIG.test(name) && !ownHooks) f.push(deny('persistence', `git config ${name} makes git run a program later`));
     else if (setting && rest.some((a) => /^--(global|system)$/.test(a))) f.push(ask('write', 'git config --global changes settings outside the workspace'));
   }
   if (sub === 'daemon' || sub === 'instaweb') f.push(deny('network_recon', `git ${sub} serves the repository to the network`));

@@ -94,7 +94,7 @@ export function windowsRules(v: SegmentView): Finding[] {
     case 'diskutil':
       return lower.some((a) => /^(erasedisk|erasevolume|zerodisk|randomdisk|secureerase|reformat|partitiondisk|deletevolume|deletecontainer|splitpartition|mergepartitions|resizevolume|unmountdisk)$/.test(a)) ? [deny('destructive_ops', 'diskutil erases or repartitions a disk')] : [];
     case 'csrutil': return /^(disable|clear|authenticated-root)$/.test(lower[0] ?? '') ? [deny('destructive_ops', 'csrutil switches System Integrity Protection off')] : [];
-    case 'spctl': return has(/^--(master-disable|global-disable|disable|add|remove)$/) ? [deny('destructive_ops', 'spctl switches Gatekeeper off or exempts a program from it')] : [];
+    case 'spctl': return has(/^--(master-disable|global-disable|disable|add|remove)$|^developer-mode$/) ? [deny('destructive_ops', 'spctl switches Gatekeeper off or exempts a program from it')] : [];
     case 'iwr': case 'irm': case 'invoke-webrequest': case 'invoke-restmethod': case 'start-bitstransfer':
       return v.pipedTo && /^(iex|invoke-expression|powershell|pwsh)$/.test(v.pipedTo.name) ? [deny('code_injection', `${name} downloads a script that is run as it arrives`)] : [];
     // Elixir's shell is also `iex` (`iex -S mix`): PowerShell's alias is the end of a pipe, or is given an expression.

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { parseOptions } from './command-options';
 import { outputOptionTargets } from './command-paths';
+import { grantInText } from './command-rules-grants';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
 import { isUnknownProgram } from './command-rules-unknown';
 import { ask, baseName, deny, INTERPRETERS, type Finding, type SegmentView } from './command-view';
@@ -60,7 +61,7 @@ export function fedBy(v: SegmentView): string | undefined {
 }
 
 /** Database clients that run the SQL they are fed (on stdin or from a file). */
-const SQL_CLIENTS = /^(psql|mysql|mariadb|sqlcmd|clickhouse-client|clickhouse|cqlsh|mongo|mongosh|cockroach|snowsql|duckdb|sqlite3|trino|presto|bq|usql|pgcli|mycli|litecli)$/;
+const SQL_CLIENTS = /^(psql|mysql|mariadb|sqlcmd|redis-cli|valkey-cli|keydb-cli|clickhouse-client|clickhouse|cqlsh|mongo|mongosh|cockroach|snowsql|duckdb|sqlite3|trino|presto|bq|usql|pgcli|mycli|litecli)$/;
 
 /** Plain writers and readers: running one of them after a write runs nothing that was written. */
 const INERT = /^(echo|printf|cat|tee|chmod|chown|touch|mkdir|cd|pushd|popd|true|false|:|ls|head|tail|grep|wc|diff|sort|uniq|sed|awk|cp|mv|ln|rm|test|\[|sleep|git)$/;
@@ -103,6 +104,8 @@ export async function contentFindings(v: SegmentView, shown: readonly string[], 
   const f: Finding[] = [];
   for (const text of shown) {
     if (SQL_CLIENTS.test(v.name) && DESTRUCTIVE_SQL.test(text)) f.push(deny('remote_destruction', `${v.name} runs SQL this command wrote or fed it that drops, truncates or empties data`));
+    const grant = SQL_CLIENTS.test(v.name) ? grantInText(v.name, text) : undefined;
+    if (grant) f.push(grant);
     const code = judges.code('generic', text);
     if (code && code.decision === 'deny') f.push({ ...code, reason: `${v.name} may run what this command wrote: ${code.reason}` });
     for (const { line, explicit } of commandLinesIn(text)) {

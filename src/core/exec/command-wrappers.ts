@@ -34,9 +34,11 @@ function after(label: string, withArg: string, long: string[], positionals = 0):
 
 /** `NAME=value` words before the command (env, sudo). */
 function takeAssignments(argv: Word[], i: number, into: { name: string; value: Word }[]): number {
-  while (i < argv.length && !argv[i].dynamic && ASSIGNMENT.test(argv[i].text)) {
+  // `PATH="$PATH"`: the name is written out, only the value is known at run time (and stays marked so).
+  while (i < argv.length && ASSIGNMENT.test(argv[i].text) && (!argv[i].dynamic || ASSIGNMENT.test(argv[i].raw))) {
     const eq = argv[i].text.indexOf('=');
-    into.push({ name: argv[i].text.slice(0, eq), value: staticWord(argv[i].text.slice(eq + 1)) });
+    const value = argv[i].text.slice(eq + 1);
+    into.push({ name: argv[i].text.slice(0, eq), value: argv[i].dynamic ? { text: value, dynamic: true, raw: argv[i].raw.slice(argv[i].raw.indexOf('=') + 1) } : staticWord(value) });
     i++;
   }
   return i;

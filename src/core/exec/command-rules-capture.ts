@@ -1,0 +1,34 @@
+// Watching the person rather than the project: keystrokes and input devices read, the clipboard
+// taken, the screen, the camera or the microphone recorded, another process attached to and its
+// memory or system calls read, a terminal session logged. Keys, camera and microphone are refused;
+// a screenshot, the clipboard and attaching a debugger are everyday enough to ask.
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** Input formats of recorders that read a camera, a microphone or the screen. */
+const DEVICE_FORMAT = /^(v4l2|video4linux2|avfoundation|dshow|vfwcap|alsa|pulse|oss|jack|openal|sndio|x11grab|kmsgrab|gdigrab|fbdev|lavfi)$/i;
+/** Programs whose one job is to take a picture or a recording of the desk, the room or the screen. */
+const RECORDERS = /^(fswebcam|imagesnap|streamer|uvccapture|arecord|parec|parecord|pw-record|pw-cat|rec|sox-rec|audiorecorder|wf-recorder|simplescreenrecorder|recordmydesktop|byzanz-record|obs)$/;
+const SCREENSHOTS = /^(scrot|grim|maim|import|xwd|gnome-screenshot|spectacle|flameshot|screencapture|shutter|ksnip|deepin-screenshot|xfce4-screenshooter)$/;
+const CLIPBOARD = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|gcb|clipnotify|copyq|clipman)$/;
+
+export function captureRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const w = args.filter((a) => !a.startsWith('-'));
+  // Keystrokes: an input device read, or a tool that prints every key pressed.
+  if (/^(xinput)$/.test(name) && /^(test|test-xi2)$/.test(w[0] ?? '') || /^(evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey)$/.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))
+    || args.some((a) => /^\/dev\/(input\/|uinput$|hidraw|tty\d)/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text)))
+    return [deny('data_exfiltration', `${name} reads what is typed or the input devices`)];
+  // Typing into other windows, or reading which window and title the person has open.
+  if (name === 'xdotool' && w.some((x) => /^(type|key|keydown|getactivewindow|getwindowname|getwindowfocus|search|selectwindow)$/.test(x)) || name === 'ydotool' || name === 'wtype')
+    return [ask('data_exfiltration', `${name} types into or reads the person's windows`)];
+  if (RECORDERS.test(name) || name === 'ffmpeg' && args.some((a, i) => args[i - 1] === '-f' && DEVICE_FORMAT.test(a) && a !== 'lavfi') || name === 'gst-launch-1.0' && args.some((a) => /^(v4l2src|pulsesrc|alsasrc|ximagesrc|avfvideosrc|osxaudiosrc)$/.test(a)))
+    return [deny('data_exfiltration', `${name} records the camera, the microphone or the screen`)];
+  if (SCREENSHOTS.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))) return [ask('data_exfiltration', `${name} takes a picture of the screen`)];
+  if (CLIPBOARD.test(name) && (name !== 'xclip' && name !== 'xsel' || args.some((a) => /^-(o|out)$|^--output$|^-[bpsk]*o[bpsk]*$/.test(a)))) return [ask('data_exfiltration', `${name} reads the clipboard, which often holds passwords`)];
+  // Another process attached to: its memory, its reads and writes (passwords typed into it) are seen.
+  if (/^(strace|ltrace|gdb|lldb|perf|bpftrace|gcore|pmap|dtrace|dtruss|procdump)$/.test(name) && (args.some((a) => /^(-p|--pid|--attach-pid|attach)$|^--pid=|^-p\d/.test(a)) || name === 'gcore'))
+    return [ask('data_exfiltration', `${name} attaches to another process and reads its memory or what it reads and writes`)];
+  if (name === 'tmux' && /^(pipe-pane|pipep)$/.test(w[0] ?? '') || name === 'screen' && args.some((a) => /^-L$|^-Logfile$/.test(a)) && !args.some((a) => /^-(S|r|x|ls|list)$/.test(a)))
+    return [ask('data_exfiltration', `${name} logs everything shown in a terminal session`)];
+  return [];
+}
