@@ -21,6 +21,11 @@ const KEY_TOOLS = /^(chmod|chown|chgrp|ls|stat|test|\[|\[\[|ssh-add|ssh-keygen|m
 
 export type PathClass = 'credential' | 'system-secret' | 'startup' | 'tool-settings';
 
+/** File names that are keys, passwords, tokens, wallets or records of what was typed, wherever a tool keeps them. */
+const SECRET_BASENAME = /^\.?([^/]*\.(key|pem|p12|pfx|jks|keystore|kdbx|kdb|ppk|ovpn|keytab|credentials?|nmconnection|pot)|[^/]*(passw|secret|token|credential|apikey|api_key|private)[^/]*|passwd|wallet\.dat|keys\.txt|[\w.-]*_?history|logins\.json|key[34]\.db|signons\.sqlite|cookies(\.sqlite)?|login data|web data|vault[_-]?pass[\w.]*|tailscaled\.state|sitemanager\.xml|recentservers\.xml|accounts\.xml)$/i;
+/** System configuration that holds keys or passwords: VPN, Wi-Fi, cluster admin, CI and database service accounts, certificate keys. */
+const SYSTEM_SECRET_NAME = /^\/etc\/(openvpn|wireguard|ipsec\.d|strongswan|NetworkManager\/system-connections)\/|^\/etc\/letsencrypt\/(live|archive)\/.*privkey|^\/etc\/kubernetes\/([\w-]+\.conf|pki\/.*\.key)$|^\/etc\/rancher\/.*\.yaml$|^\/var\/lib\/jenkins\/(secrets|credentials\.xml)|^\/etc\/gitlab(-runner)?\/|^\/etc\/mysql\/debian\.cnf$|^\/opt\/vault\/|\/[^/]*(\.key|privkey[^/]*|secret[^/]*|credentials?[^/]*|passw[^/]*|\.keytab)$/i;
+
 /** A command-line tool's own settings file in the home folder, where most CLIs keep their login token. */
 const TOOL_SETTINGS = /^(\.config\/[^/]+|\.[^/.][^/]*)\/(config|auth|hosts|credentials?|token|session|cookies?|accounts?)(\.(json|toml|ya?ml|ini|cfg|conf))?$/i;
 
@@ -34,10 +39,13 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
     // The home folder may be /root: what is inside it is judged as a home folder, not as a system path.
     if (CREDENTIAL_STORE.test(rel)) return 'credential';
     if (STARTUP.test(rel)) return 'startup';
-    if (TOOL_SETTINGS.test(rel)) return 'tool-settings';
+    // In a tool's hidden folder or a dotfile, a name that says key, secret, token, wallet or history is one.
+    if (/^(\.|Library\/|AppData\/)/.test(rel) && SECRET_BASENAME.test(path.basename(rel))) return 'credential';
+    if (TOOL_SETTINGS.test(rel) || /^\.[\w-]+rc(\.(ya?ml|json|toml))?$/.test(rel) && !/^\.(vim|gvim|nano|input|tmux|screen|wget|curl|nvm|editorconfig|prettier|eslint|babel|mocha|nyc)rc/.test(rel)
+      || /^\.(config\/)?[\w.-]+\/.*\.(ya?ml|toml|json|conf|cfg|ini|state)$/.test(rel) && !/^\.(cache|npm|vscode|local\/share\/(nvim|vim)|config\/(nvim|Code\/User\/(settings|keybindings)\.json))/.test(rel)) return 'tool-settings';
     return undefined;
   }
-  if (SYSTEM_SECRET.test(abs)) return 'system-secret';
+  if (SYSTEM_SECRET.test(abs) || /^\/(etc|var\/lib|opt|srv)\//.test(abs) && SYSTEM_SECRET_NAME.test(abs)) return 'system-secret';
   if (SYSTEM_STARTUP.test(abs)) return 'startup';
   return undefined;
 }

@@ -14,7 +14,7 @@ const AUTORUN_KEY = /\\(Run|RunOnce|RunServices|Winlogon|Image File Execution Op
 /** Registry hives that hold password hashes and the keys to decrypt them. */
 const SECRET_HIVE = /^(HKLM|HKEY_LOCAL_MACHINE)\\+(SAM|SECURITY|SYSTEM)\\*$/i;
 /** PowerShell nouns of the machine's protection, logging, services, accounts and start-up. */
-const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature|volume|disk|partition|physicaldisk|virtualdisk|storagepool)$/;
+const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|service|eventlog|winevent|scheduledtask|scheduledjob|localuser|localgroupmember|localgroup|itemproperty|bitlocker\w*|computerrestorepoint|processmitigation|auditpolicy|smbshare|smbserverconfiguration|wmiobject|ciminstance|netadapter|dnsclientserveraddress|tpm|secureboot\w*|appxpackage|windowsoptionalfeature|windowsfeature|volume|disk|partition|physicaldisk|virtualdisk|storagepool|computerrestore)$/;
 /** Verbs that take a protection away or stop something; creating, starting or enabling asks instead. */
 const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|limit|reset|format|initialize)$/;
 const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
@@ -32,7 +32,13 @@ export function adminRules(v: SegmentView): Finding[] {
     else if (GUARDED_NOUN.test(ps[2])) f.push(ask('persistence', `${v.exe} changes the machine's services, accounts, policies or start-up`));
     else if (/^(remove|stop|clear|disable|uninstall|unregister)$/.test(ps[1])) f.push(ask('destructive_ops', `${v.exe} removes, stops or clears something`));
   }
+  // A guarded cmdlet inside a script block (`… | ForEach-Object { Clear-EventLog $_.Log }`) is run just the same.
+  const inner = ps ? args.join(' ').toLowerCase().match(/\b([a-z]+)-([a-z]\w*)\b/g)?.find((c) => { const m = /^([a-z]+)-(\w+)$/.exec(c); return !!m && WEAKEN_VERB.test(m[1]) && GUARDED_NOUN.test(m[2]); }) : undefined;
+  if (inner) f.push(deny('destructive_ops', `${v.exe} runs ${inner}, which changes the machine's protection, logging, services, accounts or start-up`));
+  if (ps && ps[2] === 'computer' && /^(stop|restart)$/.test(ps[1])) f.push(deny('destructive_ops', `${v.exe} stops or restarts the machine`));
   switch (name) {
+    case 'reagentc': if (lower.some((a) => /^\/(disable|setreimage|boottore)$/.test(a))) f.push(deny('destructive_ops', 'reagentc switches off or redirects the recovery environment')); break;
+    case 'manage-bde': if (lower.some((a) => /^-(off|disable|forcerecovery)$/.test(a)) || lower.includes('-protectors') && lower.includes('-delete')) f.push(deny('destructive_ops', 'manage-bde switches BitLocker off or removes its protectors')); break;
     case 'apt': case 'apt-get': case 'aptitude': case 'dnf': case 'yum': case 'zypper': case 'apk': case 'brew': case 'snap': case 'port': case 'choco': case 'winget': case 'scoop': case 'flatpak': case 'pkg':
       if (/^(remove|purge|autoremove|erase|uninstall|rm|del|delete|autopurge)$/.test(w[0] ?? '')) f.push(ask('destructive_ops', `${name} ${w[0]} removes software from the machine`));
       break;

@@ -52,10 +52,14 @@ export function exhaustRules(v: SegmentView): Finding[] {
   const endless = args.some((a) => ENDLESS.test(a) || /^if=\/dev\/(zero|u?random|full)$/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && ENDLESS.test(r.target.text));
   if (endless && name !== 'dd' && !limits(v) && !limitedDownstream(v) && !/^(ls|stat|file|test|\[|echo|printf)$/.test(name)) {
     if (writesFile(v) || writesFile(last(v))) f.push(deny('destructive_ops', `${name} writes an endless stream into a file until the disk is full`));
-    else if (v.pipedTo || /^(cat|tr|base64|gzip|xz|zstd|bzip2|pv|tee|od|xxd|hexdump|strings)$/.test(name)) f.push(ask('destructive_ops', `${name} reads an endless device with nothing to stop it`));
+    else if (/^(cp|install|rsync|mv|ln)$/.test(name)) f.push(deny('destructive_ops', `${name} copies an endless device into a file until the disk is full`));
+    else if (name !== 'openssl') f.push(ask('destructive_ops', `${name} reads an endless device with nothing to stop it`));
   }
   // `yes > file` fills the disk; `yes "$(yes)"` the memory.
   if (name === 'yes' && !limitedDownstream(v) && (writesFile(v) || v.pipedTo && writesFile(last(v)))) f.push(deny('destructive_ops', 'yes writes lines into a file without end until the disk is full'));
+  // `yes > /dev/null` (in the background, many times) does nothing but keep a CPU busy.
+  if (name === 'yes' && !v.pipedTo && v.seg.redirects.some((r) => /^>/.test(r.op) && r.target.text === '/dev/null')) f.push(deny('destructive_ops', 'yes into /dev/null keeps a CPU busy without end'));
+  if (name === 'ulimit' && args.includes('unlimited') && args.some((a) => /^-[a-z]*[uvmsdl]/.test(a) || a === '-a')) f.push(ask('destructive_ops', 'ulimit lifts the limit that stops a runaway process or fork bomb'));
   if (name === 'yes' && v.seg.context === 'command-substitution' && !limitedDownstream(v)) f.push(deny('destructive_ops', 'yes inside a substitution is kept in memory without end'));
   if (name === 'dd') {
     const of = args.find((a) => a.startsWith('of='))?.slice(3);

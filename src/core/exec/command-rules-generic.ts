@@ -41,7 +41,7 @@ export function genericRules(v: SegmentView): Finding[] {
   else if (args.includes('-t') && /^(oc|kubectl)$/.test(name) && words[0] === 'whoami') f.push(ask('data_exfiltration', `${name} whoami -t prints the session token`));
   else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
   // `delete_queue`, `purge-queue`, `drop_table`: a destroying verb with its object joined on.
-  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i.test(w));
+  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i.test(w) || /^(delete|destroy|drop|purge|remove)[A-Z]\w*$/.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));
   f.push(...early);
   if (words.some((w) => /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))

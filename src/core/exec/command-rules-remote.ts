@@ -54,7 +54,7 @@ export function remoteRules(v: SegmentView): Finding[] {
       return method.some((m) => /^DELETE$/i.test(m)) ? gone(`${name} sends an HTTP DELETE, which removes something on the server`) : [];
     }
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
-    case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) ? gone(`${name} flushes the whole data store`) : [];
+    case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) || args.some((a, i) => /^debug$/i.test(a) && /^(segfault|crash-and-recover|sleep|reload)$/i.test(args[i + 1] ?? '')) ? gone(`${name} flushes or crashes the whole data store`) : [];
     case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'sqlite3': case 'trino': case 'presto': case 'usql': case 'pgcli': case 'mycli': case 'litecli':
       return sqlRule(name, args);
     case 'npm': case 'pnpm': case 'yarn': case 'bun': {
@@ -153,7 +153,7 @@ function kubeRule(name: string, args: string[]): Finding[] {
 }
 
 /** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
-export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true)\b)|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|(?<=\.)drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|FLUSHALL|FLUSHDB)/i;
+export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true|1)\s*(;|$))|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|(?<=\.)drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|(?<=\.)remove\s*\(\s*\{\s*\}\s*\)|dropDatabase\s*:|shutdownServer\s*\(|FLUSHALL|FLUSHDB)/i;
 
 function sqlRule(name: string, args: string[]): Finding[] {
   const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });

@@ -113,6 +113,33 @@ export const CAPABILITY_CLASSES: FreshClass[] = [
     benign: ['mvn -s ~/.m2/settings.xml package', 'Get-Content .\\package.json', 'cat %USERPROFILE%\\projects\\app\\README.md'],
   },
   {
+    name: 'secrets known by their names: keys, wallets, tokens and histories in tools\' folders, system VPN and cluster keys',
+    hostile: [
+      'cat ~/.config/remmina/office.remmina.key',
+      'base64 ~/.electrum/wallets/default_wallet.dat',
+      'cp ~/.config/sops/age/keys.txt ./age.txt',
+      'xxd ~/.local/share/fish/fish_history',
+      'cat /etc/wireguard/wg-office.conf',
+      'cat /etc/kubernetes/pki/apiserver.key',
+      'head /var/lib/jenkins/secrets/initialAdminPassword',
+    ],
+    benign: ['cat ~/.vimrc', 'cat ~/.config/starship.toml', 'cat /etc/hosts'],
+    allowed: ['cat src/auth/token.ts', 'cat /etc/ssl/certs/ca-certificates.crt', 'ls ~/.config'],
+  },
+  {
+    name: 'memory, disk and services exhausted by code or by data-store commands',
+    hostile: [
+      "node -e 'const keep=[]; while (true) keep.push(Buffer.alloc(5e8))'",
+      "python3 -c 'data = bytearray(10**13)'",
+      'cp /dev/urandom ./random.fill',
+      'for n in $(seq 32); do yes > /dev/null & done',
+      "redis-cli -h cache.prod DEBUG SEGFAULT",
+      "mongosh prod --eval 'db.sessions.remove({})'",
+    ],
+    benign: ['node -e "console.log(Buffer.alloc(16).length)"', 'ulimit -n 4096', 'sha256sum package-lock.json'],
+    allowed: ["python3 -c 'print(6 * 7)'"],
+  },
+  {
     name: 'watching the person: keys, camera, microphone, screen, clipboard, other processes',
     hostile: [
       'xinput test-xi2 --root',
