@@ -1,0 +1,34 @@
+// The MCP Servers view's parts in one place for the runtime to register: the tree, its commands (the
+// server actions and Add MCP Server…) and the status bar warning. Nothing here loads the MCP client.
+import * as vscode from 'vscode';
+import type { PincerRuntime } from '../../core/runtime';
+import type { ResultDocuments } from '../result-documents';
+import { McpServersView, type McpViewHost } from './mcp-view';
+import { mcpStatusBar, mcpViewCommands } from './mcp-view-actions';
+import { addMcpServer, type AddServerRequest } from './mcp-view-add';
+import { disabledServers } from './mcp-view-disabled';
+
+export interface McpViewParts extends vscode.Disposable {
+  view: McpServersView;
+  commands: Record<string, (...args: never[]) => unknown>;
+}
+
+export function registerMcpView(context: vscode.ExtensionContext, host: McpViewHost, rt: PincerRuntime, docs: ResultDocuments, folder: () => string | undefined): McpViewParts {
+  const view = new McpServersView({ host, folder, disabled: () => disabledServers(context.workspaceState) });
+  const status = mcpStatusBar(view);
+  return {
+    view,
+    commands: {
+      ...mcpViewCommands({ host, view, rt, docs, state: context.workspaceState }),
+      'pincer.mcp.addServer': async (request?: Partial<AddServerRequest>) => {
+        const where = await addMcpServer(folder(), new Set(view.rows().map((r) => r.name)), request);
+        view.refresh();
+        return where;
+      },
+    },
+    dispose: () => {
+      status.dispose();
+      view.dispose();
+    },
+  };
+}
