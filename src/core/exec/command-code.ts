@@ -222,5 +222,13 @@ export function embeddedCommandWords(name: string, argv: readonly Word[], heredo
   for (const c of codes) {
     for (const cmd of embeddedCommands(c)) if (cmd.trim()) out.push({ label: `${name} code`, script: { text: cmd, dynamic: /\$\{|\$\(|#\{|\{\$|\$[A-Za-z_]/.test(cmd) && c.lang !== 'awk', raw: cmd } });
   }
+  // Interactive programs run a `!command` line of their input in a shell (ed, ex, ftp, sftp, tasksh,
+  // tdbtool, mysql's `\!` …): what a program of that kind is fed is judged line by line.
+  if (!lang && !STDIN_TEXT_ONLY.test(name)) {
+    for (const h of heredocs) for (const m of h.matchAll(/^\s*(?:\\!|:?!)\s*(\S[^\n]*)$/gm)) out.push({ label: `${name} !`, script: { text: m[1], dynamic: /\$\{|\$\(|\$[A-Za-z_]/.test(m[1]), raw: m[1] } });
+  }
   return out;
 }
+
+/** Programs that only read or pass on their input as text (a `!` line in it is data) and the shells, whose input the walker reads itself. */
+const STDIN_TEXT_ONLY = /^(cat|tee|grep|egrep|fgrep|rg|sed|sort|uniq|wc|head|tail|tr|cut|paste|column|jq|yq|base64|xxd|od|less|more|diff|patch|git|gh|curl|wget|echo|printf|read|mail|mailx|sh|bash|dash|zsh|ksh|fish|ash|mksh|tcsh|csh)$/;
