@@ -33,11 +33,16 @@ export function createTeamMessageTool(svc: () => TeamService | undefined) {
       if (to.includes(c.name)) return fail('That is you: send it to a teammate.');
       await board.send(c.team.id, c.name, to, `[${c.name}] ${args.text}`, s.now());
       const started: string[] = [];
+      const busy: string[] = [];
       for (const member of to) {
         const run = await s.activate(c, member, `A message from ${c.name}: ${args.text}`).catch(() => undefined);
-        if (run !== undefined) started.push(member);
+        if (run) (run.started ? started : busy).push(member);
       }
-      return ok(`Sent to ${to.join(', ')}.${started.length ? ` Active now: ${started.join(', ')} (read their replies with read).` : ''}`);
+      return ok([
+        `Sent to ${to.join(', ')}.`,
+        started.length ? `Started: ${started.join(', ')}.` : '',
+        busy.length ? `Busy (they find it in their mailbox, or are started again when their run ends): ${busy.join(', ')}.` : '',
+      ].filter(Boolean).join(' '));
     },
   });
 }

@@ -111,17 +111,18 @@ export class TeamService {
   }
 
   /**
-   * Wakes `member` with `why` unless it already has a live run (then the message waits in its
-   * mailbox). Resolves with the run id, or undefined for the lead (who reads its mailbox itself).
+   * Wakes `member` with `why` unless it already has a live run (then the work waits on the board or
+   * in its mailbox until that run ends). Resolves with the run and whether it was started now, or
+   * undefined for the lead (who reads its mailbox itself).
    */
-  async activate(caller: TeamCaller, member: string, why: string): Promise<string | undefined> {
+  async activate(caller: TeamCaller, member: string, why: string): Promise<{ runId: string; started: boolean } | undefined> {
     const team = caller.team;
     if (member === team.lead) return undefined;
     const key = `${team.id}/${member}`;
     const current = this.active.get(key);
     if (current) {
       const id = await current.catch(() => undefined);
-      if (id !== undefined && this.deps.runs.live().has(id)) return id;
+      if (id !== undefined && this.deps.runs.live().has(id)) return { runId: id, started: false };
     }
     const start = this.deps.runs.start({
       leadSessionKey: caller.leadSessionKey, leadAgent: team.lead, agent: member, label: `${team.id}: ${member}`,
@@ -134,7 +135,7 @@ export class TeamService {
       throw e;
     });
     this.active.set(key, start);
-    return start;
+    return { runId: await start, started: true };
   }
 
   /** Activates the assignees of tasks a change released (each once). */

@@ -32,6 +32,10 @@ const parameters = z.object({
 
 type Args = z.infer<typeof parameters>;
 
+/** What activating `who` did, for the lead. */
+const startedText = (who: string, run: { started: boolean } | undefined) => (run === undefined ? ''
+  : run.started ? `${who} is started on it.` : `${who} is busy with another run and is started on this when that run ends.`);
+
 const LEAD_ONLY = new Set(['update', 'assign', 'cancel', 'retry', 'approve', 'reject']);
 const NEEDS_ID = new Set(['get', 'update', 'claim', 'assign', 'progress', 'comment', 'attach', 'complete', 'cancel', 'retry', 'review', 'approve', 'reject']);
 
@@ -83,7 +87,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
       const started = a.assignee && t.openBlockers.length === 0 ? await s.activate(c, a.assignee, `Task #${t.id} "${t.subject}" is assigned to you: claim it and work on it.`) : undefined;
       return ok([
         `Created ${taskLine(t)}.`,
-        started ? `${a.assignee} is started on it.` : a.assignee ? `${a.assignee} starts on it once its blockers are completed.` : '',
+        started ? startedText(a.assignee!, started) : a.assignee ? `${a.assignee} starts on it once its blockers are completed.` : '',
         similar.length ? `Warning: it looks like open task${similar.length === 1 ? '' : 's'} ${similar.map((d) => `#${d.id} "${d.subject}"`).join(', ')}: cancel one of them if they are the same work.` : '',
       ].filter(Boolean).join('\n'), { details: { id: t.id, duplicates: similar.map((d) => d.id) } });
     }
@@ -108,7 +112,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
       checkMember(who);
       const t = await board.assign(team, tid, who, by);
       const started = t.openBlockers.length === 0 ? await s.activate(c, who, `Task #${t.id} "${t.subject}" is assigned to you: claim it and work on it.`) : undefined;
-      return ok(`Assigned ${taskLine(t)}.${started ? ` ${who} is started on it.` : t.openBlockers.length ? ` ${who} starts once its blockers are completed.` : ''}`);
+      return ok(`Assigned ${taskLine(t)}.${started ? ` ${startedText(who, started)}` : t.openBlockers.length ? ` ${who} starts once its blockers are completed.` : ''}`);
     }
     case 'progress':
       return ok(`Noted: ${taskLine(await board.progress(team, tid, need('percent', 'percent'), a.text ?? '', by))}`);
@@ -136,7 +140,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
     case 'retry': {
       const t = await board.retry(team, tid, a.text ?? '', by);
       const started = t.assignee && t.openBlockers.length === 0 ? await s.activate(c, t.assignee, `Task #${t.id} "${t.subject}" is back on the board for you: claim it and work on it.`) : undefined;
-      return ok(`Back to pending: ${taskLine(t)}.${started ? ` ${t.assignee} is started on it.` : ''}`);
+      return ok(`Back to pending: ${taskLine(t)}.${started ? ` ${startedText(t.assignee!, started)}` : ''}`);
     }
     case 'ask_user': {
       const question = need('text', 'the question');

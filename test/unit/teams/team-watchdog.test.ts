@@ -60,6 +60,26 @@ describe('teams: the watchdog', () => {
     assert.equal(t.r.manager.list()[0]!.status, 'done');
   });
 
+  it('work assigned to a busy member is not lost: when its run ends, it is started again on the waiting task', async () => {
+    const t = await rigs.start({
+      member: (_name, task, _req, n) => (task.includes('Waiting for you: Task #2')
+        ? [reply(toolCall('team_tasks', { action: 'claim', id: 2 })), reply(toolCall('team_tasks', { action: 'complete', id: 2, result: 'second done' })), reply(text('ok'))][n]!
+        : [reply(toolCall('team_tasks', { action: 'claim', id: taskIdIn(task) })), reply(toolCall('sleep', { ms: 60_000 }))][n]!),
+    });
+    await t.asLead('team_tasks', { action: 'create', subject: 'First', assignee: 'ann' });
+    const run = t.r.manager.list()[0]!;
+    await until(() => t.r.events.some((e) => e.type === 'tool' && e.id === run.id && e.tool === 'sleep' && e.phase === 'start'));
+    const second = await t.asLead('team_tasks', { action: 'create', subject: 'Second', assignee: 'ann' });
+    assert.match(second.forLLM, /ann is busy with another run and is started on this when that run ends\./);
+    assert.equal(t.r.manager.list().length, 1, 'no second run while the first is live');
+    await t.r.manager.cancel(run.id, 'Killed by the test.');
+    await eventually(async () => (await t.board.get('web', 2))!.status === 'completed');
+    const runs = t.r.manager.list();
+    assert.equal(runs.length, 2);
+    assert.match(runs[1]!.task, /Waiting for you: Task #2 "Second" — claim it and work on it\./);
+    assert.doesNotMatch(runs[1]!.task, /Task #1/, 'a task the watchdog returned waits for the lead\'s decision');
+  });
+
   it('a claim whose run is gone (the window reloaded) is released at the next sweep; a live run keeps its claim', async () => {
     const t = await rigs.start({ member: (_n, task, _req, n) => [reply(toolCall('team_tasks', { action: 'claim', id: taskIdIn(task) })), reply(toolCall('sleep', { ms: 60_000 }))][n]! });
     await t.asLead('team_tasks', { action: 'create', subject: 'Stale' });
