@@ -43,7 +43,7 @@ export class StorageEngine {
       const appliedAt = new Date().toISOString();
       for (const m of pendingMigrations(db, this.ctx.migrations, this.ctx.warn)) {
         try {
-          this.writeLocked(migrationStatements(m, appliedAt));
+          this.writeOneLocked(migrationStatements(m, appliedAt));
         } catch (err) {
           throw new Error(`migration ${m.version} (${m.name}) failed: ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -52,15 +52,32 @@ export class StorageEngine {
   }
 
   write(specs: readonly StatementSpec[]): RunResult {
-    const clean = specs.map((s) => {
-      if (!s || typeof s.sql !== 'string') throw new TypeError('each statement needs sql');
-      const params = checkParams(s.params);
-      return params ? { sql: s.sql, params } : { sql: s.sql };
+    const [result] = this.writeGroup([specs]);
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /**
+   * Group commit: the writes of several callers (each a list of statements that lands whole or not
+   * at all) under one lock, one catch-up, one SQL transaction and one journal record, so they share
+   * one fsync. Each write succeeds or fails on its own; the results are in the order given.
+   */
+  writeGroup(writes: readonly (readonly StatementSpec[])[]): (RunResult | Error)[] {
+    const cleaned = writes.map((specs) => {
+      try {
+        return specs.map((s) => {
+          if (!s || typeof s.sql !== 'string') throw new TypeError('each statement needs sql');
+          const params = checkParams(s.params);
+          return params ? { sql: s.sql, params } : { sql: s.sql };
+        });
+      } catch (err) {
+        return asError(err);
+      }
     });
-    if (clean.length === 0) return { changes: 0, lastInsertRowid: 0 };
+    if (!cleaned.some((c) => !(c instanceof Error) && c.length > 0)) return cleaned.map((c) => (c instanceof Error ? c : { changes: 0, lastInsertRowid: 0 }));
     return this.withLock(() => {
       catchUp(this.ctx, true);
-      return this.writeLocked(clean);
+      return this.writeLocked(cleaned);
     });
   }
 
@@ -115,21 +132,51 @@ export class StorageEngine {
     }
   }
 
-  /** Caller holds the lock and has caught up; the record is durable before the commit is. */
-  private writeLocked(specs: readonly StatementSpec[]): RunResult {
+  /** One write by itself (the migrations): throws its error. */
+  private writeOneLocked(specs: readonly StatementSpec[]): RunResult {
+    const [result] = this.writeLocked([[...specs]]);
+    if (result instanceof Error) throw result;
+    return result;
+  }
+
+  /**
+   * Caller holds the lock and has caught up; the record is durable before the commit is. Each write
+   * runs in a savepoint of its own, so a failing one is undone alone and left out of the record.
+   */
+  private writeLocked(writes: readonly (StatementSpec[] | Error)[]): (RunResult | Error)[] {
     const s = this.ctx.state;
     const db = s.db!;
     const seq = s.seq + 1;
+    const results: (RunResult | Error)[] = [];
+    const landed: StatementSpec[] = [];
     db.exec('BEGIN');
-    let result: RunResult;
     try {
-      result = runStatements(db, specs);
-      setMeta(db, 'seq', seq);
+      for (const w of writes) {
+        if (w instanceof Error || w.length === 0) {
+          results.push(w instanceof Error ? w : { changes: 0, lastInsertRowid: 0 });
+          continue;
+        }
+        db.exec('SAVEPOINT pincer_write');
+        try {
+          results.push(runStatements(db, w));
+          db.exec('RELEASE pincer_write');
+          landed.push(...w);
+        } catch (err) {
+          db.exec('ROLLBACK TO pincer_write');
+          db.exec('RELEASE pincer_write');
+          results.push(asError(err));
+        }
+      }
+      if (landed.length) setMeta(db, 'seq', seq);
     } catch (err) {
       db.exec('ROLLBACK');
       throw err;
     }
-    const bytes = encodeRecord({ seq, statements: [...specs] });
+    if (!landed.length) {
+      db.exec('ROLLBACK');
+      return results;
+    }
+    const bytes = encodeRecord({ seq, statements: landed });
     try {
       appendDurably(this.ctx.files.journal, s.journalOffset, bytes);
     } catch (err) {
@@ -139,12 +186,17 @@ export class StorageEngine {
       } catch {
         // The next writer treats the partial record as a torn tail.
       }
-      throw err;
+      // Every write that would have landed fails with the disk's error; the others keep their own.
+      return results.map((r) => (r instanceof Error ? r : asError(err)));
     }
     db.exec('COMMIT');
     s.seq = seq;
     s.journalOffset += bytes.length;
     s.journalNextSeq = seq + 1;
-    return result;
+    return results;
   }
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
 import { StorageEngine } from './engine';
 import { serializeError, type Request, type WorkerInit, type WorkerMessage } from './protocol';
+import type { RunResult } from './types';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -38,14 +39,15 @@ let snapshotFailing = false;
 const queue: Request[] = [];
 let draining = false;
 
+/** Most writes committed together: a bound on how long the first of them waits for the others' statements to run. */
+const MAX_GROUP = 64;
+
+type WriteRequest = Extract<Request, { op: 'run' | 'transaction' }>;
+const isWrite = (r: Request | undefined): r is WriteRequest => r?.op === 'run' || r?.op === 'transaction';
+
 function handle(req: Request): unknown {
   const e = engine!;
   switch (req.op) {
-    case 'run':
-      return e.write([req.params ? { sql: req.sql, params: req.params } : { sql: req.sql }]);
-    case 'transaction':
-      e.write(req.statements);
-      return null;
     case 'query':
       return e.query(req.sql, req.params);
     case 'snapshot':
@@ -55,7 +57,30 @@ function handle(req: Request): unknown {
       engine = null;
       e.close();
       return null;
+    default:
+      throw new Error(`unexpected request ${req.op}`);
   }
+}
+
+/**
+ * The writes waiting at the head of the queue, committed together (group commit): writes that
+ * arrived while the last fsync ran share the next one, instead of each waiting for its own.
+ */
+function handleWrites(first: WriteRequest): void {
+  const batch = [first];
+  while (batch.length < MAX_GROUP && isWrite(queue[0])) batch.push(queue.shift() as WriteRequest);
+  let results: (RunResult | Error)[];
+  try {
+    results = engine!.writeGroup(batch.map((r) => (r.op === 'transaction' ? r.statements : [r.params ? { sql: r.sql, params: r.params } : { sql: r.sql }])));
+  } catch (err) {
+    // The lock or the catch-up failed: no write of the group landed.
+    results = batch.map(() => (err instanceof Error ? err : new Error(String(err))));
+  }
+  batch.forEach((r, i) => {
+    const res = results[i];
+    if (res instanceof Error) post({ kind: 'reply', id: r.id, ok: false, error: serializeError(res) });
+    else post({ kind: 'reply', id: r.id, ok: true, result: r.op === 'run' ? res : null });
+  });
 }
 
 function drain(): void {
@@ -64,8 +89,8 @@ function drain(): void {
   if (!req) return;
   try {
     if (!engine) throw new Error('the database is closed');
-    const result = handle(req);
-    post({ kind: 'reply', id: req.id, ok: true, result: result as never });
+    if (isWrite(req)) handleWrites(req);
+    else post({ kind: 'reply', id: req.id, ok: true, result: handle(req) as never });
   } catch (err) {
     post({ kind: 'reply', id: req.id, ok: false, error: serializeError(err) });
   }
