@@ -3,9 +3,12 @@
 // event guarded by changes(), and the claims queued while a write is in flight go to the database as
 // ONE journaled transaction — one durable write for many members, instead of one each waiting behind
 // the others. Two claims of one task in a batch cannot both match: the first leaves it in progress.
-// Who won is read back afterwards; the rules in board-schema.ts still guard every other writer.
+// Who won is read back afterwards, the batch's tasks in one query; the rules in board-schema.ts still
+// guard every other writer.
 import type { Database } from '../storage/database';
 import type { StatementSpec } from '../storage/types';
+import { TASK_SELECT, taskFromRow, type TaskRow } from './board-rows';
+import type { BoardTask } from './board-types';
 
 export interface ClaimRequest {
   teamId: string;
@@ -16,8 +19,8 @@ export interface ClaimRequest {
 }
 
 interface Queued {
-  statements: StatementSpec[];
-  done: (err?: Error) => void;
+  claim: ClaimRequest;
+  done: (err: Error | undefined, task?: BoardTask) => void;
 }
 
 function claimStatements(c: ClaimRequest): StatementSpec[] {
@@ -41,10 +44,13 @@ export class ClaimBatcher {
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once the claim's batch is durable (whether this claim took the task is read afterwards). */
-  submit(claim: ClaimRequest): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ statements: claimStatements(claim), done: (err) => (err ? reject(err) : resolve()) });
+  /**
+   * Resolves, once the claim's batch is durable, with the task as it is after the batch (undefined:
+   * no such task on the team); whether this claim took it, the caller reads from its owner and run.
+   */
+  submit(claim: ClaimRequest): Promise<BoardTask | undefined> {
+    return new Promise<BoardTask | undefined>((resolve, reject) => {
+      this.queue.push({ claim, done: (err, task) => (err ? reject(err) : resolve(task)) });
       if (!this.draining) void this.drain();
     });
   }
@@ -57,8 +63,14 @@ export class ClaimBatcher {
         await new Promise<void>((r) => setImmediate(r));
         const batch = this.queue.splice(0);
         try {
-          await this.db.transaction(batch.flatMap((q) => q.statements));
-          for (const q of batch) q.done();
+          await this.db.transaction(batch.flatMap((q) => claimStatements(q.claim)));
+          const ids = [...new Set(batch.map((q) => q.claim.id))];
+          const rows = await this.db.query<TaskRow>(`${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, ids);
+          const tasks = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
+          for (const q of batch) {
+            const t = tasks.get(q.claim.id);
+            q.done(undefined, t && t.teamId === q.claim.teamId ? t : undefined);
+          }
         } catch (e) {
           for (const q of batch) q.done(e as Error);
         }

@@ -91,8 +91,7 @@ export class SqlBoardStore implements BoardStore {
   }
 
   async claim(teamId: string, id: number, runId: string | undefined, by: Actor): Promise<BoardTask> {
-    await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
-    const t = await this.get(teamId, id);
+    const t = await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
     if (!t) throw new Error(`Refused: there is no task #${id} on team ${teamId}.`);
     if (t.status === 'in_progress' && t.owner === by.name && t.runId === runId) return t;
     throw new Error(await this.whyNotClaimed(t, by.name));
