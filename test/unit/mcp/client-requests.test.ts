@@ -130,6 +130,21 @@ describe('MCP client requests: elicitation and sampling', () => {
     assert.equal(shown.length, 2, 'an "always" is not asked again');
   });
 
+  it('sampling takes text only and offers no tools; a URL-mode elicitation is declined; nothing is asked for them', async () => {
+    let asked = 0;
+    const ports = { ask: async () => (asked++, 'once' as const), allowedAlways: { has: () => false, add: () => undefined }, model: async () => undefined };
+    const signal = new AbortController().signal;
+    const image = { role: 'user' as const, content: { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' } };
+    await assert.rejects(answerSampling(ports, 's', { messages: [image], maxTokens: 5 }, signal), /takes text only, not image/);
+    const text = { role: 'user' as const, content: { type: 'text' as const, text: 'hi' } };
+    await assert.rejects(answerSampling(ports, 's', { messages: [text], maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] }, signal), /does not offer tools/);
+    assert.equal(asked, 0);
+    await assert.rejects(answerSampling(ports, 's', { messages: [text], maxTokens: 5 }, signal), /No chat model is set up/);
+    const p = person({});
+    assert.deepEqual(await answerElicitation(p.asker, 's', { mode: 'url', message: 'open this', url: 'https://example.com/x', elicitationId: 'e1' }), { action: 'decline' });
+    assert.equal(p.asked.length, 0);
+  });
+
   it('without the ports, elicitation and sampling are not offered to the server', async () => {
     const rt = runtimeWith();
     mcp = new McpManager({ registry: rt.registry, scrubber: rt.scrubber, roots: () => [] });
