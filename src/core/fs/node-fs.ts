@@ -6,15 +6,15 @@
 //
 // readDirectories and statMany are the walkers' fast path (glob over 20,000 files), measured on the
 // glob benchmark: listings on the thread pool with callbacks (no promise per directory), so the walk
-// handles one batch while the next is read; stats as synchronous calls in slices of a few
-// milliseconds with the event loop served in between, since an lstat is cheaper than a thread-pool
-// hop. Both skip readDirectory's per-directory realpath (a dozen microseconds a directory): a
+// handles one batch while the next is read; stats as synchronous calls on a worker thread of their own
+// (stat-worker.ts), since an lstat is cheaper than a thread-pool hop and the walk keeps this thread busy. Both skip readDirectory's per-directory realpath (a dozen microseconds a directory): a
 // listing gives names and types only, and every file a tool opens goes through the guard and
 // openVerified again.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openChecked, openVerified } from './path-open';
+import { statOffThread } from './stat-worker';
 import { PathError, type FileStat, type WorkspaceFs } from './types';
 
 const MAX_READ = 64 << 20;
@@ -227,6 +227,16 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async statMany(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
+    const abs = paths.map((p) => (path.isAbsolute(p) ? p : path.resolve(p)));
+    try {
+      return await statOffThread(abs);
+    } catch {
+      // No worker thread to be had: the same calls here, in slices.
+      return this.statManyHere(abs);
+    }
+  }
+
+  private async statManyHere(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
     const out: (FileStat | undefined)[] = new Array(paths.length);
     let sliceStart = performance.now();
     for (let i = 0; i < paths.length; i++) {
@@ -235,7 +245,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
         sliceStart = performance.now();
       }
       try {
-        const st = fs.lstatSync(path.isAbsolute(paths[i]) ? paths[i] : path.resolve(paths[i]), { throwIfNoEntry: false });
+        const st = fs.lstatSync(paths[i], { throwIfNoEntry: false });
         out[i] = st && { type: typeOf(st), size: st.size, mtime: st.mtimeMs };
       } catch {
         out[i] = undefined;

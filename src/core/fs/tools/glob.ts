@@ -8,14 +8,14 @@ import { formatCount } from '../../format-count';
 import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../../tools/types';
 import { isKnownToolError } from '../../tools/known-errors';
 import { rulesAbove } from '../ignore-rules';
-import { PathError, type FsToolDeps, type ResolvedPath } from '../types';
+import { PathError, type FileStat, type FsToolDeps, type ResolvedPath } from '../types';
 import { walk, type WalkFile } from '../walk';
 
 export const GLOB_DEFAULT_LIMIT = 1000;
 /** Stats in flight while ordering matches by modification time, on a port without statMany. */
 const STAT_CONCURRENCY = 32;
-/** Matches per statMany call. */
-const STAT_CHUNK = 4096;
+/** Matches per statMany call: sent as the walk finds them, so the stats run beside it. */
+const STAT_CHUNK = 1024;
 
 const parameters = z.object({
   pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/**", "*.{js,ts}", "**/test_*.py".'),
@@ -45,31 +45,60 @@ function displayPath(deps: FsToolDeps, base: ResolvedPath, file: WalkFile): stri
   return base.root === deps.guard.roots[0] ? file.rootRel : file.abs;
 }
 
-async function mtimes(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<Float64Array> {
-  const out = new Float64Array(files.length);
-  if (deps.fs.statMany) {
-    // In chunks, so a cancelled call stops within one chunk of a huge match list.
-    for (let start = 0; start < files.length && !signal.aborted; start += STAT_CHUNK) {
-      const stats = await deps.fs.statMany(files.slice(start, start + STAT_CHUNK).map((f) => f.abs));
-      for (let i = 0; i < stats.length; i++) out[start + i] = stats[i]?.mtime ?? 0;
+/**
+ * Modification times of the matches, asked for while the walk still runs: on a port with statMany,
+ * each full chunk of matches is sent as it fills (the stats run beside the walk, see node-fs.ts), the
+ * rest when the walk ends; on other ports, a few stats at a time once the walk is done.
+ */
+class MtimeCollector {
+  private readonly chunks: Promise<(FileStat | undefined)[]>[] = [];
+  private sent = 0;
+
+  constructor(private readonly deps: FsToolDeps, private readonly files: WalkFile[]) {}
+
+  /** Called as matches are added: sends the next chunk once it is full. */
+  added(): void {
+    if (this.deps.fs.statMany && this.files.length - this.sent >= STAT_CHUNK) this.send(this.files.length);
+  }
+
+  private send(end: number): void {
+    const statMany = this.deps.fs.statMany!.bind(this.deps.fs);
+    const chunk = statMany(this.files.slice(this.sent, end).map((f) => f.abs));
+    // Awaited in mtimes(); a walk that ends in an error never gets there.
+    chunk.catch(() => undefined);
+    this.chunks.push(chunk);
+    this.sent = end;
+  }
+
+  async mtimes(signal: AbortSignal): Promise<Float64Array> {
+    const out = new Float64Array(this.files.length);
+    if (this.deps.fs.statMany) {
+      if (this.sent < this.files.length) this.send(this.files.length);
+      let at = 0;
+      for (const chunk of this.chunks) {
+        if (signal.aborted) break;
+        const stats = await chunk;
+        for (let i = 0; i < stats.length; i++) out[at + i] = stats[i]?.mtime ?? 0;
+        at += stats.length;
+      }
+      return out;
     }
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < this.files.length && !signal.aborted) {
+        const i = next++;
+        const st = await this.deps.fs.stat(this.files[i].abs).catch(() => undefined);
+        out[i] = st?.mtime ?? 0;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, this.files.length) }, worker));
     return out;
   }
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length && !signal.aborted) {
-      const i = next++;
-      const st = await deps.fs.stat(files[i].abs).catch(() => undefined);
-      out[i] = st?.mtime ?? 0;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(STAT_CONCURRENCY, files.length) }, worker));
-  return out;
 }
 
 /** Newest first; equal times by path, so the order is stable from one call to the next. */
-async function byNewest(deps: FsToolDeps, files: WalkFile[], signal: AbortSignal): Promise<WalkFile[]> {
-  const mtime = await mtimes(deps, files, signal);
+async function byNewest(files: WalkFile[], collector: MtimeCollector, signal: AbortSignal): Promise<WalkFile[]> {
+  const mtime = await collector.mtimes(signal);
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
   const order = Array.from({ length: files.length }, (_, i) => i);
   order.sort((a, b) => mtime[b] - mtime[a] || (files[a].rootRel < files[b].rootRel ? -1 : files[a].rootRel > files[b].rootRel ? 1 : 0));
@@ -134,15 +163,16 @@ async function run(deps: FsToolDeps, args: z.infer<typeof parameters>, ctx: Tool
   const namedIgnored = above?.skippedBecause;
   const rules = above && !namedIgnored ? above.rules : undefined;
   const matches: WalkFile[] = [];
+  const collector = new MtimeCollector(deps, matches);
   const stats = await walk({
     fs: deps.fs, guard: deps.guard, base: base.abs, baseRootRel: base.rel, ignore: rules, signal: ctx.signal,
     descend: rest.includes('**') ? undefined : (rel) => mm.match(rel, true),
     accept,
-    onFile: (f) => { matches.push(f); },
+    onFile: (f) => { matches.push(f); collector.added(); },
   });
   if (stats.aborted) throw ctx.signal.reason ?? new Error('aborted');
 
-  const sorted = await byNewest(deps, matches, ctx.signal);
+  const sorted = await byNewest(matches, collector, ctx.signal);
   const shownFiles = sorted.slice(0, limit).map((f) => displayPath(deps, base, f));
   const details = {
     count: sorted.length, shown: shownFiles.length, truncated: sorted.length > limit, files: shownFiles,
