@@ -37,15 +37,15 @@ const CLI_ROWS: readonly CliRow[] = [
 
 /** Not a password: an option, a reference, a template, nothing. */
 const VALUE = String.raw`(?![-$<{%])[^\s"'\x60\\|;&]{1,512}`;
-const words = (xs: readonly string[]): string => xs.map((x) => x.replace(/ /g, '[ \\t]+')).join('|');
+const words = (xs: readonly string[]): string => xs.map((x) => x.replace(/ /g, '[ \\t]{1,16}')).join('|');
 /** The program at a command start or after a path, then up to 16 arguments. */
 const programBefore = (programs: readonly string[]): string =>
-  String.raw`(?<![\w.-])(?:${words(programs)})(?:[ \t]+[^\s|;&]+){0,16}[ \t]+-`;
+  String.raw`(?<![\w.-])(?:${words(programs)})(?:[ \t]{1,16}[^\s|;&]{1,256}){0,16}[ \t]{1,16}-`;
 
 function cliRule(row: CliRow, i: number): ScrubRule {
   const name = `cli${i}`;
   const opts = words(row.options);
-  const gap = row.glued ? '' : String.raw`[ \t]+`;
+  const gap = row.glued ? '' : String.raw`[ \t]{1,16}`;
   return {
     name,
     anchor: '-',
@@ -59,8 +59,8 @@ function cliRule(row: CliRow, i: number): ScrubRule {
 const htpasswd: ScrubRule = {
   name: 'htpw',
   anchor: '-',
-  source: String.raw`(?<=(?<![\w.-])htpasswd[ \t]+-)(?<htpwL>(?:[cmdpsBiDv]*b[cmdpsBiDv]*[ \t]+[^\s-]\S{0,255}[ \t]+\S{1,255}|` +
-    String.raw`[cmdpsBiDv]*n[cmdpsBiDv]*b[cmdpsBiDv]*[ \t]+\S{1,255})[ \t]+(?<htpwQ>["']?))${VALUE}(?<htpwR>\k<htpwQ>)`,
+  source: String.raw`(?<=(?<![\w.-])htpasswd[ \t]{1,16}-)(?<htpwL>(?:[cmdpsBiDv]*b[cmdpsBiDv]*[ \t]{1,16}[^\s-]\S{0,255}[ \t]{1,16}\S{1,255}|` +
+    String.raw`[cmdpsBiDv]*n[cmdpsBiDv]*b[cmdpsBiDv]*[ \t]{1,16}\S{1,255})[ \t]{1,16}(?<htpwQ>["']?))${VALUE}(?<htpwR>\k<htpwQ>)`,
   accept: looksSecret,
 };
 
@@ -68,8 +68,8 @@ const htpasswd: ScrubRule = {
 const rabbit: ScrubRule = {
   name: 'rabbit',
   anchor: '_',
-  source: String.raw`(?<rabbitL>(?:user|password)[ \t]+(?:-[-\w]+[ \t]+){0,4}[^\s-]\S{0,255}[ \t]+(?<rabbitQ>["']?))` +
-    String.raw`(?<=(?<![\w.-])rabbitmqctl(?:[ \t]+-[^\s]+(?:[ \t]+[^\s-][^\s]*)?){0,4}[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+["']?)` +
+  source: String.raw`(?<rabbitL>(?:user|password)[ \t]{1,16}(?:-[-\w]+[ \t]{1,16}){0,4}[^\s-]\S{0,255}[ \t]{1,16}(?<rabbitQ>["']?))` +
+    String.raw`(?<=(?<![\w.-])rabbitmqctl(?:[ \t]{1,16}-[^\s]{1,255}(?:[ \t]{1,16}[^\s-][^\s]{0,255})?){0,4}[ \t]{1,16}(?:add_user|change_password)[ \t]{1,16}\S{1,255}[ \t]{1,16}["']?)` +
     String.raw`${VALUE}(?<rabbitR>\k<rabbitQ>)`,
   accept: looksSecret,
 };
@@ -78,8 +78,8 @@ const rabbit: ScrubRule = {
 const smb: ScrubRule = {
   name: 'smb',
   anchor: '-',
-  source: String.raw`(?<smbL>U[ \t]*(?<smbQ>["']?)[^\s%"']{1,128}%)(?<=(?<![\w.-])(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)` +
-    String.raw`(?:[ \t]+[^\s|;&]+){0,16}[ \t]+-U[ \t]*["']?[^\s%"']{1,128}%)${VALUE}(?<smbR>\k<smbQ>)`,
+  source: String.raw`(?<smbL>U[ \t]{0,16}(?<smbQ>["']?)[^\s%"']{1,128}%)(?<=(?<![\w.-])(?:smbclient|rpcclient|smbcacls|smbget|smbmap|net)` +
+    String.raw`(?:[ \t]{1,16}[^\s|;&]{1,256}){0,16}[ \t]{1,16}-U[ \t]{0,16}["']?[^\s%"']{1,128}%)${VALUE}(?<smbR>\k<smbQ>)`,
   accept: looksSecret,
 };
 

@@ -47,6 +47,12 @@ const HOSTILE: Record<string, string[]> = {
   'call pairs': [run('("token", "'), run(', "'), `("api_key", "${run('a')}`, run('rd", "'), `rd"${run(' ')},`],
   'keyword guard forms': [run('token: string = '), run("ENV['API_KEY'] = "), run('token ::= '), run('"token":'), run('en"]:'),
     `token${run(' ')}: string =`, run('[]byte = ')],
+  'config directives': [`identified by${run(' ')}x`, `Y${run('\t')}"`, `PASSWORD${run(' ')}'`, `#define A${run(' ')}(`,
+    `SetEnv A${run(' ')}x`, `add_header a${run(' ')}b`, `Header set a${run(' ')}`, `name: TOKEN\nvalue=${run(' ')}"`, `Cookie: a=${run('a')};`],
+  'program password options': [`redis-cli${run(' -a')}`, `mongosh -p${run(' ')}x`, `htpasswd -b${run(' f')}`, `rabbitmqctl add_user${run(' u')}`,
+    `smbclient -U${run(' a')}%`, `7z a -p${run('"')}`, `keytool -storepass${run('\t')}x`],
+  'inner-shape tokens': [`LS0tLS1CRUdJTi${run('A')}`, run('123456789:AA'), `x:APA91b${run('a')}`, run('pat12345678901234.'),
+    `.atlasv1.${run('a')}`, run('a8Q~'), `1/${run('1')}:`, run('MTEyMjMzNDQ1NTY2Nzc4ODk5.abcdef.')],
 };
 
 describe('Scrubber on hostile input (linear time)', function () {
