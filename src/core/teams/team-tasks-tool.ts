@@ -45,6 +45,9 @@ const DESCRIPTION = 'The team\'s task board: create tasks with dependencies, cla
 export function createTeamTasksTool(svc: () => TeamService | undefined, gates?: () => GatePorts | undefined) {
   return defineTool({
     name: 'team_tasks', description: DESCRIPTION, parameters, group: 'teams', capability: 'mutating',
+    // complete may wait on quality gates (a command's approval, a reviewer's run) and ask_user on a
+    // person: only the caller's own deadline limits it.
+    interactive: true,
     async execute(args: Args, ctx: ToolContext): Promise<ToolResult> {
       const s = svc();
       if (!s) return fail('Teams are not available here (no workspace database).');
