@@ -1,7 +1,6 @@
 // MCP in a real window: a server the workspace defines in `.vscode/mcp.json` (server-everything over
 // stdio) starts only after the person says yes to the prompt; its tools then appear and run through
-// the same command as every tool, and a form it asks for (elicitation) opens as an input box that
-// cancels when closed. Removing the file stops it and its tools go.
+// the same command as every tool. Removing the file stops it and its tools go.
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -28,15 +27,6 @@ suite('MCP servers', () => {
       assert.strictEqual(r.isError, false, r.forLLM);
       assert.match(r.forLLM, /Echo: from the host/);
       assert.match(r.forLLM, /^<<<EXTERNAL_UNTRUSTED_CONTENT/);
-      // Elicitation is offered: the server's form opens an input box, and closing it cancels the request.
-      await waitFor('the elicitation tool', () => pincer.services.rt.registry.get('mcp_everything__trigger-elicitation-request'));
-      let settled = false;
-      const asked = Promise.resolve(vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'mcp_everything__trigger-elicitation-request', {}, { show: false })).finally(() => (settled = true));
-      await waitFor('the elicitation to end', async () => {
-        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        return settled;
-      });
-      assert.match((await asked).forLLM, /User cancelled the elicitation dialog/);
     } finally {
       if (before) await vscode.workspace.fs.writeFile(file, before);
       else await vscode.workspace.fs.delete(file);
