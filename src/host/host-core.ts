@@ -28,6 +28,7 @@ import { registerExec, type ExecHost } from './exec/exec-host';
 import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
 import { SubagentsView } from './subagents/subagents-view';
 import { registerMcp, type McpHost } from './mcp/mcp-host';
+import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 
 export interface HostCore {
   services: HostServices;
@@ -42,6 +43,8 @@ export interface HostCore {
   subagentsView: SubagentsView;
   /** MCP servers and their tools (mcp_<server>__<tool>). */
   mcp: McpHost;
+  /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
+  customTools: CustomToolsHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -84,7 +87,9 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
   // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
   // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
+  const customTools = createCustomToolsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
   const toolset = createToolset({
+    customTools: customTools.port,
     rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
     folders: () => workspacePlan().local, virtualFolders: () => workspacePlan().virtual,
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
@@ -96,6 +101,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       return exec.ports;
     },
   });
+  customTools.attach(toolset);
   const mcp = registerMcp(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
@@ -108,10 +114,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
-    mcp,
+    mcp, customTools,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, customTools,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -121,6 +127,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...exec.commands,
       ...chat.commands,
       ...subagentsView.commands(),
+      'pincer.customTools.reload': () => customTools.reloadCommand(),
     },
     checkpoints: () => checkpoints,
   };
