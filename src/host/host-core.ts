@@ -27,7 +27,7 @@ import type { MemoryView } from './memory/memory-view';
 import { registerExec, type ExecHost } from './exec/exec-host';
 import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
 import { SubagentsView } from './subagents/subagents-view';
-import { registerMcp, type McpHost } from './mcp/mcp-host';
+import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 
 export interface HostCore {
@@ -41,8 +41,8 @@ export interface HostCore {
   chat: ChatHost;
   /** The Subagents view's data (the tree VS Code shows; tests read it too). */
   subagentsView: SubagentsView;
-  /** MCP servers and their tools (mcp_<server>__<tool>). */
-  mcp: McpHost;
+  /** MCP servers and their tools (mcp_<server>__<tool>); the client loads when a server is defined (mcp-lazy.ts). */
+  mcp: LazyMcpHost;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
   customTools: CustomToolsHost;
   /** The checkpoint store, once the database is open. */
@@ -102,7 +102,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     },
   });
   customTools.attach(toolset);
-  const mcp = registerMcp(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn);
+  const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();

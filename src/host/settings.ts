@@ -1,23 +1,39 @@
 // VS Code settings → core configuration. Changes apply to the running runtime at once (no reload);
 // problems are shown once each, as a warning with a button that opens the setting.
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import { readConfig, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
+import { readConfig, settingsLookup, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
 
 export function readSettings(warn: (m: string) => void): PincerConfig {
   const cfg = vscode.workspace.getConfiguration('pincer');
+  // The whole `pincer` section in one inspect: each scope's value is the tree of the settings set
+  // there (`{ exec: { sandbox: { mode } } }`). An inspect per key cost the first tool call ~40 ms.
+  const section = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>('pincer');
+  const tree = (t: Record<string, unknown> | undefined) => settingsLookup({ pincer: t });
+  const [defaults, user, workspace, folder] = [section?.defaultValue, section?.globalValue, section?.workspaceValue, section?.workspaceFolderValue].map(tree);
+  const scopes = (key: string) => {
+    const s = { user: user(key), workspace: workspace(key), folder: folder(key) };
+    // The section's user tree hides application-scoped values kept apart from it (in a profile other
+    // than the default, those come from the default profile's settings): a value the merged view
+    // shows that no scope above explains is read with an inspect of its own.
+    if (s.user === undefined && !isDeepStrictEqual(cfg.get(key), s.folder ?? s.workspace ?? defaults(key))) {
+      const i = cfg.inspect(key);
+      return { user: i?.globalValue, workspace: i?.workspaceValue, folder: i?.workspaceFolderValue };
+    }
+    return s;
+  };
   return readConfig((key) => {
-    const inspected = cfg.inspect(key);
     // Only values someone set count; package.json defaults are the core's defaults too.
-    if (!inspected) return undefined;
+    const s = scopes(key);
     // A repository's settings must not loosen what commands run or choose where keys are sent: user
     // settings only. A value in the workspace is ignored, and the person is told where it belongs.
     if (USER_ONLY_SETTINGS.has(key)) {
-      if (inspected.workspaceValue !== undefined || inspected.workspaceFolderValue !== undefined) {
+      if (s.workspace !== undefined || s.folder !== undefined) {
         warn(`pincer.${key} is set in this workspace's settings, where it is ignored: only your user settings can set it (a repository must not choose it for you). Move it to your user settings if you want it.`);
       }
-      return inspected.globalValue ?? undefined;
+      return s.user ?? undefined;
     }
-    return inspected.workspaceFolderValue ?? inspected.workspaceValue ?? inspected.globalValue ?? undefined;
+    return s.folder ?? s.workspace ?? s.user ?? undefined;
   }, warn);
 }
 
