@@ -41,7 +41,7 @@ export function createTeamMessageTool(svc: () => TeamService | undefined) {
       return ok([
         `Sent to ${to.join(', ')}.`,
         started.length ? `Started: ${started.join(', ')}.` : '',
-        busy.length ? `Busy (they find it in their mailbox, or are started again when their run ends): ${busy.join(', ')}.` : '',
+        busy.length ? `Busy (they find it in their mailbox when they read it): ${busy.join(', ')}.` : '',
       ].filter(Boolean).join(' '));
     },
   });

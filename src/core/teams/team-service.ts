@@ -9,8 +9,9 @@
 //   the watchdog runs at once: a task it still held goes back to pending (to the lead after
 //   `maxReturns` returns), so no task stays in progress without a live run.
 // - Work that reached a member while it was busy is not lost: when its run ends and a claimable task
-//   assigned to it (never returned by the watchdog, whose returns the lead decides on) or an unread
-//   message waits, it is started again.
+//   assigned to it waits that no run of it was started on yet (and the watchdog never returned, since
+//   returns are the lead's to decide), it is started again. A task it was started on and left alone
+//   never starts it again, so a member that will not do a task cannot loop.
 // - The watchdog also runs on a timer and at start, which covers runs that ended while nobody listened
 //   (a window reload marks them interrupted).
 import type { AgentDefinition } from '../agents/types';
@@ -56,6 +57,8 @@ export class TeamService {
   private readonly members = new Map<string, MemberEntry>();
   /** team/member → the live run, or the start in flight. */
   private readonly active = new Map<string, Promise<string | undefined>>();
+  /** team/member → the tasks a run of it was started on (named in its activation). */
+  private readonly offered = new Map<string, Set<number>>();
   private readonly ended: { dispose(): void };
   private readonly timer: ReturnType<typeof setInterval> | undefined;
   private sweeping: Promise<BoardTask[]> = Promise.resolve([]);
@@ -135,6 +138,9 @@ export class TeamService {
       throw e;
     });
     this.active.set(key, start);
+    const named = this.offered.get(key) ?? new Set<number>();
+    for (const m of why.matchAll(/Task #(\d+)/g)) named.add(Number(m[1]));
+    this.offered.set(key, named);
     return { runId: await start, started: true };
   }
 
@@ -189,12 +195,13 @@ export class TeamService {
   }
 
   private async wakeIfWaiting(team: TeamDefinition, entry: MemberEntry, board: BoardStore): Promise<void> {
+    const offered = this.offered.get(`${team.id}/${entry.member}`) ?? new Set<number>();
     const tasks = (await board.list(team.id, 'active', 'priority'))
-      .filter((t) => t.status === 'pending' && t.assignee === entry.member && t.openBlockers.length === 0 && t.returns === 0);
+      .filter((t) => t.status === 'pending' && t.assignee === entry.member && t.openBlockers.length === 0 && t.returns === 0 && !offered.has(t.id));
+    if (!tasks.length) return;
     const unread = await board.unreadCount(team.id, entry.member);
-    if (!tasks.length && !unread) return;
     const why = [
-      tasks.length ? `Waiting for you: ${tasks.map((t) => `Task #${t.id} "${t.subject}"`).join(', ')} — claim it and work on it.` : '',
+      `Waiting for you: ${tasks.map((t) => `Task #${t.id} "${t.subject}"`).join(', ')} — claim it and work on it.`,
       unread ? `You have ${unread} unread message${unread === 1 ? '' : 's'}: read them with team_message read.` : '',
     ].filter(Boolean).join('\n');
     await this.activate({ team, name: team.lead, role: 'lead', leadSessionKey: entry.leadSessionKey }, entry.member, why);

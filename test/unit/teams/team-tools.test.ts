@@ -38,7 +38,7 @@ describe('teams: team_tasks and team_message', () => {
     });
     const [sent, again] = await Promise.all([
       t.asLead('team_message', { action: 'send', to: 'bob', text: 'hello bob' }), t.asLead('team_message', { action: 'send', to: 'bob', text: 'and again' })]);
-    assert.deepEqual([sent.forLLM, again.forLLM].sort(), ['Sent to bob. Busy (they find it in their mailbox, or are started again when their run ends): bob.', 'Sent to bob. Started: bob.']);
+    assert.deepEqual([sent.forLLM, again.forLLM].sort(), ['Sent to bob. Busy (they find it in their mailbox when they read it): bob.', 'Sent to bob. Started: bob.']);
     assert.equal(t.r.manager.list().length, 1, 'one run for both messages');
     await until(() => t.r.manager.list().every((c) => c.status === 'done'));
     const bobRead = t.r.childRequests().find((c) => c.task.startsWith('You are bob'))!;
