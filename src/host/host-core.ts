@@ -28,6 +28,8 @@ import { registerExec, type ExecHost } from './exec/exec-host';
 import { registerChatLazily, type ChatHost } from './chat/chat-lazy';
 import { SubagentsView } from './subagents/subagents-view';
 import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
+import { registerMcpView } from './mcp/mcp-view-register';
+import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 
 export interface HostCore {
@@ -43,6 +45,8 @@ export interface HostCore {
   subagentsView: SubagentsView;
   /** MCP servers and their tools (mcp_<server>__<tool>); the client loads when a server is defined (mcp-lazy.ts). */
   mcp: LazyMcpHost;
+  /** The MCP Servers view's data (the tree VS Code shows; tests read it too). */
+  mcpView: McpServersView;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
   customTools: CustomToolsHost;
   /** The checkpoint store, once the database is open. */
@@ -102,7 +106,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     },
   });
   customTools.attach(toolset);
-  const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn);
+  const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
+    // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
+    () => chat.models.current());
+  const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
@@ -114,10 +121,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
-    mcp, customTools,
+    mcp, mcpView, customTools,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, customTools,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -127,6 +134,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...exec.commands,
       ...chat.commands,
       ...subagentsView.commands(),
+      ...mcpView.commands,
       'pincer.customTools.reload': () => customTools.reloadCommand(),
     },
     checkpoints: () => checkpoints,

@@ -38,6 +38,7 @@ function serverDefined(folder: string | undefined): boolean {
 
 export function registerMcpLazily(
   context: vscode.ExtensionContext, rt: PincerRuntime, log: vscode.LogOutputChannel, folders: () => readonly string[], approvals: DestructiveAskDeps, warn: (m: string) => void,
+  chatModel?: Parameters<McpClient['registerMcp']>[6],
 ): LazyMcpHost {
   let host: McpHost | undefined;
   let disposed = false;
@@ -49,7 +50,7 @@ export function registerMcpLazily(
     // A runtime path, not an import: esbuild keeps the MCP client out of host-core.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const client = require(context.asAbsolutePath('dist/host-mcp.js')) as McpClient;
-    host = client.registerMcp(context, rt, log, folders, approvals, warn);
+    host = client.registerMcp(context, rt, log, folders, approvals, warn, chatModel);
     loaded.fire();
     return host;
   };

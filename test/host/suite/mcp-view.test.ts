@@ -1,0 +1,61 @@
+// The MCP Servers view in a real window: a server configured in user settings (server-everything over
+// stdio) is listed with its source, transport, state and tools; Disable stops it and lists it as
+// disabled, Enable starts it again; Show Output opens its scrubbed output. Add MCP Server… writes
+// `.vscode/mcp.json` in VS Code's format.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { core, EXT_ID, waitFor } from './host-util';
+
+suite('MCP Servers view', () => {
+  test('lists a configured server with its state and tools; Disable, Enable, Show Output', async () => {
+    const pincer = await core();
+    const ext = vscode.extensions.getExtension(EXT_ID)!;
+    const everything = path.join(ext.extensionPath, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+    const cfg = vscode.workspace.getConfiguration('pincer');
+    await cfg.update('mcp.servers', { viewsrv: { type: 'stdio', command: process.execPath, args: [everything] } }, vscode.ConfigurationTarget.Global);
+    const row = () => pincer.mcpView.rows().find((r) => r.name === 'viewsrv');
+    try {
+      const connected = await waitFor('viewsrv connected with its tools', () => (row()?.state === 'connected' && row()!.tools.length > 0 ? row() : undefined));
+      assert.match(connected.file, /user settings/);
+      assert.strictEqual(connected.transport, 'stdio');
+      const item = pincer.mcpView.getTreeItem({ kind: 'server', name: 'viewsrv' });
+      assert.match(String(item.description), /^connected · \d+ tools · stdio · user settings/);
+      assert.strictEqual(item.contextValue, 'pincer.mcpServer.connected');
+      assert.ok(pincer.mcpView.getChildren({ kind: 'server', name: 'viewsrv' }).some((n) => n.kind === 'tool' && n.tool === 'mcp_viewsrv__echo'));
+      const out = await vscode.commands.executeCommand<vscode.Uri>('pincer.mcp.showServerOutput', 'viewsrv');
+      const doc = await vscode.workspace.openTextDocument(out);
+      assert.match(doc.getText(), /Output of the MCP server "viewsrv"/);
+      await vscode.commands.executeCommand('pincer.mcp.disableServer', { kind: 'server', name: 'viewsrv' });
+      await waitFor('viewsrv disabled', () => row()?.state === 'disabled');
+      assert.strictEqual(pincer.services.rt.registry.get('mcp_viewsrv__echo'), undefined, 'its tools are gone');
+      await vscode.commands.executeCommand('pincer.mcp.enableServer', 'viewsrv');
+      await waitFor('viewsrv connected again', () => row()?.state === 'connected' && pincer.services.rt.registry.get('mcp_viewsrv__echo'));
+    } finally {
+      await cfg.update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('viewsrv gone', () => !row());
+  });
+
+  test('Add MCP Server… writes .vscode/mcp.json in VS Code\'s format', async () => {
+    const pincer = await core();
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const file = vscode.Uri.joinPath(folder, '.vscode', 'mcp.json');
+    const before = await vscode.workspace.fs.readFile(file).then((b) => b, () => undefined);
+    try {
+      const where = await vscode.commands.executeCommand<string>('pincer.mcp.addServer', {
+        name: 'added', transport: 'stdio', commandLine: 'npx -y "@modelcontextprotocol/server-everything" stdio', target: 'workspace',
+      });
+      assert.strictEqual(where, file.fsPath);
+      const written = JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8'));
+      assert.deepStrictEqual(written.servers.added, { type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything', 'stdio'] });
+      // A workspace server asks before its first start: it is listed, and nothing runs until the answer.
+      await waitFor('the start prompt for "added"', () => pincer.mcp.prompt.waiting().includes('added'));
+      assert.ok(pincer.mcp.prompt.answer('added', false));
+      await waitFor('"added" listed as not started', () => pincer.mcpView.rows().find((r) => r.name === 'added')?.state === 'not started');
+    } finally {
+      if (before) await vscode.workspace.fs.writeFile(file, before);
+      else await vscode.workspace.fs.delete(file);
+    }
+  });
+});
