@@ -10,14 +10,22 @@ const DONT: vscode.MessageItem = { title: "Don't Start", isCloseAffordance: true
 
 export class McpStartPrompt implements vscode.Disposable {
   private readonly pending = new Map<string, (yes: boolean) => void>();
+  /** Declined in this window, by server: the launch line declined. */
+  private readonly declined = new Map<string, string>();
 
   ask(def: McpServerDefinition, launch: string): Promise<boolean> {
+    // "Don't Start" stands until the definition changes: a file saved twice, or any other reload,
+    // must not put the same question up again (a second modal nobody expects would also hold every
+    // later reload behind it).
+    if (this.declined.get(def.name) === launch) return Promise.resolve(false);
     return new Promise((resolve) => {
       let settled = false;
       const settle = (yes: boolean) => {
         if (settled) return;
         settled = true;
         this.pending.delete(def.name);
+        if (yes) this.declined.delete(def.name);
+        else this.declined.set(def.name, launch);
         resolve(yes);
       };
       this.pending.set(def.name, settle);
