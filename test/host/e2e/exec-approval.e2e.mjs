@@ -14,7 +14,9 @@ async function startExec(page, command) {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: /^exec/ }).first().click();
   await title.filter({ hasText: 'exec (1/8): command' }).waitFor();
   await input.fill(command);
-  await page.keyboard.press('Enter');
+  // Pressed on the input itself (focused first), not wherever the keyboard focus is: the terminal the
+  // previous run used can take focus while the steps are drawn, and Enter would go there.
+  await input.press('Enter');
   // Leave every optional argument unset: "(leave unset)" in pickers, Enter on an empty text box (whose
   // placeholder says so). Which of the two a step is shows once it is drawn: wait for one of them.
   const unset = page.locator('.quick-input-list .monaco-list-row', { hasText: '(leave unset)' }).first();
@@ -23,7 +25,7 @@ async function startExec(page, command) {
     await title.filter({ hasText: `exec (${step}/8)` }).waitFor();
     await unset.or(emptyText).first().waitFor();
     if (await unset.isVisible()) await unset.click();
-    else await page.keyboard.press('Enter');
+    else await emptyText.press('Enter');
   }
 }
 
