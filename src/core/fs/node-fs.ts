@@ -27,6 +27,8 @@ const LISTINGS_IN_FLIGHT = 32;
 export interface NodeWorkspaceFsOptions {
   /** Milliseconds of synchronous stat work between turns of the event loop (tests use 0). */
   sliceMs?: number;
+  /** false: statMany runs its lstats on this thread, in slices (the fallback when no worker can start). */
+  statsOffThread?: boolean;
 }
 
 type Entries = [name: string, type: FileStat['type']][];
@@ -93,9 +95,11 @@ async function fsyncDir(dir: string): Promise<void> {
 
 export class NodeWorkspaceFs implements WorkspaceFs {
   private readonly sliceMs: number;
+  private readonly statsOffThread: boolean;
 
   constructor(opts: NodeWorkspaceFsOptions = {}) {
     this.sliceMs = opts.sliceMs ?? SLICE_MS;
+    this.statsOffThread = opts.statsOffThread ?? true;
   }
 
   async readFile(abs: string, signal?: AbortSignal): Promise<Uint8Array> {
@@ -228,6 +232,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
 
   async statMany(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
     const abs = paths.map((p) => (path.isAbsolute(p) ? p : path.resolve(p)));
+    if (!this.statsOffThread) return this.statManyHere(abs);
     try {
       return await statOffThread(abs);
     } catch {
