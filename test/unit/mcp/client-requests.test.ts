@@ -11,19 +11,9 @@ import type { PincerRuntime } from '../../../src/core/runtime';
 import { answer, ScriptedProvider } from '../../support/scripted-provider';
 import { runtimeWith } from '../../support/test-tools';
 import { EVERYTHING, HOSTILE, stdioServer } from './mcp-servers';
+import { until } from '../../support/until';
 
 const call = (rt: PincerRuntime, name: string, args: unknown) => rt.registry.execute(name, args, rt.context({ channel: 'test', sessionKey: 'requests' }));
-
-function until(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setInterval(() => {
-      if (check()) {
-        clearInterval(t);
-        resolve();
-      }
-    }, 10);
-  });
-}
 
 /** A person who answers each field from a table (the default where the table has none) and records what was asked. */
 function person(answers: Record<string, string | string[] | undefined>) {

@@ -10,21 +10,10 @@ import type { PincerRuntime } from '../../../src/core/runtime';
 import type { ToolProgress } from '../../../src/core/tools/types';
 import { runtimeWith } from '../../support/test-tools';
 import { EVERYTHING, HOSTILE, stdioServer } from './mcp-servers';
+import { until } from '../../support/until';
 
 const call = (rt: PincerRuntime, name: string, args: unknown, over: Record<string, unknown> = {}) =>
   rt.registry.execute(name, args, rt.context({ channel: 'test', sessionKey: 'health', ...over }));
-
-/** Resolves when `check` holds (the manager has no event for every change a test waits for). */
-function until(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setInterval(() => {
-      if (check()) {
-        clearInterval(t);
-        resolve();
-      }
-    }, 10);
-  });
-}
 
 describe('MCP connection health', () => {
   let mcp: McpManager | undefined;

@@ -143,7 +143,4 @@ export function rigPerTest(): { start: (opts: RigOptions) => Promise<Rig> } {
   };
 }
 
-/** Resolves once `cond` holds (checked every 20 ms; the test's timeout bounds it). */
-export async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 20));
-}
+export { until } from '../../support/until';
