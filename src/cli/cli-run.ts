@@ -15,6 +15,7 @@ import type { JobManager } from '../core/exec/run/job-manager';
 import { loadCliConfig } from './cli-config';
 import { cliExecPorts, parseApprove } from './cli-exec';
 import { cliCustomTools } from './cli-custom-tools';
+import { cliSkills } from './cli-skills';
 import { CliStore, defaultStateDir } from './cli-state';
 import type { Values } from './main';
 import { UsageError } from './usage-error';
@@ -59,6 +60,7 @@ export function runtimeFor(values: Values): CliRuntime {
   const custom = cliCustomTools(values, root, warn);
   const toolset = createToolset({
     rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs, customTools: custom,
+    skills: { catalog: cliSkills(values, root, warn) },
     reviewer, rgPath: locateRipgrep([]),
     memory: () => store.memory(), userId: () => store.userId(), sessions: () => store.sessions(),
     // No model in the CLI: sessions_send says so.

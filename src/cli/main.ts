@@ -41,6 +41,9 @@ Usage:
   Custom tools: those in --config's pincer.tools.custom load; those a workspace defines (its
       .vscode/settings.json, .pincer/tools/*.json) only with --trust-workspace. \${secret:NAME} in
       their env is read from the environment variable PINCER_TOOL_SECRET_<NAME>.
+  Skills: those in ~/.pincer/skills/ (a folder with a SKILL.md each) load; a workspace's
+      (.pincer/skills/, .github/skills/, .claude/skills/) only with --trust-workspace.
+      publish_skill refuses here: publishing needs a person to confirm it, in the editor.
   pincer check-command '<command>' [--json] [--workspace DIR]
       How exec would judge the command with default settings (security full, ask on-miss, all 15
       deny groups on), writes checked against DIR. '-' reads the command from standard input.

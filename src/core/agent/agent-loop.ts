@@ -51,7 +51,7 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
   // Grows during the turn when a search finds deferred tools (ToolResult.offerTools).
   const tools = [...input.tools];
   const offeredTools = new Set(tools.map((t) => t.name));
-  const ctx = runtime.context({
+  let ctx = runtime.context({
     channel: 'chat', ...input.toolContext,
     sessionKey: input.sessionKey, agentId: input.agentId, turnId: input.turnId, provider: provider.id, signal,
     offeredTools,
@@ -137,6 +137,14 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
 
     const run = await runToolCalls(calls, { runtime, ctx, iteration, now: () => clock.now(), emit });
     for (const result of run.results) add(toolMessage(result));
+    if (run.narrow) {
+      // A skill's allowed-tools: the rest of the turn offers only these, and the pipeline refuses the
+      // others both as not offered and through the request allow list the policy applies at call time.
+      const keep = new Set(run.narrow);
+      for (let i = tools.length - 1; i >= 0; i--) if (!keep.has(tools[i].name)) tools.splice(i, 1);
+      for (const n of [...offeredTools]) if (!keep.has(n)) offeredTools.delete(n);
+      ctx = { ...ctx, requestAllow: [...keep] };
+    }
     const found = run.offered.filter((n) => !offeredTools.has(n));
     for (const t of runtime.registry.definitionsOf([...new Set(found)], runtime.registry.policyRequest(ctx))) {
       tools.push(t);

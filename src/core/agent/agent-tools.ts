@@ -28,6 +28,8 @@ export interface ToolRunOutcome {
   cancelled: boolean;
   /** Deferred tools the results found (mcp_tool_search), to offer for the rest of the turn. */
   offered: string[];
+  /** The only tools the rest of the turn may use (use_skill's narrowTools, intersected when several); undefined: unchanged. */
+  narrow?: string[];
 }
 
 const ARGS_DISPLAY_CHARS = 1000;
@@ -74,6 +76,7 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
   const ended = new Set<number>();
   let halt: string | undefined;
   const offered: string[] = [];
+  let narrow: string[] | undefined;
 
   const end = (i: number, result: ToolResultPart, outcome: ToolOutcome, args: string, startedAt: number, preview: string) => {
     if (ended.has(i)) return;
@@ -100,6 +103,7 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
     }
     if (r.halt && !halt) halt = r.halt.reason;
     if (r.offerTools) offered.push(...r.offerTools);
+    if (r.narrowTools) narrow = narrow ? narrow.filter((n) => r.narrowTools!.includes(n)) : [...r.narrowTools];
     end(i, { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError }, r.outcome ?? (r.isError ? 'error' : 'ok'), args, at, r.forUser ?? r.forLLM);
   };
 
@@ -120,5 +124,5 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
   }
   const cancelled = ctx.signal.aborted && !halt;
   const why = halt ? 'the run was stopped by loop detection before this call.' : 'the user cancelled the turn before this call.';
-  return { results: results.map((r, i) => r ?? notRun(calls[i], why)), halt, cancelled, offered };
+  return { results: results.map((r, i) => r ?? notRun(calls[i], why)), halt, cancelled, offered, ...(narrow ? { narrow } : {}) };
 }

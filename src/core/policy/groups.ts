@@ -10,6 +10,9 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
   automation: ['datetime'],
   teams: ['team_tasks', 'team_message'],
+  // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
+  skills: ['use_skill', 'publish_skill'],
+  knowledge: ['skill_search'],
   // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
   custom: [],
 };
@@ -19,20 +22,20 @@ export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging',
 
 /**
  * `coding`: files, commands, sessions, memory, the clock, the tools of the MCP servers the person
- * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON and the team tools. `messaging`: sessions (the messaging
+ * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON, the team tools and the skill tools. `messaging`: sessions (the messaging
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:custom', 'group:teams'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:custom', 'group:teams', 'group:skills', 'group:knowledge'],
   messaging: ['group:sessions'],
   minimal: ['session_status'],
 };
 
 /**
  * The one subagent deny list. Subagents work on a task for their parent: they must not read the
- * user's memory, report on or message other sessions.
+ * user's memory, report on or message other sessions, nor change the person's own skills.
  */
-export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send'];
+export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send', 'publish_skill'];
 
 /** At the maximum depth a subagent may not look at other sessions, nor start children of its own. */
 export const LEAF_DENY: readonly string[] = ['sessions_list', 'sessions_history', 'spawn'];

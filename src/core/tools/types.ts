@@ -84,6 +84,12 @@ export interface ToolResult {
   halt?: { reason: string };
   /** Deferred tools this result found (mcp_tool_search): the agent loop offers them for the rest of the turn. */
   offerTools?: string[];
+  /**
+   * The only tools the rest of the turn may use (use_skill with a skill's allowed-tools, already
+   * intersected with what the turn allowed): the agent loop keeps these and drops the others. It can
+   * only narrow: a name the turn did not have is not added.
+   */
+  narrowTools?: string[];
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
