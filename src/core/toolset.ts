@@ -29,6 +29,8 @@ import { createTeamMessageTool } from './teams/team-message-tool';
 import { createTeamTasksTool } from './teams/team-tasks-tool';
 import type { TeamService } from './teams/team-service';
 import type { Tool } from './tools/types';
+import type { SkillCatalog } from './skills/skill-catalog';
+import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 
 export interface ToolsetPorts {
   rt: PincerRuntime;
@@ -69,6 +71,11 @@ export interface ToolsetPorts {
    * Custom tools (src/core/customtools): the definitions now, already read with trust applied, and
    * where their `${secret:…}` values come from. Absent: none.
    */
+  /**
+   * The entry point's skills (src/core/skills) and who confirms publishing one (absent: publish_skill
+   * refuses). Absent: no skill tools.
+   */
+  skills?: { catalog: SkillCatalog; confirmPublish?: SkillToolPorts['confirmPublish'] };
   customTools?: {
     definitions: () => readonly CustomToolDefinition[];
     secrets: CustomToolSecrets;
@@ -117,6 +124,10 @@ export function createToolset(p: ToolsetPorts): Toolset {
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
       ...(p.teams ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
+      ...(p.skills ? createSkillTools({
+        catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, registry: () => p.rt.registry, home: p.home,
+        files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,
+      }) : []),
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,
