@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { userCacheDir } from './core/user-cache-dir';
 import { loadBundle } from './core/bundle-loader';
 import type { HostCore } from './host/host-core';
-import { MCP_VIEW_ID, MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
+import { MCP_VIEW_ID, MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SKILLS_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
 
 // Set by the bundle's first line (esbuild banner); falls back to this module's own start when unbundled.
@@ -34,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
   const memoryViewChanged = new vscode.EventEmitter<void>();
   const subagentsViewChanged = new vscode.EventEmitter<void>();
   const mcpViewChanged = new vscode.EventEmitter<void>();
+  const skillsViewChanged = new vscode.EventEmitter<void>();
   const api: PincerApi = {
     activation: { moduleEvalMs: moduleEvaluatedAt - moduleLoadedAt, activateMs: 0, sinceModuleLoadMs: 0 },
     core: () => {
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         loaded.memoryView.onDidChangeTreeData(() => memoryViewChanged.fire());
         loaded.subagentsView.onDidChangeTreeData(() => subagentsViewChanged.fire());
         loaded.mcpView.onDidChangeTreeData(() => mcpViewChanged.fire());
+        loaded.skills.view.onDidChangeTreeData(() => skillsViewChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
         channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms${bundle.fromCache ? ' (code cache)' : ''}`);
       }
@@ -113,6 +115,13 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
       getTreeItem: (n) => api.core().mcpView.getTreeItem(n as never),
     }),
     mcpViewChanged,
+    // Shown, it loads the runtime and reads the skills.
+    vscode.window.registerTreeDataProvider<unknown>(SKILLS_VIEW_ID, {
+      onDidChangeTreeData: skillsViewChanged.event,
+      getChildren: (n) => api.core().skills.view.getChildren(n as never),
+      getTreeItem: (n) => api.core().skills.view.getTreeItem(n as never),
+    }),
+    skillsViewChanged,
     vscode.commands.registerCommand('pincer.showToolLog', () => channel.show(true)),
     // Every other contributed command is the core's: registered here, loaded on first call.
     ...contributedCommands(context).filter((id) => id !== 'pincer.showToolLog').map((id) =>

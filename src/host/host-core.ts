@@ -31,6 +31,7 @@ import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
 import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
+import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 
 export interface HostCore {
   services: HostServices;
@@ -49,6 +50,8 @@ export interface HostCore {
   mcpView: McpServersView;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
   customTools: CustomToolsHost;
+  /** Skills (SKILL.md folders), watched, with the Skills view's data. */
+  skills: SkillsHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -92,8 +95,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
   // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
   const customTools = createCustomToolsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
+  const skills = createSkillsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
   const toolset = createToolset({
     customTools: customTools.port,
+    skills: skills.port,
     rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
     folders: () => workspacePlan().local, virtualFolders: () => workspacePlan().virtual,
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
@@ -106,6 +111,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     },
   });
   customTools.attach(toolset);
+  skills.attach(toolset);
   const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
@@ -121,6 +127,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
+    skills,
     mcp, mcpView, customTools,
   );
   return {
@@ -136,7 +143,9 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...subagentsView.commands(),
       ...mcpView.commands,
       'pincer.customTools.reload': () => customTools.reloadCommand(),
+      ...skills.commands,
     },
     checkpoints: () => checkpoints,
+    skills,
   };
 }

@@ -4,5 +4,6 @@ export const PENDING_VIEW_ID = 'pincer.pendingChanges';
 export const MEMORY_VIEW_ID = 'pincer.memory';
 export const SUBAGENTS_VIEW_ID = 'pincer.subagents';
 export const MCP_VIEW_ID = 'pincer.mcpServers';
+export const SKILLS_VIEW_ID = 'pincer.skills';
 /** Memory and context files as ordinary documents: pincer-memory://<agent>/<path>, shared level under /.agent/. */
 export const MEMORY_SCHEME = 'pincer-memory';
