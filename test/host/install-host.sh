@@ -12,8 +12,9 @@ CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}
 # Chromium for the workbench UI (and the chat webview's unit tests); bubblewrap and socat (the relay to its
 # network proxy) for exec's sandbox
 # (its unit and host tests run it for real); Kerberos, xkbfile and libsecret headers for code-server's native
-# modules (kerberos fails to build without gssapi/gssapi.h); a C/C++ toolchain for node-gyp.
-APT_PACKAGES="chromium bubblewrap socat ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config"
+# modules (kerberos fails to build without gssapi/gssapi.h); a C/C++ toolchain for node-gyp; PostgreSQL
+# for the shared team store's unit tests and bench (they start their own server in a temp folder).
+APT_PACKAGES="chromium bubblewrap socat ripgrep libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev build-essential python3 pkg-config postgresql"
 if ! dpkg -s $APT_PACKAGES >/dev/null 2>&1; then
   echo "== apt: $APT_PACKAGES"
   export DEBIAN_FRONTEND=noninteractive

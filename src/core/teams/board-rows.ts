@@ -1,5 +1,6 @@
 // Rows of the board's tables as the sql.js store reads them, and their public shapes.
 import type { SqlValue, StatementSpec } from '../storage/types';
+import { refusal } from './board-explain';
 import type { BoardEvent, BoardTask, TaskStatus, TeamMessage } from './board-types';
 
 /** A task row with its blockers (all, and those not yet completed) as comma lists. */
@@ -48,7 +49,7 @@ export function guard(exists: string, params: SqlValue[], reason: string): State
 
 /** The task exists on this team, and (when given) satisfies `where` over its row `t`. */
 export function taskGuard(teamId: string, id: number, where?: { sql: string; params: SqlValue[]; reason: string }): StatementSpec[] {
-  const out = [guard('SELECT 1 FROM team_tasks WHERE id = ? AND team_id = ?', [id, teamId], `Refused: there is no task #${id} on team ${teamId}.`)];
+  const out = [guard('SELECT 1 FROM team_tasks WHERE id = ? AND team_id = ?', [id, teamId], refusal.noTask(id, teamId))];
   if (where) out.push(guard(`SELECT 1 FROM team_tasks t WHERE t.id = ? AND (${where.sql})`, [id, ...where.params], where.reason));
   return out;
 }

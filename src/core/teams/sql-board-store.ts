@@ -8,13 +8,14 @@ import type { Database } from '../storage/database';
 import type { SqlValue, StatementSpec } from '../storage/types';
 import { ClaimBatcher } from './claim-batcher';
 import { event, eventFromRow, messageFromRow, TASK_SELECT, taskFromRow, taskGuard, type EventRow, type MessageRow, type TaskRow } from './board-rows';
+import { changeOf, createDetail, orphanDetail, outcomeOf, refusal, searchWords, whyNotClaimed } from './board-explain';
 import type { Actor, BoardEvent, BoardStore, BoardTask, ListFilter, ListOrder, NewTask, TaskChange, TaskOutcome, TeamMessage } from './board-types';
 
 const OPEN = `('pending', 'in_progress', 'in_review')`;
 
 /** Words of a search, each quoted, so nothing a person types is read as FTS syntax. */
 function ftsQuery(text: string, anyWord: boolean): string | undefined {
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).slice(0, 32);
+  const words = searchWords(text);
   return words.length ? words.map((w) => `"${w}"`).join(anyWord ? ' OR ' : ' ') : undefined;
 }
 
@@ -38,7 +39,7 @@ export class SqlBoardStore implements BoardStore {
       ...blockers.map((b) => ({ sql: `INSERT INTO team_task_deps(task_id, blocker_id) SELECT (${ofKey}), ?`, params: [key, b] })),
       {
         sql: `INSERT INTO team_events(team_id, task_id, actor, action, detail, at) SELECT ?, (${ofKey}), ?, 'create', ?, ?`,
-        params: [teamId, key, by.name, `created "${input.subject}"${blockers.length ? `, blocked by ${blockers.map((b) => `#${b}`).join(', ')}` : ''}${input.assignee ? `, assigned to ${input.assignee}` : ''}`, by.at],
+        params: [teamId, key, by.name, createDetail(input, blockers), by.at],
       },
     ]);
     return (await this.one(`${TASK_SELECT} WHERE t.create_key = ?`, [key]))!;
@@ -65,50 +66,26 @@ export class SqlBoardStore implements BoardStore {
   }
 
   async update(teamId: string, id: number, change: TaskChange, by: Actor): Promise<BoardTask> {
-    const sets: string[] = [];
-    const params: SqlValue[] = [];
-    const said: string[] = [];
-    for (const [col, key] of [['subject', 'subject'], ['description', 'description'], ['priority', 'priority']] as const) {
-      if (change[key] === undefined) continue;
-      sets.push(`${col} = ?`);
-      params.push(change[key]!);
-      said.push(col);
-    }
-    if (change.requireReview !== undefined) {
-      sets.push('require_review = ?');
-      params.push(change.requireReview ? 1 : 0);
-      said.push(`review ${change.requireReview ? 'required' : 'not required'}`);
-    }
-    const blockers = change.blockedBy && [...new Set(change.blockedBy)];
-    if (blockers) said.push(`blockers now ${blockers.length ? blockers.map((b) => `#${b}`).join(', ') : 'none'}`);
+    const { columns, blockers, detail } = changeOf(change);
     await this.db.transaction([
-      ...taskGuard(teamId, id, { sql: 't.status <> \'completed\'', params: [], reason: `Refused: task #${id} is completed; completed tasks are final.` }),
-      { sql: `UPDATE team_tasks SET ${[...sets, 'updated_at = ?'].join(', ')} WHERE id = ?`, params: [...params, by.at, id] },
+      ...taskGuard(teamId, id, { sql: 't.status <> \'completed\'', params: [], reason: refusal.completedFinal(id) }),
+      { sql: `UPDATE team_tasks SET ${[...columns.map(([c]) => `${c} = ?`), 'updated_at = ?'].join(', ')} WHERE id = ?`, params: [...columns.map(([, v]) => v), by.at, id] },
       ...(blockers ? [{ sql: 'DELETE FROM team_task_deps WHERE task_id = ?', params: [id] }, ...blockers.map((b) => ({ sql: 'INSERT INTO team_task_deps(task_id, blocker_id) VALUES (?, ?)', params: [id, b] }))] : []),
-      event(teamId, id, by.name, 'update', said.join('; ') || 'no change', by.at),
+      event(teamId, id, by.name, 'update', detail, by.at),
     ]);
     return (await this.get(teamId, id))!;
   }
 
   async claim(teamId: string, id: number, runId: string | undefined, by: Actor): Promise<BoardTask> {
     const t = await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
-    if (!t) throw new Error(`Refused: there is no task #${id} on team ${teamId}.`);
+    if (!t) throw new Error(refusal.noTask(id, teamId));
     if (t.status === 'in_progress' && t.owner === by.name && t.runId === runId) return t;
-    throw new Error(await this.whyNotClaimed(t, by.name));
-  }
-
-  /** Why a claim did not take the task, as it stands now. */
-  private async whyNotClaimed(t: BoardTask, claimer: string): Promise<string> {
-    if (t.status === 'in_progress') return `Refused: task #${t.id} is already claimed by ${t.owner ?? '?'}.`;
-    if (t.status !== 'pending') return `Refused: task #${t.id} is ${t.status}, so it cannot be claimed${t.status === 'completed' ? ' (completed tasks are final)' : ''}.`;
-    if (t.assignee && t.assignee !== claimer) return `Refused: task #${t.id} is assigned to ${t.assignee}, not ${claimer}.`;
-    const blockers = await Promise.all(t.openBlockers.map((b) => this.get(t.teamId, b)));
-    return `Refused: task #${t.id} is blocked by ${blockers.map((b, i) => `#${t.openBlockers[i]} (${b?.status ?? '?'})`).join(', ')}: it can be claimed once they are completed.`;
+    throw new Error(await whyNotClaimed(t, by.name, (b) => this.get(teamId, b)));
   }
 
   async assign(teamId: string, id: number, assignee: string, by: Actor): Promise<BoardTask> {
     await this.db.transaction([
-      ...taskGuard(teamId, id, { sql: `t.status IN ('pending', 'in_progress')`, params: [], reason: `Refused: task #${id} is not pending or in progress, so it cannot be reassigned (retry it first).` }),
+      ...taskGuard(teamId, id, { sql: `t.status IN ('pending', 'in_progress')`, params: [], reason: refusal.notReassignable(id) }),
       // Reassigning a task in progress takes the claim from its holder: it starts again with the new assignee.
       { sql: `UPDATE team_tasks SET assignee = ?, status = 'pending', owner = NULL, run_id = NULL, updated_at = ? WHERE id = ?`, params: [assignee, by.at, id] },
       event(teamId, id, by.name, 'assign', `assigned to ${assignee}`, by.at),
@@ -145,7 +122,7 @@ export class SqlBoardStore implements BoardStore {
   async complete(teamId: string, id: number, result: string, by: Actor): Promise<TaskOutcome> {
     await this.db.transaction([
       ...this.ownerGuard(teamId, id, by, 'complete'),
-      ...taskGuard(teamId, id, { sql: 't.require_review = 0', params: [], reason: `Refused: task #${id} requires review: hand in your result with action "review"; the lead approves it.` }),
+      ...taskGuard(teamId, id, { sql: 't.require_review = 0', params: [], reason: refusal.needsReview(id) }),
       { sql: `UPDATE team_tasks SET status = 'completed', result = ?, progress = 100, run_id = NULL, updated_at = ? WHERE id = ?`, params: [result, by.at, id] },
       event(teamId, id, by.name, 'complete', result, by.at),
     ]);
@@ -163,7 +140,7 @@ export class SqlBoardStore implements BoardStore {
 
   async approve(teamId: string, id: number, note: string, by: Actor): Promise<TaskOutcome> {
     await this.db.transaction([
-      ...taskGuard(teamId, id, { sql: `t.status = 'in_review'`, params: [], reason: `Refused: task #${id} is not in review.` }),
+      ...taskGuard(teamId, id, { sql: `t.status = 'in_review'`, params: [], reason: refusal.notInReview(id) }),
       { sql: `UPDATE team_tasks SET status = 'completed', updated_at = ? WHERE id = ?`, params: [by.at, id] },
       event(teamId, id, by.name, 'approve', note || 'approved', by.at),
     ]);
@@ -172,7 +149,7 @@ export class SqlBoardStore implements BoardStore {
 
   async reject(teamId: string, id: number, feedback: string, by: Actor): Promise<BoardTask> {
     await this.db.transaction([
-      ...taskGuard(teamId, id, { sql: `t.status = 'in_review'`, params: [], reason: `Refused: task #${id} is not in review.` }),
+      ...taskGuard(teamId, id, { sql: `t.status = 'in_review'`, params: [], reason: refusal.notInReview(id) }),
       { sql: `UPDATE team_tasks SET status = 'pending', assignee = owner, owner = NULL, progress = 0, updated_at = ? WHERE id = ?`, params: [by.at, id] },
       event(teamId, id, by.name, 'reject', feedback, by.at),
     ]);
@@ -190,7 +167,7 @@ export class SqlBoardStore implements BoardStore {
 
   async retry(teamId: string, id: number, reason: string, by: Actor): Promise<BoardTask> {
     await this.db.transaction([
-      ...taskGuard(teamId, id, { sql: `t.status IN ('failed', 'cancelled')`, params: [], reason: `Refused: only a failed or cancelled task can be retried; #${id} is not.` }),
+      ...taskGuard(teamId, id, { sql: `t.status IN ('failed', 'cancelled')`, params: [], reason: refusal.notRetryable(id) }),
       { sql: `UPDATE team_tasks SET status = 'pending', owner = NULL, run_id = NULL, progress = 0, returns = 0, gate_failures = 0, updated_at = ? WHERE id = ?`, params: [by.at, id] },
       event(teamId, id, by.name, 'retry', reason || 'back to pending', by.at),
     ]);
@@ -214,13 +191,12 @@ export class SqlBoardStore implements BoardStore {
     const moved: BoardTask[] = [];
     for (const t of held.filter((x) => !liveRuns.has(x.runId!))) {
       const toLead = t.returns + 1 >= maxReturns ? lead(t.teamId) : undefined;
-      const why = `its member run ${t.runId} (${t.owner ?? '?'}) ended without completing it or reporting a blocker`;
       // Conditional on the same run still holding it: a claim or completion that landed meanwhile wins.
       await this.db.transaction([
         { sql: `UPDATE team_tasks SET status = 'pending', owner = NULL, run_id = NULL, returns = returns + 1, assignee = COALESCE(?, assignee), updated_at = ? WHERE id = ? AND run_id = ? AND status = 'in_progress'`, params: [toLead ?? null, at, t.id, t.runId!] },
         {
           sql: `INSERT INTO team_events(team_id, task_id, actor, action, detail, at) SELECT ?, ?, 'watchdog', 'return', ?, ? WHERE changes() = 1`,
-          params: [t.teamId, t.id, toLead ? `returned to the lead ${toLead} after ${t.returns + 1} returns: ${why}` : `back to pending: ${why}`, at],
+          params: [t.teamId, t.id, orphanDetail(t, toLead), at],
         },
       ]);
       const now = await this.get(t.teamId, t.id);
@@ -259,16 +235,13 @@ export class SqlBoardStore implements BoardStore {
 
   /** The task is in progress and `by` holds its claim. */
   private ownerGuard(teamId: string, id: number, by: Actor, verb: string): StatementSpec[] {
-    return taskGuard(teamId, id, { sql: `t.status = 'in_progress' AND t.owner = ?`, params: [by.name], reason: `Refused: only the holder of task #${id}'s claim may ${verb} it, while it is in progress (claim it first).` });
+    return taskGuard(teamId, id, { sql: `t.status = 'in_progress' AND t.owner = ?`, params: [by.name], reason: refusal.notOwner(id, verb) });
   }
 
   /** The task as it is now, with its dependents that are claimable now (released) or left waiting on a closed blocker (stranded). */
   private async outcome(teamId: string, id: number): Promise<TaskOutcome> {
     const task = (await this.get(teamId, id))!;
-    const dependents = await this.many(`${TASK_SELECT} WHERE t.id IN (SELECT task_id FROM team_task_deps WHERE blocker_id = ?) AND t.status IN ${OPEN} ORDER BY t.id`, [id]);
-    const released = task.status === 'completed' ? dependents.filter((d) => d.status === 'pending' && d.openBlockers.length === 0) : [];
-    const stranded = task.status === 'cancelled' || task.status === 'failed' ? dependents : [];
-    return { task, released, stranded };
+    return outcomeOf(task, await this.many(`${TASK_SELECT} WHERE t.id IN (SELECT task_id FROM team_task_deps WHERE blocker_id = ?) AND t.status IN ${OPEN} ORDER BY t.id`, [id]));
   }
 
   private async one(sql: string, params: SqlValue[]): Promise<BoardTask | undefined> {

@@ -1,0 +1,213 @@
+// The connection to a team store's server: a pool for reads and transactions, and one listening
+// session that receives the board's notifications. When the listening session drops, the store is
+// offline: it says so to whoever watches, and reconnects with backoff (doubling from 250 ms to 5 s);
+// once back it announces a resync, since changes made meanwhile were not heard. A write while the
+// server is unreachable fails with a message that says so — nothing is queued to be sent later.
+import pg from 'pg';
+import type { PoolClient, QueryResultRow } from 'pg';
+import { BOARD_CHANNEL } from './pg-board-schema';
+import type { TeamStoreConnection } from './team-store-settings';
+
+/** A change some editor made on the board, as announced by the server. `resync`: changes may have been missed. */
+export interface BoardChange {
+  teamId?: string;
+  taskId?: number;
+  /** The audit event's action (claim, complete, …), `message` for mail, `resync` after a reconnect. */
+  action: string;
+  /** A message's recipient. */
+  to?: string;
+}
+
+type Listener<T> = (value: T) => void;
+
+/** PostgreSQL's error codes (and Node's socket errors) that mean the server could not be reached or went away. */
+const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|08\w{3}|57P0[123])$/;
+const LOST = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i;
+
+const isUnreachable = (e: unknown) => UNREACHABLE.test(String((e as { code?: string }).code ?? '')) || LOST.test(String((e as Error).message));
+
+// int8 (BIGINT) columns hold millisecond times here, exact as JavaScript numbers.
+const typeParsers = {
+  getTypeParser: ((oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+};
+
+export class PgConnection {
+  private readonly pool: pg.Pool;
+  private listener: pg.Client | undefined;
+  private closed = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private backoffMs = 250;
+  private isOnline = false;
+  private readonly changeListeners = new Set<Listener<BoardChange>>();
+  private readonly statusListeners = new Set<Listener<boolean>>();
+
+  constructor(private readonly conn: TeamStoreConnection) {
+    this.pool = new pg.Pool({ ...this.clientConfig(), max: 10, idleTimeoutMillis: 30_000 });
+    // An idle pooled session the server ended: the pool drops it; the next query opens another.
+    this.pool.on('error', () => undefined);
+  }
+
+  get schema(): string {
+    return this.conn.schema;
+  }
+
+  /** The listening session is connected: changes by other editors arrive. */
+  get online(): boolean {
+    return this.isOnline;
+  }
+
+  /** Connects the listening session; rejects (with the reason in words) when the server cannot be reached. */
+  async listen(): Promise<void> {
+    await this.connectListener();
+  }
+
+  onChange(fn: Listener<BoardChange>): { dispose(): void } {
+    this.changeListeners.add(fn);
+    return { dispose: () => this.changeListeners.delete(fn) };
+  }
+
+  onStatus(fn: Listener<boolean>): { dispose(): void } {
+    this.statusListeners.add(fn);
+    return { dispose: () => this.statusListeners.delete(fn) };
+  }
+
+  async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await this.pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw this.explain(e, 'read');
+    }
+  }
+
+  /** Runs `fn` in one transaction on one session: all of it commits, or none of it. */
+  async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      throw this.explain(e, 'before');
+    }
+    let phase: 'before' | 'commit' = 'before';
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      phase = 'commit';
+      await client.query('COMMIT');
+      client.release();
+      return out;
+    } catch (e) {
+      const broken = isUnreachable(e);
+      if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+      client.release(broken ? (e as Error) : undefined);
+      throw this.explain(e, phase);
+    }
+  }
+
+  /** A session of its own, outside the pool (migrations hold a session-level lock on it). */
+  async session<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+    const c = new pg.Client(this.clientConfig());
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+    } catch (e) {
+      throw this.explain(e, 'open');
+    }
+    try {
+      return await fn(c);
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
+    await this.pool.end().catch(() => undefined);
+  }
+
+  private clientConfig(): pg.ClientConfig {
+    return {
+      ...this.conn.client, connectionTimeoutMillis: 5_000, types: typeParsers,
+      // Every statement names tables without their schema; the session finds them in the team's.
+      options: `-c search_path=${this.conn.schema}`, application_name: 'pincer-team-store',
+    };
+  }
+
+  /** A storage error as the person (or model) reading it needs it: the rules' refusals pass unchanged. */
+  private explain(e: unknown, phase: 'open' | 'before' | 'commit' | 'read'): Error {
+    const err = e as Error & { code?: string };
+    if (err.message?.startsWith('Refused:')) return new Error(err.message);
+    if (err.code === '28P01' || err.code === '28000') {
+      return new Error(`The team store at ${this.conn.where} refused the login (${err.message}). Set its password with "Pincer: Set Team Store Password" (or PGPASSWORD); it is never read from settings.`);
+    }
+    if (isUnreachable(e)) {
+      const what = phase === 'open' ? 'the board cannot be opened' : phase === 'read' ? 'nothing was read'
+        : phase === 'before' ? 'nothing was written; the change is not queued, make it again once the server is back'
+          : 'the server went away while committing, so whether the change was written is unknown: look at the board once it is back';
+      return new Error(`The team store at ${this.conn.where} is unreachable (${err.code ?? err.message}): ${what}.`);
+    }
+    return err instanceof Error ? err : new Error(String(e));
+  }
+
+  private setOnline(on: boolean): void {
+    if (this.isOnline === on) return;
+    this.isOnline = on;
+    for (const fn of this.statusListeners) fn(on);
+  }
+
+  private emit(change: BoardChange): void {
+    for (const fn of this.changeListeners) fn(change);
+  }
+
+  private async connectListener(): Promise<void> {
+    const c = new pg.Client(this.clientConfig());
+    c.on('error', () => this.lost(c));
+    c.on('end', () => this.lost(c));
+    c.on('notification', (n) => {
+      if (n.channel !== BOARD_CHANNEL || !n.payload) return;
+      const p = JSON.parse(n.payload) as { schema: string; teamId: string; taskId: number | null; action: string; to: string | null };
+      if (p.schema !== this.conn.schema) return;
+      this.emit({ teamId: p.teamId, action: p.action, ...(p.taskId !== null ? { taskId: p.taskId } : {}), ...(p.to !== null ? { to: p.to } : {}) });
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${BOARD_CHANNEL}`);
+    } catch (e) {
+      c.removeAllListeners('end');
+      await c.end().catch(() => undefined);
+      throw this.explain(e, 'open');
+    }
+    if (this.closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    this.listener = c;
+    this.backoffMs = 250;
+    this.setOnline(true);
+  }
+
+  private lost(c: pg.Client): void {
+    if (this.listener !== c) return;
+    this.listener = undefined;
+    c.removeAllListeners('end');
+    void c.end().catch(() => undefined);
+    this.setOnline(false);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.retry = setTimeout(() => {
+      this.connectListener().then(
+        () => this.emit({ action: 'resync' }),
+        () => {
+          this.backoffMs = Math.min(this.backoffMs * 2, 5_000);
+          this.schedule();
+        },
+      );
+    }, this.backoffMs);
+    this.retry.unref?.();
+  }
+}
