@@ -77,6 +77,7 @@ export function registerMcpLazily(
     get manager() { return load().manager; },
     get prompt() { return load().prompt; },
     reload: () => load().reload(),
+    restart: (server) => load().restart(server),
     isLoaded: () => host !== undefined,
     onDidLoad: loaded.event,
     dispose: () => {

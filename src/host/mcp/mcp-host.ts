@@ -26,6 +26,8 @@ export interface McpHost extends vscode.Disposable {
   prompt: McpStartPrompt;
   /** Reads the definitions again and starts what should run (the MCP Servers view's Restart and Enable). */
   reload(): Promise<void>;
+  /** Like reload, but a server whose start the person declined is asked about again. */
+  restart(server: string): Promise<void>;
 }
 
 /** `chatModel`: the chat's current model; without it, sampling is not offered to servers. */
@@ -94,6 +96,10 @@ export function registerMcp(
   ];
   return {
     manager, prompt, reload,
+    restart: (server) => {
+      prompt.reconsider(server);
+      return reload();
+    },
     dispose: () => {
       subs.forEach((s) => s.dispose());
       prompt.dispose();

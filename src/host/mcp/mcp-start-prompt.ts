@@ -37,6 +37,11 @@ export class McpStartPrompt implements vscode.Disposable {
     });
   }
 
+  /** Asks again next time: the person chose Restart or Enable for a server they had declined. */
+  reconsider(server: string): void {
+    this.declined.delete(server);
+  }
+
   /** Servers waiting for an answer. */
   waiting(): string[] {
     return [...this.pending.keys()];

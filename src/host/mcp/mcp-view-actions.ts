@@ -32,7 +32,7 @@ export function mcpViewCommands(d: McpViewActionDeps): Record<string, (target?: 
       const name = await pick(t, 'Restart which MCP server?');
       if (!name) return;
       if (d.host.isLoaded()) await d.host.manager.stop(name);
-      await d.host.reload();
+      await d.host.restart(name);
       d.view.refresh();
     },
     'pincer.mcp.disableServer': async (t) => {
@@ -46,7 +46,7 @@ export function mcpViewCommands(d: McpViewActionDeps): Record<string, (target?: 
       const name = await pick(t, 'Enable which MCP server?');
       if (!name) return;
       await setServerDisabled(d.state, name, false);
-      await d.host.reload();
+      await d.host.restart(name);
       d.view.refresh();
     },
     'pincer.mcp.showServerOutput': async (t) => {

@@ -32,6 +32,8 @@ export interface McpViewHost {
   readonly manager: Pick<McpManager, 'status' | 'onDidChange' | 'output' | 'resources' | 'stop'>;
   /** Reads the definitions again and starts what should run. */
   reload(): Promise<void>;
+  /** Like reload, but a server the person declined to start is asked about again (Restart, Enable). */
+  restart(server: string): Promise<void>;
 }
 
 export interface McpViewDeps {

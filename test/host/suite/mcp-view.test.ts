@@ -53,6 +53,11 @@ suite('MCP Servers view', () => {
       await waitFor('the start prompt for "added"', () => pincer.mcp.prompt.waiting().includes('added'));
       assert.ok(pincer.mcp.prompt.answer('added', false));
       await waitFor('"added" listed as not started', () => pincer.mcpView.rows().find((r) => r.name === 'added')?.state === 'not started');
+      // Don't Start stands for reloads, but Restart is the person asking again: the question comes back.
+      const restarted = vscode.commands.executeCommand('pincer.mcp.restartServer', 'added');
+      await waitFor('the start prompt for "added" again', () => pincer.mcp.prompt.waiting().includes('added'));
+      assert.ok(pincer.mcp.prompt.answer('added', false));
+      await restarted;
     } finally {
       if (before) await vscode.workspace.fs.writeFile(file, before);
       else await vscode.workspace.fs.delete(file);
