@@ -3,7 +3,10 @@
 // editor connected to it — whatever it runs — is held to them; each refusal starts with "Refused:".
 // Beyond the workspace board: runs (a heartbeat per member run, so a run on a machine that vanished
 // is noticed by the others) and a NOTIFY per audit event and per message, sent at commit, which is
-// how the other editors see a change without polling.
+// how the other editors see a change without polling. Claims are the exception: the server puts
+// every transaction that notifies in one line through its commit (so notifications arrive in commit
+// order), which would queue each claim's disk flush behind the others' on the board's hottest write;
+// a claim is announced by its writer right after it commits (pg-claims.ts).
 import type { PgMigration } from './pg-migrate';
 
 /** The channel every board change is announced on; the payload names the schema it happened in. */
@@ -142,7 +145,7 @@ BEGIN
     'taskId', r->'task_id', 'action', COALESCE(r->>'action', 'message'), 'to', r->>'recipient')::text);
   RETURN NULL;
 END $$;
-CREATE TRIGGER team_events_notify AFTER INSERT ON team_events FOR EACH ROW EXECUTE FUNCTION team_notify();
+CREATE TRIGGER team_events_notify AFTER INSERT ON team_events FOR EACH ROW WHEN (NEW.action <> 'claim') EXECUTE FUNCTION team_notify();
 CREATE TRIGGER team_messages_notify AFTER INSERT ON team_messages FOR EACH ROW EXECUTE FUNCTION team_notify();
 `,
   },

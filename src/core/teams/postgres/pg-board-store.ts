@@ -2,9 +2,10 @@
 // several machines. Same interface, rules and wording as the workspace board (sql-board-store.ts):
 // every change is one transaction that locks the task's row (SELECT … FOR UPDATE) before its checks,
 // so two editors changing one task take turns and the second sees the first's outcome; the server's
-// triggers (pg-board-schema.ts) hold every writer to the rules. A claim is ONE statement — a
-// conditional update of the pending row, its audit event and its run's heartbeat — so contention
-// costs a row lock wait, not a retry: of many claimers exactly one matches the pending row.
+// triggers (pg-board-schema.ts) hold every writer to the rules. Claims are conditional updates of
+// the pending row with their audit events and runs' heartbeats, an editor's concurrent claims in ONE
+// statement (pg-claims.ts): contention costs a row lock wait, not a retry, and of many claimers
+// exactly one matches the pending row.
 // Member runs live in editors: each store instance heartbeats its own live runs, releases the claims
 // of its own ended runs at once, and the one editor holding the watchdog lock releases claims whose
 // run has not been seen for `staleRunMs` (its machine went away).
@@ -14,6 +15,7 @@ import { changeOf, createDetail, orphanDetail, outcomeOf, refusal, searchWords, 
 import { eventFromRow, messageFromRow, taskFromRow, type EventRow, type MessageRow, type TaskRow } from '../board-rows';
 import type { Actor, BoardEvent, BoardStore, BoardTask, ListFilter, ListOrder, NewTask, TaskChange, TaskOutcome, TeamMessage } from '../board-types';
 import { PG_BOARD_MIGRATIONS } from './pg-board-schema';
+import { PgClaimBatcher } from './pg-claims';
 import { PgConnection, type BoardChange } from './pg-connection';
 import { migrate } from './pg-migrate';
 import type { TeamStoreConnection } from './team-store-settings';
@@ -40,10 +42,12 @@ export interface PgBoardOptions {
 export class PgBoardStore implements BoardStore {
   private readonly instance: string;
   private readonly staleRunMs: number;
+  private readonly claims: PgClaimBatcher;
 
   private constructor(private readonly db: PgConnection, opts: PgBoardOptions) {
     this.instance = opts.instance ?? randomUUID();
     this.staleRunMs = opts.staleRunMs ?? 90_000;
+    this.claims = new PgClaimBatcher(db, this.instance, { columns: COLUMNS, blockers: BLOCKERS });
   }
 
   /** Connects, migrates the schema (once, under the server's advisory lock) and starts listening. */
@@ -129,19 +133,8 @@ export class PgBoardStore implements BoardStore {
   }
 
   async claim(teamId: string, id: number, runId: string | undefined, by: Actor): Promise<BoardTask> {
-    const won = await this.db.query<TaskRow>(
-      `WITH c AS (
-         UPDATE team_tasks SET status = 'in_progress', owner = $3, run_id = $4, progress = 0, updated_at = $5
-         WHERE id = $1 AND team_id = $2 AND status = 'pending' AND (assignee IS NULL OR assignee = $3)
-           AND NOT EXISTS (SELECT 1 FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id WHERE d.task_id = team_tasks.id AND b.status <> 'completed')
-         RETURNING *),
-       e AS (INSERT INTO team_events(team_id, task_id, actor, action, detail, at) SELECT team_id, id, $3, 'claim', $6, $5 FROM c),
-       r AS (INSERT INTO team_runs(run_id, instance) SELECT run_id, $7 FROM c WHERE run_id IS NOT NULL
-             ON CONFLICT (run_id) DO UPDATE SET instance = EXCLUDED.instance, seen_at = now())
-       SELECT ${COLUMNS}, ${BLOCKERS}, NULL AS open_blockers FROM c t`,
-      [id, teamId, by.name, runId ?? null, by.at, runId ? `claimed (run ${runId})` : 'claimed', this.instance],
-    );
-    if (won[0]) return taskFromRow(won[0]);
+    const won = await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
+    if (won) return won;
     const t = await this.get(teamId, id);
     if (!t) throw new Error(refusal.noTask(id, teamId));
     // A claim repeated by its holder (its first answer was lost with the connection) stands.

@@ -79,6 +79,12 @@ export class PgConnection {
     }
   }
 
+  /** Announces committed changes the schema's triggers do not announce (claims), as they would. */
+  async announce(changes: { teamId: string; taskId: number; action: string }[]): Promise<void> {
+    const payloads = changes.map((c) => JSON.stringify({ schema: this.conn.schema, teamId: c.teamId, taskId: c.taskId, action: c.action, to: null }));
+    await this.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [BOARD_CHANNEL, payloads]);
+  }
+
   /** Runs `fn` in one transaction on one session: all of it commits, or none of it. */
   async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
     let client: PoolClient;

@@ -1,0 +1,81 @@
+// Claims on the server, batched per editor: the claims its members make in the same turn of the event
+// loop go as ONE statement — a conditional update of the pending rows joined with the requests, their
+// audit events and their runs' heartbeats — so a busy editor pays one commit (one disk flush) for
+// many claims. Two requests for one task in a batch cannot both win: a row is updated once per
+// statement, and across editors the row lock makes the later statement see the task taken. The
+// winners are announced to the other editors right after the commit (see pg-board-schema.ts).
+import { taskFromRow, type TaskRow } from '../board-rows';
+import type { BoardTask } from '../board-types';
+import type { PgConnection } from './pg-connection';
+
+export interface PgClaim {
+  teamId: string;
+  id: number;
+  owner: string;
+  runId: string | null;
+  at: number;
+}
+
+interface Queued {
+  claim: PgClaim;
+  done: (err: Error | undefined, won?: BoardTask) => void;
+}
+
+const CLAIM_BATCH = (columns: string, blockers: string) => `
+WITH req AS (
+  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[]) AS r(team_id, id, owner, run_id, at)),
+c AS (
+  UPDATE team_tasks t SET status = 'in_progress', owner = req.owner, run_id = req.run_id, progress = 0, updated_at = req.at
+  FROM req
+  WHERE t.id = req.id AND t.team_id = req.team_id AND t.status = 'pending' AND (t.assignee IS NULL OR t.assignee = req.owner)
+    AND NOT EXISTS (SELECT 1 FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id WHERE d.task_id = t.id AND b.status <> 'completed')
+  RETURNING t.*),
+e AS (
+  INSERT INTO team_events(team_id, task_id, actor, action, detail, at)
+  SELECT team_id, id, owner, 'claim', CASE WHEN run_id IS NULL THEN 'claimed' ELSE 'claimed (run ' || run_id || ')' END, updated_at FROM c),
+r AS (
+  INSERT INTO team_runs(run_id, instance) SELECT DISTINCT run_id, $6 FROM c WHERE run_id IS NOT NULL
+  ON CONFLICT (run_id) DO UPDATE SET instance = EXCLUDED.instance, seen_at = now())
+SELECT ${columns}, ${blockers}, NULL AS open_blockers FROM c t`;
+
+export class PgClaimBatcher {
+  private queue: Queued[] = [];
+  private draining = false;
+
+  constructor(private readonly db: PgConnection, private readonly instance: string, private readonly sql: { columns: string; blockers: string }) {}
+
+  /** Resolves, once its batch committed, with the task if this claim took it, else undefined. */
+  submit(claim: PgClaim): Promise<BoardTask | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ claim, done: (err, won) => (err ? reject(err) : resolve(won)) });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length) {
+        await new Promise<void>((r) => setImmediate(r));
+        const batch = this.queue.splice(0);
+        try {
+          const cs = batch.map((q) => q.claim);
+          const rows = await this.db.query<TaskRow>(CLAIM_BATCH(this.sql.columns, this.sql.blockers), [
+            cs.map((c) => c.teamId), cs.map((c) => c.id), cs.map((c) => c.owner), cs.map((c) => c.runId), cs.map((c) => c.at), this.instance,
+          ]);
+          const won = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
+          // A lost announcement loses no claim: the claim is committed; others see it at their next read.
+          if (won.size) this.db.announce([...won.values()].map((t) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' }))).catch(() => undefined);
+          for (const q of batch) {
+            const t = won.get(q.claim.id);
+            q.done(undefined, t && t.owner === q.claim.owner && (t.runId ?? null) === q.claim.runId && t.teamId === q.claim.teamId ? t : undefined);
+          }
+        } catch (e) {
+          for (const q of batch) q.done(e as Error);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+}
