@@ -15,8 +15,14 @@ import { defaultRender, type ScrubGroups, type ScrubRule } from './scrub-rule';
 type Render = (g: ScrubGroups, placeholder: string, match: string) => string;
 type Accept = (value: string, text: string, start: number) => boolean;
 
+/** What runCombined walks: a global RegExp, or a scanner with the same `lastIndex` and `exec`. */
+export interface Matcher {
+  lastIndex: number;
+  exec(text: string): RegExpExecArray | null;
+}
+
 export interface Combined {
-  readonly re: RegExp;
+  readonly re: Matcher;
   /** Per rule: the number of its own group in `re`. */
   readonly groups: readonly number[];
   /** Per rule: the names and numbers of the groups inside it (`genL`, `genQ`, …), for its render. */
@@ -24,6 +30,9 @@ export interface Combined {
   readonly renders: readonly Render[];
   readonly accepts: readonly (Accept | undefined)[];
 }
+
+/** A Combined whose matcher is one compiled pattern (what combine builds). */
+export type RegexCombined = Combined & { readonly re: RegExp };
 
 /** What numberGroups looks at: a backreference, any other escape, a class bracket, a plain or a named group. */
 const GROUP_SYNTAX = /\\k<([A-Za-z0-9_]+)>|\\[\s\S]|\[|\]|\((?!\?)|\(\?<(?![=!])([A-Za-z0-9_]+)>/g;
@@ -84,7 +93,7 @@ function groupSource(members: readonly ScrubRule[]): string {
 }
 
 /** Rules sharing an anchor become one alternative, placed where the first of them stands. */
-export function combine(rules: readonly ScrubRule[]): Combined {
+export function combine(rules: readonly ScrubRule[]): RegexCombined {
   const groups: { anchor?: string; members: ScrubRule[] }[] = [];
   for (const r of rules) {
     const group = r.anchor === undefined ? undefined : groups.find((g) => g.anchor === r.anchor);
@@ -123,22 +132,23 @@ export function combine(rules: readonly ScrubRule[]): Combined {
  * Which pattern ("lane") a rule's anchor goes to. V8 skips quickly through text to the first
  * characters a pattern can start with only while they are few: measured here, one pattern's scan
  * got about three times slower as its anchor characters went from 15 to 18, and the full set (over
- * 30) was several times slower than three patterns of at most 14 each walked in step. Lanes: the
- * anchors of the separators, `-_.` and the common rules (MAIN_ANCHORS); other upper-case letters
- * (vendor prefixes); everything else. Keep each lane under 15 characters. No character is the
- * anchor of rules in two lanes, so at a text position at most one lane can match, and walking the
- * lanes in step finds what one pattern would.
+ * 30) was several times slower than patterns of at most 14 each walked in step. Every pattern is
+ * also one more pass over the text (about as dear as a pattern's scan itself: two lanes of 13 and
+ * 14 characters scan in about 60 % of the time of three of 13, 12 and 6), so there are as few as
+ * fit: the anchors of the separators, `-_.` and the common rules (MAIN_ANCHORS); everything else
+ * (rare vendor prefixes, config-language keywords). Keep each lane under 15 characters. No
+ * character is the anchor of rules in two lanes, so at a text position at most one lane can match,
+ * and walking the lanes in step finds what one pattern would.
  */
 const MAIN_ANCHORS = new Set(['[:=]', ':', '=', '-', '_', '\\.', 'y', 'B', 'K', 'S', 'z', 'k', '>', ',']);
 
 export function laneOf(anchor: string | undefined): number {
-  if (anchor !== undefined && MAIN_ANCHORS.has(anchor)) return 0;
-  return anchor !== undefined && /^[A-Z]$/.test(anchor) ? 1 : 2;
+  return anchor !== undefined && MAIN_ANCHORS.has(anchor) ? 0 : 1;
 }
 
 /** The rules as one pattern per lane (laneOf), in lane order, each keeping the rules' order. */
-export function combineLanes(rules: readonly ScrubRule[]): Combined[] {
-  const lanes: ScrubRule[][] = [[], [], []];
+export function combineLanes(rules: readonly ScrubRule[]): RegexCombined[] {
+  const lanes: ScrubRule[][] = [[], []];
   for (const r of rules) lanes[laneOf(r.anchor)].push(r);
   return lanes.filter((l) => l.length).map(combine);
 }
@@ -220,7 +230,7 @@ class Output {
 }
 
 /** The match of `re` that starts first at or after `from`, or null. */
-function matchFrom(re: RegExp, text: string, from: number): RegExpExecArray | null {
+function matchFrom(re: Matcher, text: string, from: number): RegExpExecArray | null {
   re.lastIndex = from;
   return re.exec(text);
 }

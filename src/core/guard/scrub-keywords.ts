@@ -93,12 +93,21 @@ export function keywordBehind(): string {
 const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|pat|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_-]?key|secret[_-]?key[_-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
 
 /**
+ * A value led by `!`, `@`, `#` or `%` is a YAML tag, a decorator, a comment or a format
+ * (`!ImportValue`, `@Value`, `#TODO-later`, `%(name)s`) more often than a password, unless it has
+ * both letters and digits (`!Xq9pL2vB7wZ`).
+ */
+function symbolLedOk(value: string): boolean {
+  return !/^[!@#%]/.test(value) || (/[0-9]/.test(value) && /[A-Za-z]/.test(value));
+}
+
+/**
  * The value check of the generic rule: after a name like `password` or `api_key` any value that is
  * not a placeholder goes; after a name that only ends in `key` (`dd_app_key`, `sort_key`), only a
  * random-looking one.
  */
 export function keyNameAccept(value: string, text: string, start: number): boolean {
-  if (isNameLike(value) || isNamePath(value)) return false;
+  if (isNameLike(value) || isNamePath(value) || !symbolLedOk(value)) return false;
   return SECRET_NAME_END.test(text.slice(Math.max(0, start - 64), start + 1)) ? looksSecret(value) : looksRandom(value);
 }
 
@@ -182,8 +191,9 @@ const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|St
 const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)` +
   String.raw`[^\s"'\x60\\|]{8,512}\k<genQ>`;
 // The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
-// the `(` check after it cannot make the engine retry every shorter prefix of the run.
-const UNQUOTED = String.raw`(?![$=:!~@#%.])(?!\+(?![A-Za-z0-9+/]{20}))(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
+// the `(` check after it cannot make the engine retry every shorter prefix of the run. A value may
+// start with `!`, `@`, `#` or `%` (generated passwords do); keyNameAccept asks more of such a value.
+const UNQUOTED = String.raw`(?![$=:~.])(?!\+(?![A-Za-z0-9+/]{20}))(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
 
 /**
  * Anchored at the separator, not at the keyword: `=` and `:` are rare next to letters, and an

@@ -35,13 +35,14 @@ const azureRule: ScrubRule = {
 
 /**
  * `scheme://user:password@host`: scheme, user and host stay. The last `@` before the path wins, so
- * a raw `@` in a password does not leak its tail. Documentation placeholders stay (`user:pass@`,
+ * a raw `@` in a password does not leak its tail; the user may be an e-mail address, as SMTP URLs
+ * often have it (`smtp://alerts@example.com:…@smtp.example.com`). Documentation placeholders stay (`user:pass@`,
  * `username:password@`, `:xxx@`), as do references (`$PGPASS`, `${pass}`, `<password>`).
  */
 const uriRule: ScrubRule = {
   name: 'uri',
   anchor: '[:=]',
-  source: String.raw`(?<uriL>//(?<=://)[^\s:/@{}<>"'\x60\\]{0,128}:)(?!\$|(?:pass(?:word|wd)?|PASS(?:WORD)?|pwd|secret|x{3,}|\*{3,})@)` +
+  source: String.raw`(?<uriL>//(?<=://)[^\s:/{}<>"'\x60\\]{0,128}:)(?!\$|(?:pass(?:word|wd)?|PASS(?:WORD)?|pwd|secret|x{3,}|\*{3,})@)` +
     String.raw`[^\s/{}<>"'\x60\\]{1,256}(?<uriR>@)`,
 };
 

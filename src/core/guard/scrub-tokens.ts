@@ -31,11 +31,13 @@ export const TOKEN_CHAR = '[A-Za-z0-9_+/-]';
 /**
  * Letters a prefix without a `-`, `_` or `.` end may be anchored at, rarest in code and logs first.
  * A prefix with none of them (`LTAI`, `dapi`, `1//0`) is anchored at the first of FALLBACK_PIVOTS it
- * has: each such anchor character is one more alternative tested wherever it occurs, so the order
- * puts the characters rare in code and logs first.
+ * has. These rules share one pattern with the config-language rules (laneOf in scrub-combine.ts),
+ * which must stay under 15 anchor characters, so the order makes them share few: `A` for `ATATT3`,
+ * `LTAI` and `EAA`, `G` for `cmVmdGtu`, `d` for `dapi` and `dose` (one `d` fewer per scan than a
+ * `p` besides it; a common letter in either case).
  */
 const PIVOTS = 'KZWXBSzxky';
-const FALLBACK_PIVOTS = 'QVGJ~/LTEAjpdcI';
+const FALLBACK_PIVOTS = 'QGJ~/AVLTEjdpcI';
 const PUNCTUATION_ENDS = '-_.';
 
 const accept = (value: string): boolean => tokenBodyOk(value);

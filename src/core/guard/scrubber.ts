@@ -5,7 +5,8 @@
 // One pass: every static rule is an alternative `(?<name>…)` of a few patterns, one per group of
 // anchor characters ("lanes", laid out for speed by scrub-combine.ts), walked in step, and one
 // replacer asks which group matched. Running each rule as its own pass is many times slower
-// (bench/scrub-throughput.mjs measures both). The registered values live in one more small pattern
+// (bench/scrub-throughput.mjs measures both). Tokens with no prefix at all (scrub-bare-tokens.ts) are
+// found by a plain scan walked in step as one more lane. The registered values live in one more small pattern
 // walked in step with them (runCombined): registering a value (an API key at start-up, a
 // credential before a command) then compiles a few escaped literals, not the whole rule set again.
 // What is tried at one text position, in this order:
@@ -20,6 +21,7 @@
 // and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
 import { combine, combineLanes, runCombined, type Combined } from './scrub-combine';
+import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
 /** Shorter registered values are ignored: they would hit ordinary words and numbers. */
@@ -57,7 +59,10 @@ function staticPattern(placeholder: string): StaticPattern {
       hitsPlaceholder ||= placeholder !== '' && re.test(placeholder);
       re.lastIndex = 0;
     }
-    p = { lanes, hitsPlaceholder };
+    // Last: where a rule of the patterns matches at the same place, the rule wins.
+    const bare = bareTokenLane();
+    hitsPlaceholder ||= placeholder !== '' && bare.re.exec(placeholder) !== null;
+    p = { lanes: [...lanes, bare], hitsPlaceholder };
     staticPatterns.set(placeholder, p);
   }
   return p;

@@ -67,6 +67,15 @@ describe('Scrubber keyword rules', () => {
       becomes('run --api-key Q7ZK2P9XW4_R8 now', 'run --api-key [REDACTED] now');
     });
 
+    it('a value led by !, @, # or % when it has letters and digits (generated passwords); tags, decorators and comments stay', () => {
+      becomes('smtp_password := !Xq9pL2vB7wZ', 'smtp_password := [REDACTED]');
+      becomes('mail.smtp.password: @Xq9pL2vB7wZ', 'mail.smtp.password: [REDACTED]');
+      becomes('redis_password ?= #Kx9mQ2pL7vB', 'redis_password ?= [REDACTED]');
+      becomes('  admin_password: !Xq9pL2vB7wZ', '  admin_password: [REDACTED]');
+      for (const line of ['password: !ImportValue SharedDbPassword', 'api_key: #TODO-fill-in-later', 'token = @injectedTokenValue',
+        'password: %(db_password)s', 'password = !isValidPassword(x)', 'secret: !!binary', 'token: # set by the pipeline']) same(line);
+    });
+
     it('env-style UPPER names take any value, letters only too', () => {
       becomes('SECRET_KEY_BASE=mysecretkeybase', 'SECRET_KEY_BASE=[REDACTED]');
       becomes('AWS_SECRET_ACCESS_KEY=abc', 'AWS_SECRET_ACCESS_KEY=[REDACTED]');

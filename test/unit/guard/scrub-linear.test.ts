@@ -30,6 +30,9 @@ const HOSTILE: Record<string, string[]> = {
     'keytool -storepass ', 'ldapsearch -w '],
   'inner shapes and fallback anchors': ['LS0tLS1CRUdJTi', '123456789:AA', ':APA91b', 'MTAabcdefghijklmnopqrstuvwx.abcdef.', '.atlasv1.',
     'a8Q~', '1/1234567890', 'tskey-auth-', 'LTAI', 'EAA', '1//0', 'sha256~', 's.a1', 'Q~'],
+  // One endless run, runs one short of a token (every sampled position lands in one), and runs of
+  // token length that are refused (too repetitive), so each is measured and checked.
+  'bare tokens (scan lane)': ['a7', `${'b'.repeat(51)} `, `${'k3'.repeat(26)} `, `${'Zq'.repeat(42)}.`, 'smtp://a@b:'],
 };
 
 function cpuMs(s: Scrubber, text: string): number {
