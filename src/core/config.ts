@@ -10,6 +10,7 @@ import { readMemoryConfig, type MemoryConfig } from './memory/memory-config';
 import { readExecConfig, type ExecConfig } from './exec/exec-config';
 import { readChatConfig, type ChatConfig } from './agent/provider-config';
 import { readSubagentConfig, type SubagentConfig } from './subagents/subagent-config';
+import { readWebConfig, WEB_USER_ONLY_SETTINGS, type WebConfig } from './web/web-config';
 
 const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
@@ -25,6 +26,7 @@ export const USER_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   'memory.embeddings.baseUrl',
   'providers.openai.baseUrl', 'providers.anthropic.baseUrl',
   'subagents.askBeforeSpawn',
+  ...WEB_USER_ONLY_SETTINGS,
 ]);
 
 export interface PincerConfig {
@@ -40,6 +42,7 @@ export interface PincerConfig {
   exec: ExecConfig;
   chat: ChatConfig;
   subagents: SubagentConfig;
+  web: WebConfig;
 }
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
@@ -78,6 +81,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     exec: readExecConfig(get, warn),
     chat: readChatConfig(get, warn),
     subagents: readSubagentConfig(get, warn),
+    web: readWebConfig(get, warn),
   };
 }
 

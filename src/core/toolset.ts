@@ -29,6 +29,8 @@ import { createTeamMessageTool } from './teams/team-message-tool';
 import { createTeamTasksTool } from './teams/team-tasks-tool';
 import type { TeamService } from './teams/team-service';
 import type { Tool } from './tools/types';
+import type { SearchProviderId } from './web/web-config';
+import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
 import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 
@@ -76,6 +78,8 @@ export interface ToolsetPorts {
    * refuses). Absent: no skill tools.
    */
   skills?: { catalog: SkillCatalog; confirmPublish?: SkillToolPorts['confirmPublish'] };
+  /** Web search providers' keys from the person's secret storage; absent: web_search uses DuckDuckGo only. */
+  webSearchKey?: (provider: SearchProviderId) => Promise<string | undefined>;
   customTools?: {
     definitions: () => readonly CustomToolDefinition[];
     secrets: CustomToolSecrets;
@@ -101,6 +105,8 @@ export function createToolset(p: ToolsetPorts): Toolset {
   let hidden: HiddenTool[] = [];
   let registered: string[] = [];
   const exec = p.exec(() => guard);
+  // Made once, not per build: web_fetch's page cache outlives a settings change.
+  const web = createWebTools({ config: () => p.rt.currentConfig.web, searchKey: p.webSearchKey });
   const build = () => {
     guard = guardFor(p);
     const g = guard;
@@ -128,6 +134,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
         catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, registry: () => p.rt.registry, home: p.home,
         files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,
       }) : []),
+      ...web,
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,

@@ -10,6 +10,7 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
   automation: ['datetime'],
   teams: ['team_tasks', 'team_message'],
+  web: ['web_fetch', 'web_search'],
   // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
   skills: ['use_skill', 'publish_skill'],
   knowledge: ['skill_search'],
@@ -49,6 +50,8 @@ export const ALIASES: Readonly<Record<string, string>> = {
   Edit: 'edit',
   edit_file: 'edit',
   sessions_spawn: 'spawn',
+  WebFetch: 'web_fetch',
+  WebSearch: 'web_search',
 };
 
 /** Every tool name the static tables know of (the deny lists name only grouped tools). */

@@ -104,8 +104,8 @@ describe('policy engine', () => {
 
     it('unknown entries are warned once, even across settings changes; Pincer\'s own tool names and globs are not', () => {
       const warnings: string[] = [];
-      // apply_patch is not registered in this engine but is one of Pincer's tools; web_search is no tool of Pincer's.
-      const e = engine({ profile: 'full', deny: ['red_file', 'group:nope', 'web_search', 'apply_patch', 'zz_*'] }, warnings);
+      // apply_patch is not registered in this engine but is one of Pincer's tools; send_fax is no tool of Pincer's.
+      const e = engine({ profile: 'full', deny: ['red_file', 'group:nope', 'send_fax', 'apply_patch', 'zz_*'] }, warnings);
       e.evaluate(base);
       e.evaluate({ ...base, depth: 1 });
       e.setConfig({ ...DEFAULT_POLICY, profile: 'full', deny: ['red_file', 'group:nope'] });
@@ -113,7 +113,7 @@ describe('policy engine', () => {
       assert.equal(warnings.length, 3, warnings.join('\n'));
       assert.match(warnings[0], /"red_file" in pincer\.tools\.deny matches nothing/);
       assert.match(warnings[1], /no tool group "nope"/);
-      assert.match(warnings[2], /"web_search" in pincer\.tools\.deny matches nothing/);
+      assert.match(warnings[2], /"send_fax" in pincer\.tools\.deny matches nothing/);
     });
   });
 
