@@ -75,6 +75,22 @@ describe('teams: the board on PostgreSQL', () => {
       assert.equal(new Set(claims.map((e) => e.taskId)).size, 1000);
     });
 
+    it('two editors whose members claim the same tasks in opposite orders (batches crossing) never deadlock: each claim is won or refused', async () => {
+      const other = await f.second();
+      const ids: number[] = [];
+      for (let i = 0; i < 40; i++) ids.push((await f.board.create(T, { subject: `Crossing ${i}` }, f.as('lead'))).id);
+      // Each member starts at its own place, so an editor's batch holds several tasks, in the other editor's reverse order.
+      const walk = (board: typeof other, editor: string, order: number[]) => Array.from({ length: 8 }, async (_, m) => {
+        const mine: number[] = [];
+        for (const id of [...order.slice(m * 5), ...order.slice(0, m * 5)]) {
+          await board.claim(T, id, `run-${editor}${m}`, f.as(`${editor}${m}`)).then(() => mine.push(id), (e: Error) => assert.match(e.message, /^Refused: task #\d+ is already claimed by [ab]\d\.$/));
+        }
+        return mine;
+      });
+      const wins = await Promise.all([...walk(f.board, 'a', ids), ...walk(other, 'b', [...ids].reverse())]);
+      assert.deepEqual(wins.flat().sort((x, y) => x - y), ids);
+    });
+
     it('a change in one editor reaches the other live (claims, completions, mail), each once it is committed', async () => {
       const other = (await f.second()) as PgBoardStore;
       const task = await f.board.create(T, { subject: 'Shared' }, f.as('lead'));

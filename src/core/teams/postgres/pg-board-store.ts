@@ -1,6 +1,6 @@
 // The board on a shared PostgreSQL server, for a team whose members work in several editors on
 // several machines. Same interface, rules and wording as the workspace board (sql-board-store.ts):
-// every change is one transaction that locks the task's row (SELECT … FOR UPDATE) before its checks,
+// every change is one transaction that locks the task's row (SELECT … FOR NO KEY UPDATE) before its checks,
 // so two editors changing one task take turns and the second sees the first's outcome; the server's
 // triggers (pg-board-schema.ts) hold every writer to the rules. Claims are conditional updates of
 // the pending row with their audit events and runs' heartbeats, an editor's concurrent claims in ONE
@@ -257,7 +257,7 @@ export class PgBoardStore implements BoardStore {
          FROM team_tasks t LEFT JOIN team_runs r ON r.run_id = t.run_id
          WHERE t.status = 'in_progress' AND t.run_id IS NOT NULL AND NOT (t.run_id = ANY($1))
            AND (r.instance = $2 OR ($3 AND (r.run_id IS NULL OR r.seen_at < now() - $4 * interval '1 millisecond')))
-         ORDER BY t.id FOR UPDATE OF t SKIP LOCKED`,
+         ORDER BY t.id FOR NO KEY UPDATE OF t SKIP LOCKED`,
         [live, this.instance, watchdog, this.staleRunMs],
       )).rows;
       for (const row of orphans) {
@@ -305,10 +305,14 @@ export class PgBoardStore implements BoardStore {
     return rows.map(messageFromRow).sort((a, b) => a.id - b.id);
   }
 
-  /** One change of task `id`: its row locked first (or "no such task"), then `fn`'s checks and writes, in one transaction. */
+  /**
+   * One change of task `id`: its row locked first (or "no such task"), then `fn`'s checks and writes, in one
+   * transaction. The lock is the one an UPDATE takes (NO KEY UPDATE): dependency rows that only reference the
+   * task (foreign-key checks) are not held up by it.
+   */
   private change(teamId: string, id: number, fn: (c: PoolClient, t: BoardTask) => Promise<void>): Promise<void> {
     return this.db.tx(async (c) => {
-      const row = (await c.query<TaskRow>(`SELECT ${COLUMNS}, NULL AS blocked_by, NULL AS open_blockers FROM team_tasks t WHERE t.id = $1 AND t.team_id = $2 FOR UPDATE`, [id, teamId])).rows[0];
+      const row = (await c.query<TaskRow>(`SELECT ${COLUMNS}, NULL AS blocked_by, NULL AS open_blockers FROM team_tasks t WHERE t.id = $1 AND t.team_id = $2 FOR NO KEY UPDATE`, [id, teamId])).rows[0];
       if (!row) throw new Error(refusal.noTask(id, teamId));
       await fn(c, taskFromRow(row));
     });

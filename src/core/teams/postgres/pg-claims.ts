@@ -2,8 +2,10 @@
 // loop go as ONE statement — a conditional update of the pending rows joined with the requests, their
 // audit events and their runs' heartbeats — so a busy editor pays one commit (one disk flush) for
 // many claims. Two requests for one task in a batch cannot both win: a row is updated once per
-// statement, and across editors the row lock makes the later statement see the task taken. The
-// winners are announced to the other editors right after the commit (see pg-board-schema.ts).
+// statement, and across editors the row lock makes the later statement see the task taken. A batch
+// locks its tasks' rows first, in id order, as every batch does: two editors' batches over the same
+// tasks then wait for each other instead of deadlocking. The winners are announced to the other
+// editors right after the commit (see pg-board-schema.ts).
 import { taskFromRow, type TaskRow } from '../board-rows';
 import type { BoardTask } from '../board-types';
 import type { PgConnection } from './pg-connection';
@@ -60,9 +62,12 @@ export class PgClaimBatcher {
         const batch = this.queue.splice(0);
         try {
           const cs = batch.map((q) => q.claim);
-          const rows = await this.db.query<TaskRow>(CLAIM_BATCH(this.sql.columns, this.sql.blockers), [
-            cs.map((c) => c.teamId), cs.map((c) => c.id), cs.map((c) => c.owner), cs.map((c) => c.runId), cs.map((c) => c.at), this.instance,
-          ]);
+          const rows = await this.db.tx(async (c) => {
+            await c.query('SELECT 1 FROM team_tasks WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [cs.map((x) => x.id)]);
+            return (await c.query<TaskRow>(CLAIM_BATCH(this.sql.columns, this.sql.blockers), [
+              cs.map((x) => x.teamId), cs.map((x) => x.id), cs.map((x) => x.owner), cs.map((x) => x.runId), cs.map((x) => x.at), this.instance,
+            ])).rows;
+          });
           const won = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
           // A lost announcement loses no claim: the claim is committed; others see it at their next read.
           if (won.size) this.db.announce([...won.values()].map((t) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' }))).catch(() => undefined);

@@ -94,16 +94,22 @@ export class PgConnection {
       throw this.explain(e, 'before');
     }
     let phase: 'before' | 'commit' = 'before';
+    // A session the server ends between two statements reports it as an event, which would be an
+    // uncaught error without a listener; the next statement fails with it anyway.
+    const ignore = () => undefined;
+    client.on('error', ignore);
     try {
       await client.query('BEGIN');
       const out = await fn(client);
       phase = 'commit';
       await client.query('COMMIT');
+      client.off('error', ignore);
       client.release();
       return out;
     } catch (e) {
       const broken = isUnreachable(e);
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
+      client.off('error', ignore);
       client.release(broken ? (e as Error) : undefined);
       throw this.explain(e, phase);
     }
