@@ -8,6 +8,7 @@ import { loadBundle } from './core/bundle-loader';
 import type { HostCore } from './host/host-core';
 import { MCP_VIEW_ID, MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SKILLS_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
+import { registerLmTools, registerMcpDefinitions } from './host/lm/lm-register';
 
 // Set by the bundle's first line (esbuild banner); falls back to this module's own start when unbundled.
 const moduleLoadedAt = (globalThis as { __pincerBundleStart?: number }).__pincerBundleStart ?? performance.now();
@@ -122,6 +123,9 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
       getTreeItem: (n) => api.core().skills.view.getTreeItem(n as never),
     }),
     skillsViewChanged,
+    // VS Code's own agent: Pincer's tools (package.json's languageModelTools) and `pincer mcp` as an MCP server.
+    ...registerLmTools(context, () => api.core().lm),
+    ...registerMcpDefinitions(context),
     vscode.commands.registerCommand('pincer.showToolLog', () => channel.show(true)),
     // Every other contributed command is the core's: registered here, loaded on first call.
     ...contributedCommands(context).filter((id) => id !== 'pincer.showToolLog').map((id) =>

@@ -1,0 +1,54 @@
+// VS Code's own agent calling Pincer's tools: the runtime side of the tools the activation shell
+// registers with vscode.lm.registerTool (lm-register.ts). What the calls mean is core's
+// (src/core/lm): this file only reads VS Code's settings, trust and tokens and wraps the results.
+import * as os from 'os';
+import * as vscode from 'vscode';
+import type { ApprovalStore } from '../../core/exec/exec-types';
+import type { PathResolver } from '../../core/fs/types';
+import { callFromLm } from '../../core/lm/lm-call';
+import { prepareLmCall } from '../../core/lm/lm-prepare';
+import { LM_OFFERED_SETTING, offeredLmTools, pincerToolName } from '../../core/lm/lm-tools';
+import type { PincerRuntime } from '../../core/runtime';
+
+export interface LmHost {
+  invoke(lmName: string, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+  prepare(lmName: string, input: unknown): Promise<vscode.PreparedToolInvocation>;
+}
+
+export interface LmHostDeps {
+  rt: PincerRuntime;
+  guard: () => PathResolver;
+  approvals: ApprovalStore;
+  workspaceRoot: () => string | undefined;
+  warn: (m: string) => void;
+}
+
+export function createLmHost(deps: LmHostDeps): LmHost {
+  const { rt } = deps;
+  const offered = () => offeredLmTools(vscode.workspace.getConfiguration().get(LM_OFFERED_SETTING), deps.warn);
+  return {
+    async invoke(lmName, input, token) {
+      const controller = new AbortController();
+      const cancelled = token.onCancellationRequested(() => controller.abort(new Error('cancelled in VS Code')));
+      try {
+        const r = await callFromLm({ rt, offered, workspaceRoot: deps.workspaceRoot, trusted: () => vscode.workspace.isTrusted }, lmName, input, controller.signal);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.forLLM)]);
+      } finally {
+        cancelled.dispose();
+      }
+    },
+    async prepare(lmName, input) {
+      const tool = pincerToolName(lmName) ?? lmName;
+      const c = rt.currentConfig;
+      const p = await prepareLmCall(tool, input, {
+        capability: rt.registry.get(tool)?.capability ?? 'external', guard: deps.guard(),
+        review: { mode: c.edits.review, autoApprove: c.edits.autoApprove, home: os.homedir() },
+        exec: { policy: c.exec.policy, host: c.exec.host, store: deps.approvals, home: os.homedir() },
+      });
+      const message = new vscode.MarkdownString(p.invocationMessage);
+      return p.confirmation
+        ? { invocationMessage: message, confirmationMessages: { title: p.confirmation.title, message: new vscode.MarkdownString(p.confirmation.message) } }
+        : { invocationMessage: message };
+    },
+  };
+}
