@@ -32,6 +32,7 @@ import type { Tool } from './tools/types';
 import type { SearchProviderId } from './web/web-config';
 import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
+import { createCronTool, type CronToolPorts } from './automation/cron-tool';
 import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 
 export interface ToolsetPorts {
@@ -78,6 +79,8 @@ export interface ToolsetPorts {
    * refuses). Absent: no skill tools.
    */
   skills?: { catalog: SkillCatalog; confirmPublish?: SkillToolPorts['confirmPublish'] };
+  /** Scheduled jobs (src/core/automation): their store and the window's scheduler. Absent: no cron tool. */
+  cron?: CronToolPorts;
   /** Web search providers' keys from the person's secret storage; absent: web_search uses DuckDuckGo only. */
   webSearchKey?: (provider: SearchProviderId) => Promise<string | undefined>;
   customTools?: {
@@ -135,6 +138,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
         files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,
       }) : []),
       ...web,
+      ...(p.cron ? [createCronTool(p.cron)] : []),
       ...createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,

@@ -8,7 +8,7 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   runtime: ['exec', 'process', 'credentialed_exec'],
   memory: ['memory_search', 'memory_get', 'memory_expand'],
   sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
-  automation: ['datetime'],
+  automation: ['datetime', 'cron'],
   teams: ['team_tasks', 'team_message'],
   web: ['web_fetch', 'web_search'],
   // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
@@ -23,7 +23,7 @@ export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging',
 
 /**
  * `coding`: files, commands, sessions, memory, the clock, the tools of the MCP servers the person
- * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON, the team tools and the skill tools. `messaging`: sessions (the messaging
+ * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON, the team tools and the skill tools (not cron: scheduling is allowed on purpose, e.g. `alsoAllow: ["cron"]`). `messaging`: sessions (the messaging
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
@@ -34,9 +34,9 @@ export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly stri
 
 /**
  * The one subagent deny list. Subagents work on a task for their parent: they must not read the
- * user's memory, report on or message other sessions, nor change the person's own skills.
+ * user's memory, report on or message other sessions, nor change the person's own skills or scheduled work.
  */
-export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send', 'publish_skill'];
+export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send', 'publish_skill', 'cron'];
 
 /** At the maximum depth a subagent may not look at other sessions, nor start children of its own. */
 export const LEAF_DENY: readonly string[] = ['sessions_list', 'sessions_history', 'spawn'];
