@@ -31,6 +31,7 @@ import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
 import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
+import { createLmHost, type LmHost } from './lm/lm-host';
 import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 import { createCronHost } from './automation/cron-host';
 
@@ -49,6 +50,8 @@ export interface HostCore {
   mcp: LazyMcpHost;
   /** The MCP Servers view's data (the tree VS Code shows; tests read it too). */
   mcpView: McpServersView;
+  /** VS Code's own agent calling Pincer's tools (pincer_<tool>, registered by the activation shell). */
+  lm: LmHost;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
   customTools: CustomToolsHost;
   /** Skills (SKILL.md folders), watched, with the Skills view's data. */
@@ -119,6 +122,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
   const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
+  const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
@@ -134,7 +138,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     mcp, mcpView, customTools,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
