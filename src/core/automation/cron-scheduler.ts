@@ -35,9 +35,9 @@ export class CronScheduler {
     return (this.d.clock ?? systemClock).now();
   }
 
-  /** Starts the timer; the first look handles the runs missed while no window was open. */
-  start(): void {
-    this.schedule(0);
+  /** Starts the timer, first looking after `delayMs`; that look handles the runs missed while no window was open. */
+  start(delayMs = 0): void {
+    this.schedule(delayMs);
   }
 
   /** Looks again soon (a job was added or changed). */

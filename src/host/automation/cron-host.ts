@@ -13,6 +13,12 @@ import type { PincerRuntime } from '../../core/runtime';
 import type { ChatHost } from '../chat/chat-lazy';
 import type { StorageHost } from '../storage-host';
 
+/**
+ * The first look at the jobs opens the database; a few seconds after the runtime loads, so it never
+ * competes with the call that loaded it (the database otherwise opens on first need).
+ */
+const FIRST_LOOK_MS = 5000;
+
 export interface CronHost extends vscode.Disposable {
   port: CronToolPorts;
   scheduler: CronScheduler;
@@ -35,7 +41,7 @@ export function createCronHost(rt: PincerRuntime, storage: StorageHost, chat: Ch
     return { outcome, detail: t.text || t.message || t.stopReason, ref: sessionKey, tokens: t.usage.input + t.usage.output };
   };
   const scheduler = new CronScheduler({ store: stores, run });
-  scheduler.start();
+  scheduler.start(FIRST_LOOK_MS);
   return {
     port: { store: stores, scheduler: () => scheduler, clock: systemClock },
     scheduler,
