@@ -1,0 +1,101 @@
+// web-fetch-convert: what web_fetch costs on a 1 MB article page served from loopback.
+//  - web-fetch-convert: HTML → markdown (linkedom + Readability + turndown), median; goal <= 50 ms.
+//    Reference in the same run: turndown of the same HTML without Readability (no main-content pass).
+//  - web-fetch-overhead: the guarded download (SSRF check, pinned connection, byte cap) against a plain
+//    fetch() of the same page; goal ratio <= 1.5. The whole tool call (download + convert) is recorded beside.
+// Code from `${PINCER_OUT:-out}` (compiled by `npm run compile`, or a helper's own outDir).
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { median, record } from './lib/record.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const OUT = path.join(here, '..', process.env.PINCER_OUT ?? 'out');
+const require = createRequire(import.meta.url);
+const { htmlToMarkdown } = require(path.join(OUT, 'src', 'core', 'web', 'html-to-markdown.js'));
+const { guardedFetch } = require(path.join(OUT, 'src', 'core', 'web', 'guarded-fetch.js'));
+const { createWebFetchTool } = require(path.join(OUT, 'src', 'core', 'web', 'web-fetch.js'));
+const TurndownService = require('turndown');
+
+const ROUNDS = 15;
+const WARMUP = 3;
+
+/** A news-site-shaped page: menus, a long article with headings, lists, tables, code and links, a footer, scripts. */
+function articlePage(targetBytes) {
+  const words = 'crab shore estuary tide pool shell claw molt larva plankton kelp rock sand current reef harbour'.split(' ');
+  let seed = 7;
+  const word = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return words[seed % words.length]; };
+  const sentence = (n) => { const w = Array.from({ length: n }, word); w[0] = w[0][0].toUpperCase() + w[0].slice(1); return `${w.join(' ')}.`; };
+  const nav = `<nav>${Array.from({ length: 40 }, (_, i) => `<a href="/section/${i}">Section ${i}</a>`).join(' ')}</nav>`;
+  const parts = [];
+  let size = 0;
+  for (let s = 0; size < targetBytes; s++) {
+    const block = [`<h2 id="s${s}">${sentence(5)}</h2>`];
+    for (let p = 0; p < 6; p++) block.push(`<p>${sentence(25)} <a href="/ref/${s}/${p}">${sentence(3)}</a> ${sentence(30)} <em>${sentence(4)}</em></p>`);
+    block.push(`<ul>${Array.from({ length: 5 }, () => `<li>${sentence(8)}</li>`).join('')}</ul>`);
+    if (s % 3 === 0) block.push(`<table><thead><tr><th>Species</th><th>Width</th><th>Depth</th></tr></thead><tbody>${Array.from({ length: 6 }, (_, r) => `<tr><td>${word()}</td><td>${r * 3}</td><td>${r * 7}</td></tr>`).join('')}</tbody></table>`);
+    if (s % 4 === 0) block.push(`<pre><code>const crab = { claws: 2, legs: 8, section: ${s} };\nconsole.log(crab);</code></pre>`);
+    const html = block.join('\n');
+    parts.push(html);
+    size += html.length;
+  }
+  return `<!doctype html><html><head><title>The Crab Survey</title><script>${'window.x=1;'.repeat(2000)}</script><style>${'p{margin:0}'.repeat(1000)}</style></head>`
+    + `<body><header>${nav}</header><main><article><h1>The Crab Survey</h1>${parts.join('\n')}</article></main>`
+    + `<aside>${nav}</aside><footer>${nav}</footer></body></html>`;
+}
+
+async function timed(fn) {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+async function rounds(fn) {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const xs = [];
+  for (let i = 0; i < ROUNDS; i++) xs.push(await timed(fn));
+  return xs;
+}
+
+const html = articlePage(1024 * 1024);
+const bytes = Buffer.byteLength(html);
+const server = http.createServer((_q, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); });
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const port = server.address().port;
+const url = `http://127.0.0.1:${port}/article`;
+const loadBefore = os.loadavg();
+
+// Conversion, and turndown alone as the same-run reference.
+const plainTurndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+let chars = 0;
+const convert = await rounds(() => { chars = htmlToMarkdown(html, url).markdown.length; });
+const turndownOnly = await rounds(() => plainTurndown.turndown(html));
+
+// Download: guarded vs plain fetch, interleaved so both see the same load.
+const signal = new AbortController().signal;
+const opts = { signal, maxBytes: 5 * 1024 * 1024, maxRedirects: 5, allowLoopback: { ports: [port] } };
+const plain = [];
+const guarded = [];
+for (let i = 0; i < WARMUP; i++) { await (await fetch(url)).text(); await guardedFetch(url, opts); }
+for (let i = 0; i < ROUNDS; i++) {
+  plain.push(await timed(async () => (await fetch(url)).text()));
+  guarded.push(await timed(() => guardedFetch(url, opts)));
+}
+const tool = createWebFetchTool({ config: () => ({ allowLocalhost: false, allowDomains: [], denyDomains: [], searchProviders: ['duckduckgo'] }), loopbackPorts: [port] });
+const ctx = { sessionKey: 'bench', agentId: 'bench', channel: 'bench', subagentDepth: 0, isOwner: true, signal, deadline: Date.now() + 600_000, workspaceTrusted: true };
+const whole = await rounds(async () => { const r = await tool.execute({ url, fresh: true }, ctx); if (r.isError) throw new Error(r.forLLM); });
+server.close();
+
+const corpus = `a generated 1 MB article page (${bytes.toLocaleString('en-US')} bytes → ${chars.toLocaleString('en-US')} chars of markdown), served from loopback`;
+const convertMs = median(convert);
+record({
+  name: 'web-fetch-convert', unit: 'ms', value: convertMs, reference: 'turndown of the whole page without Readability', referenceValue: median(turndownOnly),
+  goal: 'median <= 50 ms', pass: convertMs <= 50, runs: ROUNDS, statistic: 'median', corpus, loadBefore,
+});
+record({
+  name: 'web-fetch-overhead', unit: 'ms', value: median(guarded), reference: 'plain fetch() of the same loopback page', referenceValue: median(plain),
+  goal: 'ratio <= 1.5', pass: median(guarded) / median(plain) <= 1.5, runs: ROUNDS, statistic: 'median', corpus, loadBefore,
+  extra: { wholeToolCallMs: Math.round(median(whole) * 1000) / 1000 },
+});
