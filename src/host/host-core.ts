@@ -31,8 +31,10 @@ import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
 import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
+import { createLmHost, type LmHost } from './lm/lm-host';
 import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 import { createWebSearchKeys } from './web/web-search-keys';
+import { createCronHost } from './automation/cron-host';
 
 export interface HostCore {
   services: HostServices;
@@ -49,6 +51,8 @@ export interface HostCore {
   mcp: LazyMcpHost;
   /** The MCP Servers view's data (the tree VS Code shows; tests read it too). */
   mcpView: McpServersView;
+  /** VS Code's own agent calling Pincer's tools (pincer_<tool>, registered by the activation shell). */
+  lm: LmHost;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
   customTools: CustomToolsHost;
   /** Skills (SKILL.md folders), watched, with the Skills view's data. */
@@ -97,11 +101,13 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
   const customTools = createCustomToolsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
   const skills = createSkillsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
+  // Scheduled jobs run in this window from now on (the scheduler claims each due job in the database).
+  const cron = createCronHost(rt, storage, chat, () => workspacePlan().local[0]?.path);
   const webKeys = createWebSearchKeys(context.secrets, rt.scrubber);
   const toolset = createToolset({
     webSearchKey: (p) => webKeys.key(p),
     customTools: customTools.port,
-    skills: skills.port,
+    skills: skills.port, cron: cron.port,
     rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
     folders: () => workspacePlan().local, virtualFolders: () => workspacePlan().virtual,
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
@@ -119,6 +125,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
   const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
+  const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
@@ -130,11 +137,11 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
-    skills,
+    skills, cron,
     mcp, mcpView, customTools,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
