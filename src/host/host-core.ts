@@ -32,6 +32,7 @@ import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 import { createLmHost, type LmHost } from './lm/lm-host';
+import { createMcpServeHost } from './lm/mcp-serve-host';
 import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 import { createWebSearchKeys } from './web/web-search-keys';
 import { createCronHost } from './automation/cron-host';
@@ -126,6 +127,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     () => chat.models.current());
   const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
   const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
+  const mcpServe = createMcpServeHost(rt, String(context.extension.packageJSON?.version ?? ''), () => workspacePlan().local[0]?.path);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
@@ -138,7 +140,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
     skills, cron,
-    mcp, mcpView, customTools,
+    mcp, mcpView, customTools, mcpServe,
   );
   return {
     services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm,
@@ -153,6 +155,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...subagentsView.commands(),
       ...mcpView.commands,
       'pincer.customTools.reload': () => customTools.reloadCommand(),
+      'pincer.serveToolsOverMcp': (opts?: { quiet?: boolean; stop?: boolean }) => mcpServe.command(opts),
       ...webKeys.commands,
       ...skills.commands,
     },
