@@ -81,6 +81,8 @@ const builds = [
   { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: `${dist}/host-chat.js`, external: ['vscode'] },
   // The MCP client (the MCP SDK, ajv): required by host-core when a server is defined (src/host/mcp-lazy.ts).
   { ...node, entryPoints: ['src/host/mcp/mcp-host.ts'], outfile: `${dist}/host-mcp.js`, external: ['vscode'] },
+  // Serve Tools over MCP… (the MCP SDK's server): required by host-core when the command runs (src/host/lm/mcp-serve-lazy.ts).
+  { ...node, entryPoints: ['src/host/lm/mcp-serve-host.ts'], outfile: `${dist}/host-mcp-serve.js`, external: ['vscode'] },
   // The CLI: dist/cli.js turns on Node's compile cache and loads dist/cli-main.js, which keeps
   // check-command small (scripts and hooks run it once per command); `tools`, `run` and the settings
   // reader (zod, every tool) are bundles of their own, loaded when used.

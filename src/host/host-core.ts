@@ -32,7 +32,7 @@ import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 import { createLmHost, type LmHost } from './lm/lm-host';
-import { createMcpServeHost } from './lm/mcp-serve-host';
+import { lazyMcpServe } from './lm/mcp-serve-lazy';
 import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 import { createWebSearchKeys } from './web/web-search-keys';
 import { createCronHost } from './automation/cron-host';
@@ -127,7 +127,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     () => chat.models.current());
   const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
   const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
-  const mcpServe = createMcpServeHost(rt, String(context.extension.packageJSON?.version ?? ''), () => workspacePlan().local[0]?.path);
+  const mcpServe = lazyMcpServe(context, rt, () => workspacePlan().local[0]?.path);
   const applySettings = () => {
     rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
     toolset.rebuild();
