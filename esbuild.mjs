@@ -91,6 +91,8 @@ const builds = [
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
+  // The Team Board panel (src/host/teams/team-board-panel.ts).
+  { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },
   // The chat view (webview-ui/chat/build.mjs: chat.js, chat.css, the codicon font).
   chatBuildOptions(`${dist}/webview`),
 ];
@@ -100,6 +102,7 @@ fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), `$
 // The shell parser: VS Code's own tree-sitter build and its bash grammar, loaded on the first command judged.
 for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join(dist, f));
 fs.copyFileSync('webview-ui/sidebar/style.css', `${dist}/webview/sidebar.css`);
+fs.copyFileSync('webview-ui/teams/style.css', `${dist}/webview/team-board.css`);
 copyChatAssets(`${dist}/webview`);
 
 if (watch) {

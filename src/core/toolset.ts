@@ -69,7 +69,11 @@ export interface ToolsetPorts {
    */
   exec: (guard: () => PathGuard) => ExecPorts;
   /** The window's teams (board, mailbox, member runs) and what runs their quality gates; absent: no team tools. */
-  teams?: { service: () => TeamService | undefined; gates?: () => GatePorts | undefined };
+  teams?: {
+    service: () => TeamService | undefined; gates?: () => GatePorts | undefined;
+    /** Whether any team is defined now (absent: always); without one the team tools are not offered. */
+    defined?: () => boolean;
+  };
   /**
    * Custom tools (src/core/customtools): the definitions now, already read with trust applied, and
    * where their `${secret:…}` values come from. Absent: none.
@@ -132,7 +136,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
-      ...(p.teams ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
+      ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...(p.skills ? createSkillTools({
         catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, registry: () => p.rt.registry, home: p.home,
         files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,

@@ -34,6 +34,8 @@ import { createCustomToolsHost, type CustomToolsHost } from './customtools/custo
 import { createLmHost, type LmHost } from './lm/lm-host';
 import { lazyMcpServe } from './lm/mcp-serve-lazy';
 import { createSkillsHost, type SkillsHost } from './skills/skills-host';
+import { createTeamsHost, type TeamsHost } from './teams/teams-host';
+import { TeamBoardPanel } from './teams/team-board-panel';
 import { createWebSearchKeys } from './web/web-search-keys';
 import { createCronHost } from './automation/cron-host';
 
@@ -58,6 +60,9 @@ export interface HostCore {
   customTools: CustomToolsHost;
   /** Skills (SKILL.md folders), watched, with the Skills view's data. */
   skills: SkillsHost;
+  /** Teams (src/core/teams) and their board panel. */
+  teams: TeamsHost;
+  teamBoard: TeamBoardPanel;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -95,7 +100,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   // The executors read the toolset's path guard; the toolset hands it over as it starts.
   let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
   const exec = registerExec(context, rt, storage, () => guard(), warn);
-  const chat = registerChatLazily(context, rt, storage, memory, exec, review);
+  // The lead's TEAM.md comes from the teams, which start members as the chat's subagents.
+  const teams = createTeamsHost({ rt, storage, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn }, () => toolset.rebuild());
+  const chat = registerChatLazily(context, rt, storage, memory, exec, review, (key, agent) => teams.teamMd(key, agent));
+  const teamBoard = new TeamBoardPanel(context.extensionUri, teams);
   const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });
   // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
   // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
@@ -107,7 +115,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const webKeys = createWebSearchKeys(context.secrets, rt.scrubber);
   const toolset = createToolset({
     webSearchKey: (p) => webKeys.key(p),
-    customTools: customTools.port,
+    customTools: customTools.port, teams: teams.port,
     skills: skills.port, cron: cron.port,
     rt, home: os.homedir(), fs: new VscodeWorkspaceFs(), reviewer, rgPath: locateRipgrep([vscode.env.appRoot]),
     folders: () => workspacePlan().local, virtualFolders: () => workspacePlan().virtual,
@@ -140,10 +148,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
     skills, cron,
-    mcp, mcpView, customTools, mcpServe,
+    mcp, mcpView, customTools, mcpServe, teams, teamBoard,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm, teams, teamBoard,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -155,6 +163,8 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...subagentsView.commands(),
       ...mcpView.commands,
       'pincer.customTools.reload': () => customTools.reloadCommand(),
+      'pincer.teams.pick': (id?: string) => teams.pickCommand(id),
+      'pincer.teams.openBoard': (id?: string) => teamBoard.open(id),
       'pincer.serveToolsOverMcp': (opts?: { quiet?: boolean; stop?: boolean }) => mcpServe.command(opts),
       ...webKeys.commands,
       ...skills.commands,

@@ -91,6 +91,29 @@ export class TeamService {
     this.leads.set(sessionKey, teamId);
   }
 
+  /**
+   * The team `agentId` leads in chat session `sessionKey` (for TEAM.md in its prompt), binding the
+   * session to it: the team the session is bound to, else `preferred` (the team the person picked)
+   * when the agent leads it, else the one team the agent leads. A member's session leads nothing.
+   */
+  leadTeam(sessionKey: string, agentId: string, preferred?: string): TeamDefinition | undefined {
+    if (this.members.has(sessionKey)) return undefined;
+    const bound = this.leads.get(sessionKey);
+    if (bound !== undefined) {
+      const t = this.team(bound);
+      return t?.lead === agentId ? t : undefined;
+    }
+    const led = this.deps.teams().filter((t) => t.lead === agentId);
+    const pick = led.find((t) => t.id === preferred) ?? (led.length === 1 ? led[0] : undefined);
+    if (pick) this.leads.set(sessionKey, pick.id);
+    return pick;
+  }
+
+  /** The chat session that last led `teamId` in this window (members started from the board run under it). */
+  leadSession(teamId: string): string | undefined {
+    return [...this.leads.entries()].reverse().find(([, t]) => t === teamId)?.[0];
+  }
+
   /** Who is calling, or why the caller has no part in a team. */
   identify(ctx: ToolContext): TeamCaller | string {
     const m = this.members.get(ctx.sessionKey);
@@ -116,11 +139,13 @@ export class TeamService {
   /**
    * Wakes `member` with `why` unless it already has a live run (then the work waits on the board or
    * in its mailbox until that run ends). Resolves with the run and whether it was started now, or
-   * undefined for the lead (who reads its mailbox itself).
+   * undefined for the lead (who reads its mailbox itself) and when no lead session is known.
    */
   async activate(caller: TeamCaller, member: string, why: string): Promise<{ runId: string; started: boolean } | undefined> {
     const team = caller.team;
-    if (member === team.lead) return undefined;
+    // Without a lead session (a person acting on the board before any chat led the team) there is
+    // nothing to run members under: the work waits on the board for the lead.
+    if (member === team.lead || !caller.leadSessionKey) return undefined;
     const key = `${team.id}/${member}`;
     const current = this.active.get(key);
     if (current) {

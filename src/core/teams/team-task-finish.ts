@@ -92,3 +92,35 @@ export async function rejectTask(svc: TeamService, c: TeamCaller, id: number, fe
   }
   return ok(`Sent back: ${taskLine(t)}. ${t.assignee ?? 'Its member'} has the feedback.`);
 }
+
+/** What activating `who` did, for the lead. */
+export const startedText = (who: string, run: { started: boolean } | undefined) => (run === undefined ? ''
+  : run.started ? `${who} is started on it.` : `${who} is busy with another run and is started on this when that run ends.`);
+
+/** The lead (or a person on the board) gives the task to `who`, who is started on it once nothing blocks it. */
+export async function assignTask(svc: TeamService, c: TeamCaller, id: number, who: string): Promise<ToolResult> {
+  const board = await svc.board();
+  const before = await board.get(c.team.id, id);
+  const t = await board.assign(c.team.id, id, who, actor(svc, c));
+  // Reassigning a task in progress takes the claim from its holder: that run's work on it is over.
+  if (before?.runId && before.owner !== who) svc.stopRun(before.runId, `Task #${id} was reassigned to ${who}.`);
+  const started = t.openBlockers.length === 0 ? await svc.activate(c, who, `Task #${t.id} "${t.subject}" is assigned to you: claim it and work on it.`) : undefined;
+  return ok(`Assigned ${taskLine(t)}.${started ? ` ${startedText(who, started)}` : t.openBlockers.length ? ` ${who} starts once its blockers are completed.` : ''}`);
+}
+
+/** Cancels the task, stops the run working on it, and names the tasks it strands. */
+export async function cancelTask(svc: TeamService, c: TeamCaller, id: number, reason: string): Promise<ToolResult> {
+  const board = await svc.board();
+  const before = await board.get(c.team.id, id);
+  const o = await board.cancel(c.team.id, id, reason, actor(svc, c));
+  if (before?.runId) svc.stopRun(before.runId, `Task #${id} was cancelled by ${c.name === c.team.lead ? 'the lead' : c.name}.`);
+  const stranded = o.stranded.length ? `\nStranded (they wait on #${id}): ${o.stranded.map((t) => `#${t.id} "${t.subject}"`).join(', ')} — cancel them, retry #${id}, or change their blocked_by.` : '';
+  return ok(`Cancelled ${taskLine(o.task)}.${stranded}`, { details: { stranded: o.stranded.map((t) => t.id) } });
+}
+
+/** A failed or cancelled task back to pending; its assignee is started on it when nothing blocks it. */
+export async function retryTask(svc: TeamService, c: TeamCaller, id: number, reason: string): Promise<ToolResult> {
+  const t = await (await svc.board()).retry(c.team.id, id, reason, actor(svc, c));
+  const started = t.assignee && t.openBlockers.length === 0 ? await svc.activate(c, t.assignee, `Task #${t.id} "${t.subject}" is back on the board for you: claim it and work on it.`) : undefined;
+  return ok(`Back to pending: ${taskLine(t)}.${started ? ` ${startedText(t.assignee!, started)}` : ''}`);
+}

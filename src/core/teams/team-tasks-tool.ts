@@ -6,7 +6,7 @@ import { defineTool, fail, ok, type ToolContext, type ToolResult } from '../tool
 import { nearDuplicates, taskDetail, taskLine, taskList } from './board-format';
 import { BOARD_REFUSAL } from './board-schema';
 import type { GatePorts } from './quality-gates';
-import { approveTask, completeTask, handIn, rejectTask, reportBlocker } from './team-task-finish';
+import { approveTask, assignTask, cancelTask, completeTask, handIn, rejectTask, reportBlocker, retryTask, startedText } from './team-task-finish';
 import type { TeamCaller, TeamService } from './team-service';
 
 const id = z.number().int().min(1);
@@ -31,10 +31,6 @@ const parameters = z.object({
 }).strict();
 
 type Args = z.infer<typeof parameters>;
-
-/** What activating `who` did, for the lead. */
-const startedText = (who: string, run: { started: boolean } | undefined) => (run === undefined ? ''
-  : run.started ? `${who} is started on it.` : `${who} is busy with another run and is started on this when that run ends.`);
 
 const LEAD_ONLY = new Set(['update', 'assign', 'cancel', 'retry', 'approve', 'reject']);
 const NEEDS_ID = new Set(['get', 'update', 'claim', 'assign', 'progress', 'comment', 'attach', 'complete', 'cancel', 'retry', 'review', 'approve', 'reject']);
@@ -113,9 +109,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
     case 'assign': {
       const who = need('assignee', 'an assignee');
       checkMember(who);
-      const t = await board.assign(team, tid, who, by);
-      const started = t.openBlockers.length === 0 ? await s.activate(c, who, `Task #${t.id} "${t.subject}" is assigned to you: claim it and work on it.`) : undefined;
-      return ok(`Assigned ${taskLine(t)}.${started ? ` ${startedText(who, started)}` : t.openBlockers.length ? ` ${who} starts once its blockers are completed.` : ''}`);
+      return assignTask(s, c, tid, who);
     }
     case 'progress':
       return ok(`Noted: ${taskLine(await board.progress(team, tid, need('percent', 'percent'), a.text ?? '', by))}`);
@@ -133,18 +127,10 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
       return approveTask(s, c, tid, a.text ?? '');
     case 'reject':
       return rejectTask(s, c, tid, need('text', 'feedback for the member'));
-    case 'cancel': {
-      const before = await board.get(team, tid);
-      const o = await board.cancel(team, tid, a.text ?? '', by);
-      if (before?.runId) s.stopRun(before.runId, `Task #${tid} was cancelled by the lead.`);
-      const stranded = o.stranded.length ? `\nStranded (they wait on #${tid}): ${o.stranded.map((t) => `#${t.id} "${t.subject}"`).join(', ')} — cancel them, retry #${tid}, or change their blocked_by.` : '';
-      return ok(`Cancelled ${taskLine(o.task)}.${stranded}`, { details: { stranded: o.stranded.map((t) => t.id) } });
-    }
-    case 'retry': {
-      const t = await board.retry(team, tid, a.text ?? '', by);
-      const started = t.assignee && t.openBlockers.length === 0 ? await s.activate(c, t.assignee, `Task #${t.id} "${t.subject}" is back on the board for you: claim it and work on it.`) : undefined;
-      return ok(`Back to pending: ${taskLine(t)}.${started ? ` ${startedText(t.assignee!, started)}` : ''}`);
-    }
+    case 'cancel':
+      return cancelTask(s, c, tid, a.text ?? '');
+    case 'retry':
+      return retryTask(s, c, tid, a.text ?? '');
     case 'ask_user': {
       const question = need('text', 'the question');
       await board.note(team, a.id, 'ask_user', question, by);

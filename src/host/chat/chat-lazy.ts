@@ -48,12 +48,15 @@ export interface ChatHost extends vscode.Disposable {
   commands: Record<string, (...args: never[]) => unknown>;
 }
 
-export function registerChatLazily(context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost): ChatHost {
+export function registerChatLazily(
+  context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost,
+  teamMd?: (sessionKey: string, agentId: string) => string | undefined,
+): ChatHost {
   let store: Promise<SessionStore | undefined> | undefined;
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
   const subagentStore = () => storage.database().then((db) => db && new SubagentStore(db));
   let chat: LoadedChat | undefined;
-  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, memory, exec, review }));
+  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, memory, exec, review, teamMd }));
   // The session tools are in the toolset (host-core); sessions_send's runner loads the chat here.
   const rebuild = () => chat?.models.changed();
   return {

@@ -40,6 +40,8 @@ export interface ChatDeps {
   memory: MemoryHost;
   exec: ExecHost;
   review: ReviewHost;
+  /** TEAM.md for a lead's turn (teams-host.ts). */
+  teamMd?: (sessionKey: string, agentId: string) => string | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ function windowId(context: vscode.ExtensionContext): string {
   return id;
 }
 
-export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, memory, exec, review }: ChatDeps): LoadedChat {
+export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, memory, exec, review, teamMd }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
   const service = new ChatService({
@@ -81,6 +83,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
       workspaceTrusted: vscode.workspace.isTrusted, isOwner: true,
     }),
     subagents: () => subagents,
+    teamMd,
   });
   const subagents: SubagentManager = new SubagentManager({
     runner: (req) => service.turn(req), sessions, store: subagentStore, agents,

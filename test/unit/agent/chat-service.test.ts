@@ -31,7 +31,7 @@ describe('chat service', () => {
   });
   after(removeTempDirs);
 
-  async function setup(script: (req: ScriptRequest) => ScriptStep, settings: Record<string, unknown> = {}) {
+  async function setup(script: (req: ScriptRequest) => ScriptStep, settings: Record<string, unknown> = {}, extra: Partial<ConstructorParameters<typeof ChatService>[0]> = {}) {
     const ws = makeWorkspace({ 'notes.txt': 'The launch code is banana7\n' });
     const fs = new NodeWorkspaceFs();
     const rt = runtimeWith({ 'rateLimit.enabled': false, ...settings }, createFsTools({ guard: makeGuard([ws.root]), fs, reviewer: new AutoApplyReviewer(fs) }));
@@ -45,6 +45,7 @@ describe('chat service', () => {
       rt, sessions: async () => store, model: async () => ({ provider, model: 'test-model' }),
       agent: (id) => routed!.agents.resolve(id), contextFiles: routed.routed, user: () => 'alice',
       workspace: () => ({ root: ws.root, name: 'ws' }), toolContext: () => ({ workspaceRoot: ws.root, workspaceTrusted: true, isOwner: true }),
+      ...extra,
     });
     return { chat, store, server: server! };
   }
@@ -97,6 +98,25 @@ describe('chat service', () => {
     const s = await store.create('coder');
     const r = await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'hi', signal: new AbortController().signal });
     assert.equal(r.usage.costUsd, 2 + 4);
+  });
+
+  it('a team lead\'s turn has TEAM.md in its system prompt; a subagent\'s turn (a member) never asks for it', async () => {
+    const asked: string[] = [];
+    let lead = { key: '' };
+    const { chat, store, server } = await setup(() => reply(text('ok')), {}, {
+      teamMd: (key, agent) => {
+        asked.push(agent);
+        return agent === 'coder' && key === lead.key ? '# TEAM.md — team Web (web)\nYou lead it.' : undefined;
+      },
+    });
+    lead = await store.create('coder');
+    await chat.turn({ sessionKey: lead.key, agentId: 'coder', text: 'Plan the work.', signal: new AbortController().signal });
+    const member = await store.create('coder');
+    await chat.turn({ sessionKey: member.key, agentId: 'coder', text: 'Do task 1.', signal: new AbortController().signal, toolContext: { subagentDepth: 1 } });
+    const systems = server.requests.map((r) => String((r as { messages: Msg[] }).messages[0].content));
+    assert.match(systems[0]!, /# TEAM\.md — team Web \(web\)\nYou lead it\./);
+    assert.doesNotMatch(systems[1]!, /TEAM\.md/);
+    assert.deepEqual(asked, ['coder'], 'asked once, for the top-level turn only');
   });
 
   it('titles come from the first line, shortened', () => {

@@ -1,0 +1,88 @@
+// The Team Board panel: a webview (dist/webview/team-board.js) that shows one team's board and follows
+// every change (the watched store announces them); a person's actions arrive as messages, are checked
+// against the board protocol and run through the core (board-person.ts), and the answer is shown.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { personAction } from '../../core/teams/board-person';
+import { fromBoardPage, type BoardSnapshot, type ToBoardPage } from '../../core/teams/board-protocol';
+import { boardHtml, boardSnapshot } from '../../core/teams/board-view';
+import type { TeamsHost } from './teams-host';
+
+export class TeamBoardPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private shown: string | undefined;
+  /** The refresh in flight, and whether another change came during it. */
+  private refreshing: Promise<void> | undefined;
+  private again = false;
+  /** The last snapshot sent to the page (tests read it). */
+  last: BoardSnapshot | undefined;
+  /** The answer to the last action from the page (tests read it). */
+  lastResult: { ok: boolean; text: string } | undefined;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly teams: TeamsHost) {}
+
+  /** Opens (or shows) the board of `teamId`, else of the picked team, else of the first. */
+  async open(teamId?: string): Promise<void> {
+    this.shown = teamId ?? this.shown ?? this.teams.picked();
+    if (this.panel) {
+      this.panel.reveal();
+      await this.refresh();
+      return;
+    }
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('pincer.teamBoard', 'Team Board', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [dist] });
+    this.panel = panel;
+    const w = panel.webview;
+    w.html = boardHtml({
+      cspSource: w.cspSource, nonce: randomBytes(18).toString('base64'),
+      script: w.asWebviewUri(vscode.Uri.joinPath(dist, 'team-board.js')).toString(), style: w.asWebviewUri(vscode.Uri.joinPath(dist, 'team-board.css')).toString(),
+    });
+    const subs = [
+      w.onDidReceiveMessage((m: unknown) => void this.handle(m)),
+      this.teams.onBoardChange((team) => (team === (this.last?.team?.id ?? this.shown) ? void this.refresh() : undefined)),
+    ];
+    panel.onDidDispose(() => {
+      subs.forEach((s) => s.dispose());
+      this.panel = undefined;
+    });
+  }
+
+  /** Handles a message from the page (anything that fails the protocol is dropped). */
+  async handle(raw: unknown): Promise<void> {
+    const parsed = fromBoardPage.safeParse(raw);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    if (m.type === 'pick-team') this.shown = m.team;
+    if (m.type === 'action') {
+      const svc = this.teams.service();
+      const team = this.last?.team?.id;
+      this.lastResult = svc && team ? await personAction(svc, team, m).catch((e: unknown) => ({ ok: false, text: (e as Error).message })) : { ok: false, text: 'No team is defined.' };
+      this.post({ type: 'result', ...this.lastResult });
+    }
+    await this.refresh();
+  }
+
+  /** Sends a fresh snapshot; changes that arrive meanwhile give one more, never one per change. */
+  refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        this.last = await boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, this.teams.problems());
+        this.post({ type: 'snapshot', snapshot: this.last });
+      } while (this.again);
+    })().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private post(m: ToBoardPage): void {
+    void this.panel?.webview.postMessage(m);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

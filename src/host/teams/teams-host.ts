@@ -1,0 +1,155 @@
+// Teams in the editor: the core (src/core/teams) with VS Code's ports — the definitions from
+// `.pincer/teams/*.md` (watched) and the `pincer.teams` setting (a workspace's own only when trusted), the board in the workspace database
+// (watched, so the Team Board follows every change), members run as the chat's subagents, ask_user as
+// an input box, quality gates through the runtime's exec, and Pincer: Pick Team… in the palette.
+// The team service starts on first need (a team tool call, a lead's turn, the board opening): it
+// needs the chat bundle, which the tools alone never load.
+import * as vscode from 'vscode';
+import type { AgentDefinition } from '../../core/agents/types';
+import { systemClock } from '../../core/clock';
+import type { PincerRuntime } from '../../core/runtime';
+import type { BoardStore } from '../../core/teams/board-types';
+import { watchBoard, type WatchedBoard } from '../../core/teams/board-watch';
+import { subagentMemberRuns } from '../../core/teams/member-runs';
+import { gatePorts } from '../../core/teams/quality-gates';
+import { SqlBoardStore } from '../../core/teams/sql-board-store';
+import type { TeamDefinition } from '../../core/teams/team-definition';
+import { teamMd } from '../../core/teams/team-prompt';
+import { TeamService } from '../../core/teams/team-service';
+import { readTeams, TEAMS_DIR } from '../../core/teams/team-sources';
+import type { ToolsetPorts } from '../../core/toolset';
+import type { ChatHost } from '../chat/chat-lazy';
+import type { StorageHost } from '../storage-host';
+
+export interface TeamsHostDeps {
+  rt: PincerRuntime;
+  storage: StorageHost;
+  /** The chat (its bundle loads only when a member starts or a team is picked). */
+  chat: () => ChatHost;
+  agents: () => readonly AgentDefinition[];
+  /** The primary local workspace folder, where `.pincer/teams` lives. */
+  folder: () => string | undefined;
+  warn: (message: string) => void;
+}
+
+export interface TeamsHost extends vscode.Disposable {
+  /** ToolsetPorts.teams: the team tools are offered while a team is defined. */
+  port: NonNullable<ToolsetPorts['teams']>;
+  teams(): readonly TeamDefinition[];
+  /** Definitions that could not be read, each naming its file or setting and field. */
+  problems(): readonly string[];
+  /** The team the person picked last (Pincer: Pick Team…). */
+  picked(): string | undefined;
+  /** The board, watched; undefined without a database. */
+  board(): Promise<BoardStore | undefined>;
+  /** Announces the team of every board change. */
+  onBoardChange(listener: (teamId: string) => void): vscode.Disposable;
+  /** The window's team service (starts it, and loads the chat bundle, on first call); undefined without a team. */
+  service(): TeamService | undefined;
+  /** TEAM.md for a chat turn of `agentId` in `sessionKey`, when that agent leads a team there. */
+  teamMd(sessionKey: string, agentId: string): string | undefined;
+  /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
+  reload(): void;
+  pickCommand(teamId?: string): Promise<TeamDefinition | undefined>;
+}
+
+export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHost {
+  let defs: { teams: TeamDefinition[]; problems: string[] } = { teams: [], problems: [] };
+  let picked: string | undefined;
+  let svc: TeamService | undefined;
+  let watched: Promise<WatchedBoard | undefined> | undefined;
+  const emitter = new vscode.EventEmitter<string>();
+  const subs: vscode.Disposable[] = [emitter];
+  const reported = new Set<string>();
+
+  const read = () => {
+    // A team's files and workspace settings write the lead's prompt and its gates' commands: in an
+    // untrusted workspace only the person's own (user) setting counts.
+    const trusted = vscode.workspace.isTrusted;
+    const setting = vscode.workspace.getConfiguration('pincer').inspect<unknown>('teams');
+    defs = readTeams(trusted ? d.folder() : undefined, trusted ? vscode.workspace.getConfiguration('pincer').get<unknown>('teams') : setting?.globalValue);
+    for (const p of defs.problems.filter((x) => !reported.has(x))) {
+      reported.add(p);
+      d.warn(`team definition: ${p}`);
+    }
+  };
+  const reload = () => {
+    read();
+    changed();
+  };
+  read();
+  const boardWatched = () => (watched ??= d.storage.database().then((db) => {
+    if (!db) return undefined;
+    const w = watchBoard(new SqlBoardStore(db));
+    subs.push(w.onChange((team) => emitter.fire(team)));
+    return w;
+  }));
+  const board = async () => (await boardWatched())?.store;
+  const service = () => {
+    if (!defs.teams.length) return undefined;
+    return (svc ??= new TeamService({
+      board, teams: () => defs.teams, agents: d.agents, runs: subagentMemberRuns(d.chat().subagents), clock: systemClock,
+      warn: d.warn,
+      askUser: async (q, signal) => {
+        const cts = new vscode.CancellationTokenSource();
+        signal.addEventListener('abort', () => cts.cancel(), { once: true });
+        try {
+          return await vscode.window.showInputBox({
+            title: `Team ${q.teamId}: ${q.from} asks${q.taskId !== undefined ? ` (task #${q.taskId})` : ''}`, prompt: q.question, ignoreFocusOut: true,
+          }, cts.token);
+        } finally {
+          cts.dispose();
+        }
+      },
+    }));
+  };
+
+  const folder = d.folder();
+  if (folder) {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${TEAMS_DIR.split('\\').join('/')}/*.md`));
+    subs.push(w, w.onDidChange(reload), w.onDidCreate(reload), w.onDidDelete(reload));
+  }
+  subs.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('pincer.teams') && reload()), vscode.workspace.onDidGrantWorkspaceTrust(reload));
+
+  return {
+    port: { service, defined: () => defs.teams.length > 0, gates: () => gatePorts(() => d.rt.registry, () => d.chat().subagents) },
+    teams: () => defs.teams,
+    problems: () => defs.problems,
+    picked: () => picked,
+    board,
+    onBoardChange: (listener) => {
+      void boardWatched();
+      return emitter.event(listener);
+    },
+    service,
+    teamMd(sessionKey, agentId) {
+      const team = service()?.leadTeam(sessionKey, agentId, picked);
+      return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);
+    },
+    reload,
+    async pickCommand(teamId) {
+      const teams = defs.teams;
+      if (!teams.length) {
+        void vscode.window.showInformationMessage('Pincer: no team is defined. Add .pincer/teams/<id>.md (front matter: name, lead, members) or the pincer.teams setting.');
+        return undefined;
+      }
+      const team = teamId !== undefined ? teams.find((t) => t.id === teamId) : (await vscode.window.showQuickPick(
+        teams.map((t) => ({ label: t.name, description: `lead ${t.lead}`, detail: `members: ${t.members.map((m) => m.agent).join(', ')}`, team: t })),
+        { title: 'Pincer: pick a team (its lead becomes the chat\'s agent)' },
+      ))?.team;
+      if (!team) return undefined;
+      if (!d.agents().some((a) => a.id === team.lead)) {
+        void vscode.window.showWarningMessage(`Pincer: team ${team.id}'s lead ${team.lead} is not a defined agent.`);
+        return undefined;
+      }
+      picked = team.id;
+      await d.chat().view.reveal();
+      await d.chat().view.controller.pickAgent(team.lead);
+      return team;
+    },
+    dispose: () => {
+      svc?.dispose();
+      subs.forEach((s) => s.dispose());
+    },
+  };
+}

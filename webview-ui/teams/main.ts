@@ -1,0 +1,124 @@
+// The Team Board's script: renders the snapshot the extension posts (the team's tasks in five columns,
+// the audit trail, the lead's unread mail) and sends a person's actions back (cancel, retry, approve,
+// reject with feedback, reassign). Every control is a native button, select or input, so the board
+// works from the keyboard; colours are the theme's. Task text is data: it only ever becomes textContent.
+import type { BoardSnapshot, PersonActionName, ToBoardPage } from '../../src/core/teams/board-protocol';
+import type { BoardTask } from '../../src/core/teams/board-types';
+
+declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app')!;
+let snapshot: BoardSnapshot | undefined;
+let notice: { ok: boolean; text: string } | undefined;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function act(action: PersonActionName, id: number, extra: { assignee?: string; text?: string } = {}): void {
+  vscode.postMessage({ type: 'action', action, id, ...extra });
+}
+
+function button(label: string, action: PersonActionName, t: BoardTask, extra?: () => { assignee?: string; text?: string }): HTMLButtonElement {
+  const b = el('button', { type: 'button', class: `act act-${action}`, 'aria-label': `${label} task ${t.id}` }, label);
+  b.addEventListener('click', () => act(action, t.id, extra?.()));
+  return b;
+}
+
+function controls(t: BoardTask, s: BoardSnapshot): HTMLElement {
+  const row = el('div', { class: 'actions' });
+  if (t.status === 'pending' || t.status === 'in_progress') {
+    const people = [s.team!.lead, ...s.team!.members];
+    const pick = el('select', { class: 'assignee', 'aria-label': `New assignee of task ${t.id}` }, ...people.map((p) => el('option', { value: p }, p)));
+    pick.value = t.assignee && people.includes(t.assignee) ? t.assignee : people[1] ?? people[0]!;
+    row.append(pick, button('Reassign', 'assign', t, () => ({ assignee: pick.value })));
+  }
+  if (t.status === 'in_review') {
+    const feedback = el('input', { type: 'text', class: 'feedback', placeholder: 'Feedback (to reject)', 'aria-label': `Feedback for task ${t.id}` });
+    row.append(button('Approve', 'approve', t), feedback, button('Reject', 'reject', t, () => ({ text: feedback.value })));
+  }
+  if (t.status === 'pending' || t.status === 'in_progress' || t.status === 'in_review') row.append(button('Cancel', 'cancel', t));
+  if (t.status === 'failed' || t.status === 'cancelled') row.append(button('Retry', 'retry', t));
+  return row;
+}
+
+function card(t: BoardTask, s: BoardSnapshot): HTMLElement {
+  const who = t.owner ? `${t.owner} (working)` : t.assignee ? `for ${t.assignee}` : 'unassigned';
+  const lines: (Node | string)[] = [
+    el('h3', {}, el('span', { class: 'id' }, `#${t.id}`), ` ${t.subject}`),
+    el('div', { class: 'meta' }, `P${t.priority} · ${who}${t.status === 'cancelled' ? ' · cancelled' : ''}`),
+  ];
+  if (t.blockedBy.length) {
+    lines.push(el('div', { class: t.openBlockers.length ? 'blockers open' : 'blockers' },
+      `Blocked by ${t.blockedBy.map((b) => `#${b}${t.openBlockers.includes(b) ? ' (open)' : ' (done)'}`).join(', ')}`));
+  }
+  if (t.status === 'in_progress') {
+    lines.push(el('div', { class: 'progress' },
+      el('progress', { max: '100', value: String(t.progress), 'aria-label': `Progress of task ${t.id}` }), ` ${t.progress}%${t.progressNote ? ` ${t.progressNote}` : ''}`));
+  }
+  if (t.gateFailures) lines.push(el('div', { class: 'gates' }, `Quality-gate failures: ${t.gateFailures}`));
+  if (t.returns) lines.push(el('div', { class: 'returns' }, `Returned by the watchdog ${t.returns}×`));
+  if (t.result) lines.push(el('div', { class: 'result' }, t.result));
+  return el('article', { class: `card status-${t.status}`, 'data-task': String(t.id), 'aria-label': `Task ${t.id}: ${t.subject}` }, ...lines, controls(t, s));
+}
+
+function header(s: BoardSnapshot): HTMLElement {
+  const head = el('header', {});
+  if (s.teams.length > 1) {
+    const pick = el('select', { class: 'team-pick', 'aria-label': 'Team' }, ...s.teams.map((t) => el('option', { value: t.id }, t.name)));
+    pick.value = s.team!.id;
+    pick.addEventListener('change', () => vscode.postMessage({ type: 'pick-team', team: pick.value }));
+    head.append(pick);
+  }
+  const t = s.team!;
+  head.append(el('h1', {}, `Team ${t.name}`), el('div', { class: 'meta' }, `Lead ${t.lead} · members ${t.members.join(', ')} · ${s.leadUnread} unread for the lead`));
+  return head;
+}
+
+function render(): void {
+  const s = snapshot;
+  if (!s) return;
+  const children: Node[] = [];
+  if (notice) children.push(el('div', { class: notice.ok ? 'notice' : 'notice error', role: 'status' }, notice.text));
+  for (const p of s.problems) children.push(el('div', { class: 'problem' }, p));
+  if (!s.team) {
+    children.push(el('p', { class: 'empty' }, 'No team is defined: add .pincer/teams/<id>.md (name, lead, members) or the pincer.teams setting.'));
+    app.replaceChildren(...children);
+    return;
+  }
+  children.push(header(s));
+  const board = el('div', { class: 'columns' });
+  for (const c of s.columns) {
+    const tasks = s.tasks.filter((t) => c.statuses.includes(t.status));
+    board.append(el('section', { class: 'column', 'data-column': c.id, 'aria-label': `${c.title}: ${tasks.length}` },
+      el('h2', {}, `${c.title} `, el('span', { class: 'count' }, String(tasks.length))),
+      ...tasks.map((t) => card(t, s))));
+  }
+  children.push(board);
+  const audit = el('ol', { class: 'audit' }, ...s.events.slice(0, 50).map((e) => el('li', {},
+    el('time', {}, new Date(e.at).toLocaleTimeString()), ` ${e.actor} ${e.action}${e.taskId ? ` #${e.taskId}` : ''}${e.detail ? `: ${e.detail}` : ''}`)));
+  children.push(el('details', { class: 'trail', open: '' }, el('summary', {}, 'Audit trail'), audit));
+  // A re-render must not steal the keyboard focus from the control the person is on.
+  const focused = document.activeElement as HTMLElement | null;
+  const key = focused?.closest('[data-task]')?.getAttribute('data-task');
+  const cls = focused?.className;
+  const typed = focused instanceof HTMLInputElement ? focused.value : undefined;
+  app.replaceChildren(...children);
+  if (key && cls) {
+    const again = app.querySelector<HTMLElement>(`[data-task="${key}"] .${cls.split(' ').join('.')}`);
+    if (again instanceof HTMLInputElement && typed !== undefined) again.value = typed;
+    again?.focus();
+  }
+}
+
+window.addEventListener('message', (e: MessageEvent<ToBoardPage>) => {
+  const m = e.data;
+  if (m.type === 'snapshot') snapshot = m.snapshot;
+  else if (m.type === 'result') notice = { ok: m.ok, text: m.text };
+  render();
+});
+vscode.postMessage({ type: 'ready' });
