@@ -120,7 +120,8 @@ const WRAPPERS = /^(command|builtin|exec|nice|ionice|time|chrt|taskset|nohup|set
  * → `rm -rf /`. Defence in depth: the parser unwraps the common wrappers itself.
  */
 export function unwrapInner(seg: Segment, argv: Word[] = seg.argv, depth = 0): Word[][] {
-  const name = (argv[0]?.text ?? '').split('/').pop() ?? '';
+  const exe = argv[0]?.text ?? '';
+  const name = exe.slice(exe.lastIndexOf('/') + 1);
   if (depth > 6 || !WRAPPERS.test(name)) return [];
   const valueLetters = WRAPPER_VALUE[name.replace(/^g(?=timeout)/, '')] ?? '';
   let i = 1;

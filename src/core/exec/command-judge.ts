@@ -159,7 +159,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const staged: Staged[] = [];
   const judges = stagedJudges(policy, { ...ctx, guard }, home);
   // Text the command shows being written or fed to a program (order does not matter: `cmake -P <(echo …)`).
-  const stagedOf = views.map(stagedBy);
+  // What each argv writes, worked out once: the staged files and the write checks both need it.
+  const writtenOf = views.map(writeTargets);
+  const stagedOf = views.map((x, i) => stagedBy(x, writtenOf[i]));
   const shown = views.flatMap((x, i) => [...stagedOf[i].map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
   const shownUsed = new Set<number>();
   for (let i = 0; i < segments.length; i++) {
@@ -176,8 +178,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
       if (found.length) { f.push(...found); shownUsed.add(0); }
     }
-    staged.push(...stagedOf[i], ...all.slice(1).flatMap(stagedBy));
-    for (const t of [...all.flatMap(writeTargets), ...all.flatMap(outputOptionTargets)]) {
+    const written = [writtenOf[i], ...all.slice(1).map(writeTargets)];
+    staged.push(...stagedOf[i], ...all.slice(1).flatMap((x, k) => stagedBy(x, written[k + 1])));
+    for (const t of [...written.flat(), ...all.flatMap(outputOptionTargets)]) {
       const w = await checkWrite(t, { cwd, guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }

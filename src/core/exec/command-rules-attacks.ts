@@ -76,30 +76,48 @@ function images(v: SegmentView): string[] {
   return out;
 }
 
+const FETCHERS = /^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|lynx|w3m|links|elinks|fetch)$/;
+const LDAP_TOOLS = /^(ldapsearch|ldapmodify|ldapdelete|ldapwhoami|ldb-search)$/;
+/** Every program the name-keyed checks (namedAttacks) are about: any other argv skips them at once. */
+const NAMED = new RegExp([LOAD_TOOLS, INJECTION_TOOLS, REMOTE_SHELL_TOOLS, FETCHERS, LDAP_TOOLS, /^searchsploit$/].map((r) => `(?:${r.source})`).join('|'));
+
 export function attackRules(v: SegmentView): Finding[] {
+  const named = NAMED.test(v.name) ? namedAttacks(v) : [];
+  // A load or injection tool asked only for its help or version names no target: nothing here objects.
+  if (!named) return [];
+  const f = [...named, ...displayRule(v)];
+  const imgs = images(v);
+  f.push(...minerRule(v, imgs), ...endlessRule(v), ...grantRule(v), ...captureRules(v), ...workloadRules(v));
+  // An image from a registry known only by an address: no name, no certificate to say whose it is.
+  const bare = imgs.find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
+  if (bare) f.push(ask('code_injection', `${v.name} runs or pulls ${bare}, an image from a registry known only by its address`));
+  const run = runFile(v);
+  if (run && EXPLOIT_NAME.test(run)) f.push(deny('privilege_escalation', `${run} is a known exploit or privilege-escalation helper`));
+  return f;
+}
+
+/**
+ * Load generators, injection tools, remote shells, payloads in URLs, directory password queries,
+ * exploit copies; undefined when a load or injection tool only describes itself.
+ */
+function namedAttacks(v: SegmentView): Finding[] | undefined {
   const { name, args } = v;
   const f: Finding[] = [];
   // Only the load and injection tools look at the targets.
   const t = LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name) ? targets(args) : { urls: [], local: false };
-  if (describesItself(args) && (LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name))) return [];
+  if (describesItself(args) && (LOAD_TOOLS.test(name) || INJECTION_TOOLS.test(name))) return undefined;
   if (LOAD_TOOLS.test(name) && !t.local) {
     const host = hostOf(t.urls.find((u) => !isLoopbackUrl(u)) ?? '') ?? 'another host';
     f.push(t.urls.length && flood(args) ? deny('network_recon', `${name} floods ${host} with requests`) : ask('network_recon', `${name} sends a load of requests to ${t.urls.length ? host : 'hosts the judge cannot see'}`));
   }
   if (INJECTION_TOOLS.test(name)) f.push(t.local ? ask('network_recon', `${name} attacks an application on this machine`) : deny('network_recon', `${name} injects into or exploits another host's application`));
   if (REMOTE_SHELL_TOOLS.test(name)) f.push(deny('reverse_shell', `${name} hands a shell to another host or takes one from it`));
-  if (/^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|lynx|w3m|links|elinks|fetch)$/.test(name)) {
+  if (FETCHERS.test(name)) {
     const hit = args.find((a) => (looksLikeUrl(a) || /^[\w-]+=/.test(a)) && PAYLOAD.test(decoded(a)));
     if (hit) f.push(isLoopbackUrl(hit) ? ask('network_recon', `${name} sends an attack payload to an application on this machine`) : deny('network_recon', `${name} sends an attack payload (injection or traversal) to another host`));
   }
-  if (/^(ldapsearch|ldapmodify|ldapdelete|ldapwhoami|ldb-search)$/.test(name) && args.some((a) => PASSWORD_ATTR.test(a))) f.push(deny('data_exfiltration', `${name} asks a directory for password attributes`));
+  if (LDAP_TOOLS.test(name) && args.some((a) => PASSWORD_ATTR.test(a))) f.push(deny('data_exfiltration', `${name} asks a directory for password attributes`));
   if (name === 'searchsploit' && args.some((a) => /^(-m|--mirror|-x|--examine)$/.test(a))) f.push(ask('code_injection', 'searchsploit copies exploit code into the workspace'));
-  f.push(...displayRule(v), ...minerRule(v), ...endlessRule(v), ...grantRule(v), ...captureRules(v), ...workloadRules(v));
-  // An image from a registry known only by an address: no name, no certificate to say whose it is.
-  const bare = images(v).find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
-  if (bare) f.push(ask('code_injection', `${v.name} runs or pulls ${bare}, an image from a registry known only by its address`));
-  const run = runFile(v);
-  if (run && EXPLOIT_NAME.test(run)) f.push(deny('privilege_escalation', `${run} is a known exploit or privilege-escalation helper`));
   return f;
 }
 
@@ -113,8 +131,8 @@ function displayRule(v: SegmentView): Finding[] {
   return [];
 }
 
-function minerRule(v: SegmentView): Finding[] {
-  const named = [v.name, ...(v.exe.includes('/') ? [v.exe.split('/').pop() ?? ''] : []), ...images(v).map((i) => i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '')];
+function minerRule(v: SegmentView, imgs: readonly string[]): Finding[] {
+  const named = [v.name, ...(v.exe.includes('/') ? [v.exe.split('/').pop() ?? ''] : []), ...imgs.map((i) => i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '')];
   if (named.some((n) => MINER_NAME.test(n))) return [deny('crypto_mining', `${named.find((n) => MINER_NAME.test(n))} is a cryptocurrency miner`)];
   const algo = v.args.some((a, i) => v.args[i - 1]?.startsWith('-') && /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1]) && MINING_ALGO.test(a) || a.startsWith('--') && /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
   const pool = v.args.some((a) => /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/.test(a) || /^(monero|xmr)$/i.test(a));

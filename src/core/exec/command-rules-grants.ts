@@ -35,12 +35,12 @@ const ACCESS_VERB = /^(put-bucket-acl|put-object-acl|put-bucket-policy|put-publi
 function cloudGrant(v: SegmentView): Finding[] {
   const { name, args } = v;
   const w = args.filter((a) => !a.startsWith('-'));
-  const changes = w.some((x) => ACCESS_VERB.test(x)) || /^(gsutil)$/.test(name) && /^(iam|acl|defacl)$/.test(w[0] ?? '') && /^(ch|set)$/.test(w[1] ?? '')
-    || name === 'az' && (w[0] === 'ad' && /^(user|sp|app|group)$/.test(w[1] ?? '') && w.some((x) => /^(create|create-for-rbac|reset|add)$/.test(x)) || w.includes('set-policy') || w.includes('set-permission') || w[0] === 'network' && w.includes('rule') && w.includes('create'))
-    || name === 'gcloud' && (w.includes('keys') && w.includes('create') || w.includes('firewall-rules') && /^(create|update)$/.test(w[w.indexOf('firewall-rules') + 1] ?? ''));
-  // `--allow-blob-public-access true`, `--public-network-access Enabled`: a switch that opens the resource to the internet.
-  const opens = args.some((a, i) => /^--(allow-blob-public-access|public-network-access|allow-shared-key-access|enable-public-ip|allow-unauthenticated)(=(true|enabled))?$/i.test(a) && (/=/.test(a) || /^(true|enabled)$/i.test(args[i + 1] ?? '') || a === '--allow-unauthenticated'));
   if (/^(aws|gcloud|gsutil|az|doctl|oci|ibmcloud)$/.test(name)) {
+    const changes = w.some((x) => ACCESS_VERB.test(x)) || /^(gsutil)$/.test(name) && /^(iam|acl|defacl)$/.test(w[0] ?? '') && /^(ch|set)$/.test(w[1] ?? '')
+      || name === 'az' && (w[0] === 'ad' && /^(user|sp|app|group)$/.test(w[1] ?? '') && w.some((x) => /^(create|create-for-rbac|reset|add)$/.test(x)) || w.includes('set-policy') || w.includes('set-permission') || w[0] === 'network' && w.includes('rule') && w.includes('create'))
+      || name === 'gcloud' && (w.includes('keys') && w.includes('create') || w.includes('firewall-rules') && /^(create|update)$/.test(w[w.indexOf('firewall-rules') + 1] ?? ''));
+    // `--allow-blob-public-access true`, `--public-network-access Enabled`: a switch that opens the resource to the internet.
+    const opens = args.some((a, i) => /^--(allow-blob-public-access|public-network-access|allow-shared-key-access|enable-public-ip|allow-unauthenticated)(=(true|enabled))?$/i.test(a) && (/=/.test(a) || /^(true|enabled)$/i.test(args[i + 1] ?? '') || a === '--allow-unauthenticated'));
     if (opens && w.some((x) => /^(create|update|deploy|set)$/.test(x))) return [deny('persistence', `${name} opens a resource to the internet`)];
     if (changes && args.some((a) => EVERYONE.test(a) || EVERYONE.test(a.replace(/^--[\w-]+=/, '')))) return [deny('persistence', `${name} opens a resource to everyone (public access, any address or any principal)`)];
     if (changes) return [ask('persistence', `${name} ${w.find((x) => ACCESS_VERB.test(x)) ?? w.slice(0, 3).join(' ')} changes who may reach or act on a cloud resource`)];

@@ -21,6 +21,8 @@ const WORKLOAD_VAR = /\$\{?(AWS_CONTAINER_CREDENTIALS_(RELATIVE|FULL)_URI|AWS_CO
 export function workloadRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   for (const w of v.words) {
+    // Neither a URL, an address nor a variable: the checks below cannot match (most words).
+    if (!w.text.includes('://') && !w.text.includes('[') && !/\d/.test(w.text) && !w.raw.includes('$')) continue;
     const value = w.text.replace(/^--?[\w-]+=/, '');
     // A URL, or a bare address followed by a path or a port (`http 169.254.169.254/latest`): never a plain word or number.
     const host = /^[a-z][\w+.-]*:\/\//i.test(value) ? hostOf(value) : /^(\d{1,3}(\.\d{1,3}){3}|\[[\w:.]+\])[/:]/.test(value) ? hostOf(value) : undefined;

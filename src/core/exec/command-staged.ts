@@ -10,7 +10,7 @@ import { grantInText } from './command-rules-grants';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
 import { isUnknownProgram } from './command-rules-unknown';
 import { ask, baseName, deny, INTERPRETERS, type Finding, type SegmentView } from './command-view';
-import { writeTargets } from './command-writes';
+import type { WriteTarget } from './command-writes';
 
 export interface Staged {
   /** Normalised relative or absolute path as written in the command. */
@@ -23,13 +23,13 @@ export interface Staged {
 
 const key = (p: string): string => path.posix.normalize(p.replace(/^\.\//, ''));
 
-/** The files a segment writes, with their content when the segment shows it. */
-export function stagedBy(v: SegmentView): Staged[] {
+/** The files a segment writes (`written`: its writeTargets, which the judge works out once), with their content when the segment shows it. */
+export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Staged[] {
   // A mode, owner or time change leaves the content as it was.
   if (/^(chmod|chown|chgrp|touch)$/.test(v.name)) return [];
   // What a downloader saves (`aria2c -o x URL`, `axel -o x`, `http --download -o x`) is unseen content.
   const fetched = DOWNLOADERS.test(v.name) ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(v.args[i - 1] ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
-  const targets = [...writeTargets(v), ...fetched].filter((t) => !t.dynamic);
+  const targets = [...written, ...fetched].filter((t) => !t.dynamic);
   if (!targets.length) return [];
   let content: string | undefined;
   if (v.name === 'echo') {
