@@ -100,7 +100,9 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<P
     host: '127.0.0.1', port, database: 'postgres', user, password, version: path.basename(path.dirname(bin)), url: `postgres://${user}@127.0.0.1:${port}/postgres`,
     start, stop,
     remove: async () => {
-      if (running.has(data)) await stop();
+      // A server that does not stop in order is stopped at once: its folder is never removed under it.
+      if (running.has(data)) await stop().catch(() => pgCtl(['stop', '-m', 'immediate']).catch(() => undefined));
+      running.delete(data);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
