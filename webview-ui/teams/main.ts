@@ -1,6 +1,6 @@
 // The Team Board's script: renders the snapshot the extension posts (the team's tasks in five columns,
-// the audit trail, the lead's unread mail) and sends a person's actions back (cancel, retry, approve,
-// reject with feedback, reassign). Every control is a native button, select or input, so the board
+// the audit trail, the lead's unread mail) and sends a person's actions back (add a task, cancel,
+// retry, approve, reject with feedback, reassign). Every control is a native button, select or input, so the board
 // works from the keyboard; colours are the theme's. Task text is data: it only ever becomes textContent.
 import type { BoardSnapshot, PersonActionName, ToBoardPage } from '../../src/core/teams/board-protocol';
 import type { BoardTask } from '../../src/core/teams/board-types';
@@ -47,7 +47,8 @@ function controls(t: BoardTask, s: BoardSnapshot): HTMLElement {
 }
 
 function card(t: BoardTask, s: BoardSnapshot): HTMLElement {
-  const who = t.owner ? `${t.owner} (working)` : t.assignee ? `for ${t.assignee}` : 'unassigned';
+  const working = t.status === 'in_progress' || t.status === 'in_review';
+  const who = t.owner ? (working ? `${t.owner} (working)` : `by ${t.owner}`) : t.assignee ? `for ${t.assignee}` : 'unassigned';
   const lines: (Node | string)[] = [
     el('h3', {}, el('span', { class: 'id' }, `#${t.id}`), ` ${t.subject}`),
     el('div', { class: 'meta' }, `P${t.priority} · ${who}${t.status === 'cancelled' ? ' · cancelled' : ''}`),
@@ -76,6 +77,16 @@ function header(s: BoardSnapshot): HTMLElement {
   }
   const t = s.team!;
   head.append(el('h1', {}, `Team ${t.name}`), el('div', { class: 'meta' }, `Lead ${t.lead} · members ${t.members.join(', ')} · ${s.leadUnread} unread for the lead`));
+  // A form, so Enter in the subject adds the task too.
+  const subject = el('input', { type: 'text', class: 'new-subject', placeholder: 'New task for the lead to assign', 'aria-label': 'New task subject', maxlength: '200' });
+  const form = el('form', { class: 'new-task' }, subject, el('button', { type: 'submit', class: 'act-create' }, 'Add task'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (!subject.value.trim()) return;
+    vscode.postMessage({ type: 'create', subject: subject.value.trim() });
+    subject.value = '';
+  });
+  head.append(form);
   return head;
 }
 
@@ -103,13 +114,14 @@ function render(): void {
     el('time', {}, new Date(e.at).toLocaleTimeString()), ` ${e.actor} ${e.action}${e.taskId ? ` #${e.taskId}` : ''}${e.detail ? `: ${e.detail}` : ''}`)));
   children.push(el('details', { class: 'trail', open: '' }, el('summary', {}, 'Audit trail'), audit));
   // A re-render must not steal the keyboard focus from the control the person is on.
-  const focused = document.activeElement as HTMLElement | null;
-  const key = focused?.closest('[data-task]')?.getAttribute('data-task');
-  const cls = focused?.className;
+  const focused = document.activeElement instanceof HTMLElement && app.contains(document.activeElement) ? document.activeElement : undefined;
+  const inCard = focused?.closest('[data-task]')?.getAttribute('data-task');
+  const cls = focused?.className ? `.${focused.className.split(' ').join('.')}` : undefined;
   const typed = focused instanceof HTMLInputElement ? focused.value : undefined;
   app.replaceChildren(...children);
-  if (key && cls) {
-    const again = app.querySelector<HTMLElement>(`[data-task="${key}"] .${cls.split(' ').join('.')}`);
+  if (cls) {
+    // Controls outside the cards (the team choice, the new task's subject) are one of a kind.
+    const again = app.querySelector<HTMLElement>(inCard ? `[data-task="${inCard}"] ${cls}` : cls);
     if (again instanceof HTMLInputElement && typed !== undefined) again.value = typed;
     again?.focus();
   }

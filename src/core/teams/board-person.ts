@@ -1,9 +1,10 @@
-// What a person does on the Team Board: cancel, retry, approve, reject and reassign tasks, with the
+// What a person does on the Team Board: add, cancel, retry, approve, reject and reassign tasks, with the
 // lead's own rules and consequences (a cancelled task's run stops, released tasks' assignees start,
 // a rejected task's member gets the feedback) but recorded as `person`. The lead hears of each in its
 // mailbox, so its plan follows what the person changed.
 import { BOARD_REFUSAL } from './board-schema';
-import type { PersonAction } from './board-protocol';
+import { taskLine } from './board-format';
+import type { PersonAction, PersonTask } from './board-protocol';
 import { approveTask, assignTask, cancelTask, rejectTask, retryTask } from './team-task-finish';
 import type { TeamCaller, TeamService } from './team-service';
 
@@ -42,4 +43,15 @@ function run(svc: TeamService, c: TeamCaller, a: PersonAction) {
       return assignTask(svc, c, a.id, a.assignee);
     }
   }
+}
+
+/** A task the person adds: open to whoever claims it (the lead assigns it), and the lead is told. */
+export async function personCreate(svc: TeamService, teamId: string, input: PersonTask): Promise<{ ok: boolean; text: string }> {
+  const team = svc.team(teamId);
+  if (!team) return { ok: false, text: `There is no team ${teamId}.` };
+  const board = await svc.board();
+  const t = await board.create(teamId, { subject: input.subject, description: input.description }, { name: PERSON, at: svc.now() });
+  const text = `Created ${taskLine(t)}.`;
+  await board.send(teamId, PERSON, [team.lead], `[person, on the Team Board] ${text} Assign it to a member (or do it yourself).`, svc.now());
+  return { ok: true, text };
 }

@@ -19,6 +19,7 @@ export type PersonActionName = (typeof PERSON_ACTIONS)[number];
 export const fromBoardPage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }).strict(),
   z.object({ type: z.literal('pick-team'), team: z.string().min(1).max(64) }).strict(),
+  z.object({ type: z.literal('create'), subject: z.string().trim().min(1).max(200), description: z.string().max(20_000).optional() }).strict(),
   z.object({
     type: z.literal('action'), action: z.enum(PERSON_ACTIONS), id: z.number().int().min(1),
     assignee: z.string().min(1).max(64).optional(), text: z.string().max(20_000).optional(),
@@ -26,6 +27,7 @@ export const fromBoardPage = z.discriminatedUnion('type', [
 ]);
 export type FromBoardPage = z.infer<typeof fromBoardPage>;
 export type PersonAction = Extract<FromBoardPage, { type: 'action' }>;
+export type PersonTask = Extract<FromBoardPage, { type: 'create' }>;
 
 export interface BoardSnapshot {
   /** The columns, in order, with the statuses each shows (the page draws what it is sent). */

@@ -3,7 +3,7 @@
 // against the board protocol and run through the core (board-person.ts), and the answer is shown.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { personAction } from '../../core/teams/board-person';
+import { personAction, personCreate } from '../../core/teams/board-person';
 import { fromBoardPage, type BoardSnapshot, type ToBoardPage } from '../../core/teams/board-protocol';
 import { boardHtml, boardSnapshot } from '../../core/teams/board-view';
 import type { TeamsHost } from './teams-host';
@@ -53,10 +53,11 @@ export class TeamBoardPanel implements vscode.Disposable {
     if (!parsed.success) return;
     const m = parsed.data;
     if (m.type === 'pick-team') this.shown = m.team;
-    if (m.type === 'action') {
+    if (m.type === 'action' || m.type === 'create') {
       const svc = this.teams.service();
       const team = this.last?.team?.id;
-      this.lastResult = svc && team ? await personAction(svc, team, m).catch((e: unknown) => ({ ok: false, text: (e as Error).message })) : { ok: false, text: 'No team is defined.' };
+      const done = svc && team ? (m.type === 'action' ? personAction(svc, team, m) : personCreate(svc, team, m)) : undefined;
+      this.lastResult = done ? await done.catch((e: unknown) => ({ ok: false, text: (e as Error).message })) : { ok: false, text: 'No team is defined.' };
       this.post({ type: 'result', ...this.lastResult });
     }
     await this.refresh();

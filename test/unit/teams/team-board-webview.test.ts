@@ -133,6 +133,7 @@ describe('teams: the Team Board page in a browser', function () {
     assert.equal(await page.locator('[data-task="2"] .blockers').textContent(), 'Blocked by #1 (open)');
     assert.equal(await page.locator('[data-task="2"] .meta').textContent(), 'P0 · for bob');
     assert.equal(await page.locator('[data-task="1"] .meta').textContent(), 'P5 · ann (working)');
+    assert.equal(await page.locator('[data-task="4"] .meta').textContent(), 'P0 · by bob', 'a finished task names who did it');
     assert.equal(await page.locator('[data-task="1"] progress').getAttribute('value'), '40');
     assert.match((await page.locator('[data-task="1"] .progress').textContent())!, /40% schema drafted/);
     assert.equal(await page.locator('[data-task="4"] .result').textContent(), 'green again');
@@ -181,6 +182,24 @@ describe('teams: the Team Board page in a browser', function () {
     assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.closest('[data-task]')?.getAttribute('data-task')), '5', 'the focus stayed on the card it was on');
     await page.keyboard.press('Shift+Tab');
     assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.className), 'act act-cancel', 'Shift+Tab reaches the previous card with controls (#3 in review)');
+  });
+
+  it('adds a task from the header (Enter or the button), never an empty one, and keeps a half-typed subject across a live update', async () => {
+    await post({ type: 'snapshot', snapshot });
+    const subject = page.locator('input.new-subject');
+    await subject.fill('   ');
+    await subject.press('Enter');
+    await subject.fill('Check the links');
+    await subject.press('Enter');
+    assert.equal(await subject.inputValue(), '', 'the field is cleared once sent');
+    await subject.fill('Update the changelog');
+    await page.locator('.act-create').click();
+    await subject.fill('Half typ');
+    await post({ type: 'snapshot', snapshot: { ...snapshot, leadUnread: 3 } });
+    await page.locator('header .meta', { hasText: '3 unread' }).waitFor();
+    assert.equal(await page.locator('input.new-subject').inputValue(), 'Half typ');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.className), 'new-subject');
+    assert.deepEqual(await posted(), [{ type: 'create', subject: 'Check the links' }, { type: 'create', subject: 'Update the changelog' }]);
   });
 
   it('a second team is one choice away, and no team says how to define one', async () => {

@@ -3,7 +3,7 @@
 // actions on the real subagent machinery — a cancel stops the member's run, a reassign starts the new
 // member, approve releases dependents, reject needs feedback — each told to the lead.
 import assert from 'node:assert/strict';
-import { personAction } from '../../../src/core/teams/board-person';
+import { personAction, personCreate } from '../../../src/core/teams/board-person';
 import { fromBoardPage } from '../../../src/core/teams/board-protocol';
 import { boardHtml, boardSnapshot } from '../../../src/core/teams/board-view';
 import { watchBoard } from '../../../src/core/teams/board-watch';
@@ -79,9 +79,10 @@ describe('teams: the Team Board', () => {
   it('the page\'s messages are checked: unknown types, actions, extra fields and bad ids are dropped', () => {
     assert.ok(fromBoardPage.safeParse({ type: 'action', action: 'assign', id: 3, assignee: 'bob' }).success);
     assert.ok(fromBoardPage.safeParse({ type: 'ready' }).success);
+    assert.deepEqual(fromBoardPage.parse({ type: 'create', subject: '  Fix it  ' }), { type: 'create', subject: 'Fix it' });
     for (const bad of [
       { type: 'action', action: 'complete', id: 1 }, { type: 'action', action: 'cancel', id: 0 }, { type: 'action', action: 'cancel', id: '1' },
-      { type: 'action', action: 'cancel', id: 1, sql: 'DROP TABLE team_tasks' }, { type: 'eval', code: '1' }, { type: 'pick-team', team: '' }, null, 'ready',
+      { type: 'action', action: 'cancel', id: 1, sql: 'DROP TABLE team_tasks' }, { type: 'eval', code: '1' }, { type: 'pick-team', team: '' }, { type: 'create', subject: '   ' }, { type: 'create', subject: 'x', assignee: 'ann' }, null, 'ready',
     ]) assert.equal(fromBoardPage.safeParse(bad).success, false, JSON.stringify(bad));
   });
 
@@ -149,6 +150,18 @@ describe('teams: the Team Board', () => {
       const twice = await personAction(t.svc, 'web', { type: 'action', action: 'approve', id: 1 });
       assert.deepEqual([twice.ok, twice.text], [false, 'Refused: task #1 is not in review.']);
       assert.deepEqual(await personAction(t.svc, 'nope', { type: 'action', action: 'cancel', id: 1 }), { ok: false, text: 'There is no team nope.' });
+    });
+
+    it('a task the person adds is open to whoever claims it, recorded as the person\'s, and the lead is told', async () => {
+      const t = await rigs.start({});
+      await t.asLead('team_message', { action: 'read' });
+      const r = await personCreate(t.svc, 'web', { type: 'create', subject: 'Check the <footer> links' });
+      assert.deepEqual(r, { ok: true, text: 'Created #1 [pending] P0 "Check the <footer> links".' });
+      const task = (await t.board.get('web', 1))!;
+      assert.deepEqual([task.createdBy, task.assignee, task.status], ['person', undefined, 'pending']);
+      assert.match((await t.asLead('team_message', { action: 'read' })).forLLM, /\[person, on the Team Board\] Created #1 .* Assign it to a member/);
+      assert.equal(t.r.manager.list().length, 0, 'nobody is started: the lead decides who does it');
+      assert.deepEqual(await personCreate(t.svc, 'nope', { type: 'create', subject: 'x' }), { ok: false, text: 'There is no team nope.' });
     });
 
     it('before any chat led the team, an action changes the board and starts nobody', async () => {

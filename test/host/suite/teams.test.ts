@@ -1,0 +1,81 @@
+// Teams in a real window: a `.pincer/teams/*.md` file written while the window is open defines a team
+// (the team tools appear, TEAM.md is the lead's), Pick Team… makes its lead the chat's agent, and the
+// Team Board draws the board in its webview and follows it live: tasks the lead creates through the
+// tool pipeline appear, a person approves one on the board (screenshot) and cancels another, and the
+// lead hears of both. Deleting the file takes the team tools away again.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ToolResult } from '../../../src/core/tools/types';
+import { core, harness, waitFor } from './host-util';
+
+const TEAM = '---\nname: Host Team\nlead: default\nmembers:\n  - agent: ann\n    description: writes the API\n  - bob\n---\nKeep tasks small.\n';
+
+suite('Teams', () => {
+  test('a team file defines a team: tools, TEAM.md, Pick Team…, and a live Team Board a person approves and cancels on', async function () {
+    this.timeout(180_000);
+    const pincer = await core();
+    const { rt } = pincer.services;
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const file = vscode.Uri.joinPath(folder, '.pincer', 'teams', 'hostteam.md');
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder, '.pincer', 'teams'));
+    await vscode.workspace.fs.writeFile(file, Buffer.from(TEAM));
+    try {
+      await waitFor('the team', () => pincer.teams.teams().some((t) => t.id === 'hostteam'));
+      await waitFor('the team tools', () => rt.registry.get('team_tasks') && rt.registry.get('team_message'));
+      const md = pincer.teams.teamMd('host-lead-session', 'default') ?? '';
+      assert.match(md, /^# TEAM\.md — team Host Team \(hostteam\)/);
+      assert.match(md, /- \*\*ann\*\* — writes the API/);
+      assert.match(md, /## Team instructions\nKeep tasks small\./);
+      assert.strictEqual(pincer.teams.teamMd('host-lead-session', 'ann'), undefined, 'only the lead gets TEAM.md');
+
+      const picked = await vscode.commands.executeCommand<{ id: string } | undefined>('pincer.teams.pick', 'hostteam');
+      assert.strictEqual(picked?.id, 'hostteam');
+      assert.strictEqual(pincer.teams.picked(), 'hostteam');
+
+      // The lead plans through the real tool pipeline; the board panel is open and follows.
+      await vscode.commands.executeCommand('pincer.teams.openBoard', 'hostteam');
+      const lead = rt.context({ channel: 'chat', sessionKey: 'host-lead-session', agentId: 'default' });
+      const create = async (args: Record<string, unknown>) => {
+        const r = await rt.registry.execute('team_tasks', { action: 'create', ...args }, lead) as ToolResult;
+        assert.strictEqual(r.isError, false, r.forLLM);
+        return r.details!.id as number;
+      };
+      const api = await create({ subject: 'Write the API', require_review: true });
+      const ui = await create({ subject: 'Build the UI', blocked_by: [api] });
+      const board = (await pincer.teams.board())!;
+      await board.claim('hostteam', api, undefined, { name: 'ann', at: Date.now() });
+      await board.submitForReview('hostteam', api, 'GET /tasks returns the board', { name: 'ann', at: Date.now() });
+      const panel = pincer.teamBoard;
+      await waitFor('the task in review on the board', () => panel.last?.tasks.find((t) => t.id === api)?.status === 'in_review');
+      if (harness) {
+        await waitFor('the card in the webview', async () => /Write the API/.test((await harness!.webviewText('[data-column="in_review"]')) ?? ''));
+        assert.match((await harness.webviewText(`[data-task="${ui}"] .blockers`)) ?? '', /Blocked by #\d+ \(open\)/);
+      }
+
+      // A person approves on the board: the same message the page's Approve button sends.
+      await panel.handle({ type: 'action', action: 'approve', id: api, text: 'looks right' });
+      assert.strictEqual(panel.lastResult?.ok, true, panel.lastResult?.text);
+      assert.strictEqual((await board.get('hostteam', api))?.status, 'completed');
+      await waitFor('the approved task under Done', () => panel.last?.tasks.find((t) => t.id === api)?.status === 'completed'
+        && panel.last.tasks.find((t) => t.id === ui)?.openBlockers.length === 0);
+      if (harness) {
+        await waitFor('the card under Done in the webview', async () => /Write the API/.test((await harness!.webviewText('[data-column="done"]')) ?? ''));
+        await harness.screenshot('team-board-approved');
+      }
+      // And cancels the other; a message that is not the board's protocol is dropped.
+      await panel.handle({ type: 'action', action: 'cancel', id: ui });
+      await panel.handle({ type: 'action', action: 'delete-everything', id: api });
+      assert.strictEqual((await board.get('hostteam', ui))?.status, 'cancelled');
+      assert.strictEqual((await board.get('hostteam', api))?.status, 'completed');
+      const events = await board.events('hostteam');
+      assert.deepStrictEqual(events.filter((e) => e.actor === 'person').map((e) => e.action), ['approve', 'cancel']);
+      const mail = await rt.registry.execute('team_message', { action: 'read' }, lead) as ToolResult;
+      assert.match(mail.forLLM, /\[person, on the Team Board\] Approved: #\d+ \[completed\]/);
+      assert.match(mail.forLLM, /\[person, on the Team Board\] Cancelled #\d+ \[cancelled\]/);
+      if (harness) await waitFor('the cancelled card under Failed', async () => /Build the UI/.test((await harness!.webviewText('[data-column="failed"]')) ?? ''));
+    } finally {
+      await vscode.workspace.fs.delete(file);
+    }
+    await waitFor('the team tools to go', () => !rt.registry.get('team_tasks'));
+  });
+});
