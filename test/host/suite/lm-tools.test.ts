@@ -1,0 +1,102 @@
+// VS Code's own agent reaching Pincer's tools in a real host: the tools package.json contributes are
+// in vscode.lm.tools, and vscode.lm.invokeTool runs them through Pincer's pipeline on channel `lm`:
+// content comes back, a command the judge denies is denied, one it asks about waits for Pincer's own
+// approval, a tool pincer.lm.offeredTools leaves out is refused. Serve Tools over MCP… serves the
+// window's tools to an MCP client with its token.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServeAnswer } from '../../../src/host/lm/mcp-serve-host';
+import type { CallEnd } from '../../../src/core/tools/call-record';
+import { EXT_ID, core, waitFor } from './host-util';
+
+const textOf = (r: vscode.LanguageModelToolResult) =>
+  r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+const listed = (name: string) => vscode.lm.tools.some((t) => t.name === name);
+
+suite('VS Code agent tools (lm.registerTool)', () => {
+  const ends: CallEnd[] = [];
+  let sub: { dispose(): void } | undefined;
+
+  suiteSetup(async () => {
+    sub = (await core()).services.rt.registry.onCallEnd.on((e) => ends.push(e));
+  });
+  suiteTeardown(async () => {
+    sub?.dispose();
+    await vscode.workspace.getConfiguration('pincer').update('lm.offeredTools', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  test('every contributed tool is in lm.tools, each with the when clause that applies pincer.lm.offeredTools', async () => {
+    // lm.tools lists every registered tool, enabled or not: VS Code's chat applies the `when` clauses
+    // when it offers tools to its model, and Pincer refuses a call to a tool the setting leaves out.
+    await waitFor('pincer_read_file in vscode.lm.tools', () => listed('pincer_read_file'));
+    const pkg = vscode.extensions.getExtension(EXT_ID)!.packageJSON as { contributes: { languageModelTools: { name: string; when: string }[] } };
+    for (const t of pkg.contributes.languageModelTools) {
+      assert.ok(listed(t.name), t.name);
+      assert.match(t.when, /^config\.pincer\.lm\.offeredTools =~ /);
+    }
+    const info = vscode.lm.tools.find((t) => t.name === 'pincer_read_file')!;
+    assert.ok(info.tags.includes('pincer'));
+    assert.deepStrictEqual((info.inputSchema as { required?: string[] }).required, ['path']);
+  });
+
+  test('invokeTool runs read_file through the pipeline on channel lm', async () => {
+    const r = await vscode.lm.invokeTool('pincer_read_file', { input: { path: 'package.json' }, toolInvocationToken: undefined });
+    assert.match(textOf(r), /"name"/);
+    const end = ends.find((e) => e.tool === 'read_file' && e.channel === 'lm');
+    assert.ok(end, 'the tool log saw the call on channel lm');
+    assert.strictEqual(end.outcome, 'ok');
+  });
+
+  test('a command the judge denies is denied', async () => {
+    const r = await vscode.lm.invokeTool('pincer_exec', { input: { command: 'cat ~/.ssh/id_rsa' }, toolInvocationToken: undefined });
+    assert.match(textOf(r), /data_exfiltration|credential/);
+    const end = ends.find((e) => e.tool === 'exec' && e.channel === 'lm');
+    assert.ok(end, 'the exec call went through the pipeline');
+    assert.strictEqual(end.outcome, 'denied');
+  });
+
+  test('an exec the judge asks about waits for Pincer\'s one approval prompt; denied there, it does not run', async () => {
+    const { exec } = await core();
+    const call = vscode.lm.invokeTool('pincer_exec', { input: { command: 'npm install left-pad' }, toolInvocationToken: undefined });
+    const req = await waitFor('Pincer\'s approval request', () => exec.approvals.waiting()[0]);
+    assert.strictEqual(req.command, 'npm install left-pad');
+    assert.ok(exec.approvals.answer(req.id, 'deny'));
+    await call;
+    const end = ends.find((e) => e.tool === 'exec' && e.channel === 'lm' && e.args.includes('left-pad'));
+    assert.ok(end, 'the call went through the pipeline on channel lm');
+    assert.strictEqual(end.outcome, 'rejected-by-user');
+  });
+
+  test('a tool the setting stops offering is refused by Pincer', async () => {
+    await vscode.workspace.getConfiguration('pincer').update('lm.offeredTools', ['read_file'], vscode.ConfigurationTarget.Workspace);
+    const before = ends.length;
+    const text = textOf(await vscode.lm.invokeTool('pincer_exec', { input: { command: 'echo offered-no-more' }, toolInvocationToken: undefined }));
+    assert.doesNotMatch(text, /^offered-no-more$/m, 'the command did not run');
+    const ran = ends.slice(before).find((e) => e.tool === 'exec' && e.channel === 'lm');
+    assert.ok(ran, 'the call reached Pincer');
+    assert.strictEqual(ran.outcome, 'refused', 'the tool log records a call outside the offered tools as refused');
+    const read = textOf(await vscode.lm.invokeTool('pincer_read_file', { input: { path: 'package.json' }, toolInvocationToken: undefined }));
+    assert.match(read, /"name"/, 'a tool still offered runs');
+  });
+
+  test('Serve Tools over MCP serves the window\'s tools over HTTP with this run\'s token', async () => {
+    const served = await vscode.commands.executeCommand<ServeAnswer>('pincer.serveToolsOverMcp', { quiet: true });
+    assert.ok(served && served.url.startsWith('http://127.0.0.1:'), 'serving on loopback');
+    assert.ok(served.config.includes(served.token), 'the copied configuration carries the token');
+    const client = new Client({ name: 'host-test', version: '1' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }));
+      const r = await client.callTool({ name: 'read_file', arguments: { path: 'package.json' } }) as CallToolResult;
+      assert.match((r.content[0] as { text: string }).text, /"name"/);
+      assert.ok(ends.some((e) => e.tool === 'read_file' && e.channel === 'mcp'), 'the call went through the window\'s pipeline on channel mcp');
+      const stranger = await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.strictEqual(stranger.status, 401);
+    } finally {
+      await client.close();
+      await vscode.commands.executeCommand('pincer.serveToolsOverMcp', { stop: true });
+    }
+  });
+});
