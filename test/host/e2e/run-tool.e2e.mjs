@@ -10,11 +10,16 @@ export default async function ({ page, helpers, log }) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'datetime' }).first();
   await row.waitFor({ state: 'visible' });
   await row.click();
-  // datetime (1/1): timezone — optional; type a zone.
+  // datetime (1/3): timezone — optional; type a zone. Then leave `at` and `from` unset (Enter on the
+  // empty box), each pressed on the input once its step's title is drawn.
   const title = page.locator('.quick-input-widget .quick-input-title');
-  await title.filter({ hasText: 'datetime (1/1): timezone' }).waitFor();
+  await title.filter({ hasText: 'datetime (1/3): timezone' }).waitFor();
   await input.fill('UTC');
-  await page.keyboard.press('Enter');
+  await input.press('Enter');
+  for (const [step, key] of [[2, 'at'], [3, 'from']]) {
+    await title.filter({ hasText: `datetime (${step}/3): ${key}` }).waitFor();
+    await input.press('Enter');
+  }
   // The result opens rendered: VS Code's markdown preview of the result document.
   const tab = page.locator('.tabs-container .tab', { hasText: /Preview .*datetime\.md/ }).first();
   await tab.waitFor();
