@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, percentile, record } from './lib/record.mjs';
+import { shuffled } from './lib/shuffle.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,17 +25,6 @@ const TASKS = 1000;
 const CLAIMERS = 16;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TEAM = 'bench';
-
-function shuffled(ids, seed) {
-  const a = [...ids];
-  let s = seed;
-  for (let i = a.length - 1; i > 0; i--) {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 async function round(r) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-bench-board-'));

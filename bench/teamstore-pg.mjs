@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, percentile, record } from './lib/record.mjs';
+import { shuffled } from './lib/shuffle.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,17 +29,6 @@ const MEMBERS = 4;
 const PINGS = 200;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TEAM = 'bench';
-
-function shuffled(ids, seed) {
-  const a = [...ids];
-  let s = seed;
-  for (let i = a.length - 1; i > 0; i--) {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 async function claimRound(server, r) {
   const options = { connection: teamStoreConnection({ url: server.url, schema: `bench_${randomBytes(4).toString('hex')}`, tls: { mode: 'disable' } }, server.password) };

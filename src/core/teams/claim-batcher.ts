@@ -9,6 +9,7 @@ import type { Database } from '../storage/database';
 import type { StatementSpec } from '../storage/types';
 import { TASK_SELECT, taskFromRow, type TaskRow } from './board-rows';
 import type { BoardTask } from './board-types';
+import { TurnBatcher } from './turn-batcher';
 
 export interface ClaimRequest {
   teamId: string;
@@ -16,11 +17,6 @@ export interface ClaimRequest {
   owner: string;
   runId: string | null;
   at: number;
-}
-
-interface Queued {
-  claim: ClaimRequest;
-  done: (err: Error | undefined, task?: BoardTask) => void;
 }
 
 function claimStatements(c: ClaimRequest): StatementSpec[] {
@@ -39,8 +35,7 @@ function claimStatements(c: ClaimRequest): StatementSpec[] {
 }
 
 export class ClaimBatcher {
-  private queue: Queued[] = [];
-  private draining = false;
+  private readonly batcher = new TurnBatcher<ClaimRequest, BoardTask | undefined>((claims) => this.write(claims));
 
   constructor(private readonly db: Database) {}
 
@@ -49,34 +44,17 @@ export class ClaimBatcher {
    * no such task on the team); whether this claim took it, the caller reads from its owner and run.
    */
   submit(claim: ClaimRequest): Promise<BoardTask | undefined> {
-    return new Promise<BoardTask | undefined>((resolve, reject) => {
-      this.queue.push({ claim, done: (err, task) => (err ? reject(err) : resolve(task)) });
-      if (!this.draining) void this.drain();
-    });
+    return this.batcher.submit(claim);
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length) {
-        // Let the claims of the same turn of the event loop join this batch.
-        await new Promise<void>((r) => setImmediate(r));
-        const batch = this.queue.splice(0);
-        try {
-          await this.db.transaction(batch.flatMap((q) => claimStatements(q.claim)));
-          const ids = [...new Set(batch.map((q) => q.claim.id))];
-          const rows = await this.db.query<TaskRow>(`${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, ids);
-          const tasks = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
-          for (const q of batch) {
-            const t = tasks.get(q.claim.id);
-            q.done(undefined, t && t.teamId === q.claim.teamId ? t : undefined);
-          }
-        } catch (e) {
-          for (const q of batch) q.done(e as Error);
-        }
-      }
-    } finally {
-      this.draining = false;
-    }
+  private async write(claims: ClaimRequest[]): Promise<(BoardTask | undefined)[]> {
+    await this.db.transaction(claims.flatMap(claimStatements));
+    const ids = [...new Set(claims.map((c) => c.id))];
+    const rows = await this.db.query<TaskRow>(`${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const tasks = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
+    return claims.map((c) => {
+      const t = tasks.get(c.id);
+      return t && t.teamId === c.teamId ? t : undefined;
+    });
   }
 }

@@ -8,20 +8,10 @@
 // editors right after the commit (see pg-board-schema.ts).
 import { taskFromRow, type TaskRow } from '../board-rows';
 import type { BoardTask } from '../board-types';
+import type { ClaimRequest } from '../claim-batcher';
+import { TurnBatcher } from '../turn-batcher';
 import type { PgConnection } from './pg-connection';
 
-export interface PgClaim {
-  teamId: string;
-  id: number;
-  owner: string;
-  runId: string | null;
-  at: number;
-}
-
-interface Queued {
-  claim: PgClaim;
-  done: (err: Error | undefined, won?: BoardTask) => void;
-}
 
 const CLAIM_BATCH = (columns: string, blockers: string) => `
 WITH req AS (
@@ -41,46 +31,28 @@ r AS (
 SELECT ${columns}, ${blockers}, NULL AS open_blockers FROM c t`;
 
 export class PgClaimBatcher {
-  private queue: Queued[] = [];
-  private draining = false;
+  private readonly batcher = new TurnBatcher<ClaimRequest, BoardTask | undefined>((claims) => this.write(claims));
 
   constructor(private readonly db: PgConnection, private readonly instance: string, private readonly sql: { columns: string; blockers: string }) {}
 
   /** Resolves, once its batch committed, with the task if this claim took it, else undefined. */
-  submit(claim: PgClaim): Promise<BoardTask | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ claim, done: (err, won) => (err ? reject(err) : resolve(won)) });
-      if (!this.draining) void this.drain();
-    });
+  submit(claim: ClaimRequest): Promise<BoardTask | undefined> {
+    return this.batcher.submit(claim);
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.queue.length) {
-        await new Promise<void>((r) => setImmediate(r));
-        const batch = this.queue.splice(0);
-        try {
-          const cs = batch.map((q) => q.claim);
-          const rows = await this.db.tx(async (c) => {
-            await c.query('SELECT 1 FROM team_tasks WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [cs.map((x) => x.id)]);
-            return (await c.query<TaskRow>(CLAIM_BATCH(this.sql.columns, this.sql.blockers), [
-              cs.map((x) => x.teamId), cs.map((x) => x.id), cs.map((x) => x.owner), cs.map((x) => x.runId), cs.map((x) => x.at), this.instance,
-            ])).rows;
-          });
-          const won = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
-          // A lost announcement loses no claim: the claim is committed; others see it at their next read.
-          if (won.size) this.db.announce([...won.values()].map((t) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' }))).catch(() => undefined);
-          for (const q of batch) {
-            const t = won.get(q.claim.id);
-            q.done(undefined, t && t.owner === q.claim.owner && (t.runId ?? null) === q.claim.runId && t.teamId === q.claim.teamId ? t : undefined);
-          }
-        } catch (e) {
-          for (const q of batch) q.done(e as Error);
-        }
-      }
-    } finally {
-      this.draining = false;
-    }
+  private async write(cs: ClaimRequest[]): Promise<(BoardTask | undefined)[]> {
+    const rows = await this.db.tx(async (c) => {
+      await c.query('SELECT 1 FROM team_tasks WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [cs.map((x) => x.id)]);
+      return (await c.query<TaskRow>(CLAIM_BATCH(this.sql.columns, this.sql.blockers), [
+        cs.map((x) => x.teamId), cs.map((x) => x.id), cs.map((x) => x.owner), cs.map((x) => x.runId), cs.map((x) => x.at), this.instance,
+      ])).rows;
+    });
+    const won = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
+    // A lost announcement loses no claim: the claim is committed; others see it at their next read.
+    if (won.size) this.db.announce([...won.values()].map((t) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' }))).catch(() => undefined);
+    return cs.map((q) => {
+      const t = won.get(q.id);
+      return t && t.owner === q.owner && (t.runId ?? null) === q.runId && t.teamId === q.teamId ? t : undefined;
+    });
   }
 }
