@@ -24,7 +24,9 @@ export async function runToolCommand(s: HostServices, name?: string, args?: unkn
       void vscode.window.showWarningMessage('Pincer: no tools are allowed here. Check pincer.tools.profile, allow and deny, or run "Pincer: Show Effective Tools".');
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(items, { title: 'Pincer: Run Tool', placeHolder: 'Pick a tool to run', matchOnDetail: true });
+    // Kept open when focus moves: the previous run's terminal or result preview can take focus a
+    // moment after this picker opened, and the picker must not vanish under the person's typing.
+    const pick = await vscode.window.showQuickPick(items, { title: 'Pincer: Run Tool', placeHolder: 'Pick a tool to run', matchOnDetail: true, ignoreFocusOut: true });
     if (!pick) return undefined;
     name = pick.label;
   }

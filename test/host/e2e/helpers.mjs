@@ -21,14 +21,20 @@ export function makeHelpers(page, { outDir, log, timeLeft }) {
   const helpers = {
     /** Runs a command through the command palette (F1) by its exact title, e.g. 'Pincer: Open Chat'. */
     async runCommand(title) {
-      await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(`>${title}`);
       // Click the row whose label is exactly `title`: Enter would run whichever row sorts first.
       const row = page.locator('.quick-input-list .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${reEscape(title)}$`) }) }).first();
-      await row.waitFor({ state: 'visible' });
+      // The palette closes when something else takes focus (a result preview or a terminal a previous
+      // step opened, finishing late): then it is opened again rather than typed into while it hides.
+      for (;;) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${title}`);
+        await waitFor(async () => !(await input.isVisible()) || (await row.isVisible()), timeLeft(), `the command palette to list "${title}"`, 50);
+        if (await row.isVisible()) break;
+        log(`the command palette closed before "${title}" could be picked; opening it again`);
+      }
       await row.click();
       // The palette has taken the command once its text is gone: it closed, or the command opened
       // a quick input of its own (Run Tool…), which starts empty.
