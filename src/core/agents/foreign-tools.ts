@@ -24,6 +24,8 @@ const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = {
   KillShell: ['process'],
   KillBash: ['process'],
   Task: ['spawn'],
+  WebFetch: ['web_fetch'],
+  WebSearch: ['web_search'],
 };
 
 /** Copilot's tool and tool-set names (matched without regard to case; `set/tool` by either part). */
@@ -46,6 +48,7 @@ const COPILOT_TOOLS: Readonly<Record<string, readonly string[]>> = {
   terminallastcommand: ['process'],
   agent: ['spawn'],
   runsubagent: ['spawn'],
+  fetch: ['web_fetch'],
 };
 
 export type ForeignFormat = 'copilot' | 'claude';
@@ -75,7 +78,7 @@ export function mapTools(format: ForeignFormat, entries: readonly string[], kind
   for (const entry of entries) {
     const limited = /^([A-Za-z_]\w*)\s*\((.*)\)$/s.exec(entry);
     const name = limited ? limited[1]! : entry;
-    const mapped = pincerNames.has(name) ? [name] : format === 'claude' ? CLAUDE_TOOLS[name] : copilotTool(name);
+    const mapped = pincerNames.has(name) ? [name] : format === 'claude' ? claudeTool(name) : copilotTool(name);
     if (!mapped) {
       ignored.push(`"${entry}" (${unknownWhy(format, name)})`);
       continue;
@@ -89,14 +92,21 @@ export function mapTools(format: ForeignFormat, entries: readonly string[], kind
   return { tools: [...tools].sort(), ignored };
 }
 
+/** The Pincer tools a Claude Code tool name stands for (`Read` → read_file), if it names one. */
+export function claudeTool(name: string): readonly string[] | undefined {
+  return Object.hasOwn(CLAUDE_TOOLS, name) ? CLAUDE_TOOLS[name] : undefined;
+}
+
 function copilotTool(name: string): readonly string[] | undefined {
   const lower = name.toLowerCase();
-  if (COPILOT_TOOLS[lower]) return COPILOT_TOOLS[lower];
+  // Own keys only: `constructor` or `toString` in a definition must be an unknown tool, not a prototype's.
+  const known = (n: string) => (Object.hasOwn(COPILOT_TOOLS, n) ? COPILOT_TOOLS[n] : undefined);
+  if (known(lower)) return known(lower);
   // A tool named with its set (`search/codebase`): the tool itself, else its whole set. A server's
   // tools (`github/*`) are an MCP server's, never mapped.
   const slash = lower.lastIndexOf('/');
   if (slash < 0 || lower.endsWith('/*')) return undefined;
-  return COPILOT_TOOLS[lower.slice(slash + 1)] ?? undefined;
+  return known(lower.slice(slash + 1));
 }
 
 function unknownWhy(format: ForeignFormat, name: string): string {

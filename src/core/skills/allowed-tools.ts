@@ -2,13 +2,9 @@
 // `Grep`, `Bash(git status:*)`) or the way Pincer does (`read_file`, `group:fs`); they become Pincer
 // names and go to the policy engine as a request allow list, so the answer is the turn's policy
 // intersected with the skill's list — narrower or equal, never wider, whatever the SKILL.md says.
+import { claudeTool } from '../agents/foreign-tools';
 import type { Registry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
-
-/** Names other agents' skills use for tools Pincer has under another name (ALIASES covers the rest). */
-const OTHER_AGENTS_NAMES: Readonly<Record<string, string>> = {
-  Grep: 'grep', Glob: 'glob', LS: 'list_files', MultiEdit: 'edit', WebFetch: 'web_fetch', WebSearch: 'web_search',
-};
 
 /** Tools a skill never takes away from its own turn: reading the skill's files needs them. */
 export const SKILL_READ_TOOLS: readonly string[] = ['use_skill', 'skill_search'];
@@ -26,8 +22,9 @@ export function narrowFor(allowedTools: readonly string[], registry: Registry, c
   const entries = allowedTools.map((raw) => {
     const bare = raw.replace(/\(.*\)$/s, '').trim();
     if (bare !== raw.trim()) reduced.push(raw);
-    return OTHER_AGENTS_NAMES[bare] ?? bare;
-  }).filter((e) => e.length > 0);
+    // Other agents' names (`Grep`, `WebFetch`) become Pincer's; anything else goes to the policy as written.
+    return claudeTool(bare) ?? [bare];
+  }).flat().filter((e) => e.length > 0);
   const req = registry.policyRequest(ctx);
   const now = new Set(registry.deps.policy.evaluate(req).allowed);
   const asked = registry.deps.policy.evaluate({ ...req, requestAllow: [...entries, ...SKILL_READ_TOOLS] }).allowed;

@@ -47,7 +47,7 @@ describe('Copilot and Claude Code agent files', () => {
   }
 
   it('a Copilot agent: its tool sets map onto Pincer tools, MCP and unknown tools are left out with a note', async () => {
-    await put('.github/agents/Planner.agent.md', '---\nname: Planner\ndescription: Plans work without changing files\ntools: [\'search\', \'read\', \'fetch\', \'github/*\']\nmodel: Claude Sonnet 4 (copilot)\nhandoffs:\n  - label: Implement\n    agent: impl\n---\nYou plan. You never edit.\n');
+    await put('.github/agents/Planner.agent.md', '---\nname: Planner\ndescription: Plans work without changing files\ntools: [\'search\', \'read\', \'fetch\', \'githubRepo\', \'github/*\']\nmodel: Claude Sonnet 4 (copilot)\nhandoffs:\n  - label: Implement\n    agent: impl\n---\nYou plan. You never edit.\n');
     const reg = await load();
     const a = reg.get('planner');
     assert.equal(a?.source, 'copilot');
@@ -57,7 +57,7 @@ describe('Copilot and Claude Code agent files', () => {
     assert.equal(a?.model, undefined, 'never used as a model name as it stands');
     assert.deepEqual(allowedFor(reg, 'planner'), ['glob', 'grep', 'list_files', 'read_file']);
     const note = reg.problems.join('\n');
-    assert.match(note, /Planner\.agent\.md: tools "fetch" \(no such tool in Pincer\), "github\/\*" \(an MCP tool: not mapped\) are ignored — the agent gets fewer tools, never more/);
+    assert.match(note, /Planner\.agent\.md: tools "githubRepo" \(no such tool in Pincer\), "github\/\*" \(an MCP tool: not mapped\) are ignored — the agent gets fewer tools, never more/);
     assert.match(note, /"handoffs" is not used by Pincer/);
   });
 
@@ -71,7 +71,9 @@ describe('Copilot and Claude Code agent files', () => {
     assert.deepEqual(allowedFor(reg, 'code-reviewer'), ['glob', 'grep', 'read_file']);
     const note = reg.problems.join('\n');
     assert.match(note, /"Bash\(git diff:\*\)" \(Pincer cannot limit exec to those uses, so it is left out\)/);
-    assert.match(note, /"WebFetch" \(no such tool in Pincer\)/);
+    // WebFetch is web_fetch, which the default (coding) profile does not offer: mapped, still not granted.
+    assert.doesNotMatch(note, /WebFetch/);
+    assert.deepEqual(allowedFor(reg, 'code-reviewer', { ...DEFAULT_POLICY, profile: 'full' }), ['glob', 'grep', 'read_file', 'web_fetch']);
   });
 
   it('hostile: a definition asking for tools the settings do not allow gets none of them (it only narrows)', async () => {
@@ -104,10 +106,15 @@ describe('Copilot and Claude Code agent files', () => {
   });
 
   it('hostile: only unknown tools leaves no tools at all, not "no restriction"', async () => {
-    await put('.claude/agents/odd.md', '---\nname: odd\ntools: [WebSearch, mcp__github__create_issue, NotATool]\n---\n');
+    // Names an object's prototype has (`constructor`, `__proto__`) are unknown tools like any other.
+    await put('.claude/agents/odd.md', '---\nname: odd\ntools: [constructor, mcp__github__create_issue, NotATool, toString]\n---\n');
+    await put('.github/agents/odder.agent.md', '---\nname: odder\ntools: [\'constructor\', \'search/__proto__\', \'hasOwnProperty\']\n---\n');
     const reg = await load();
     assert.deepEqual(reg.get('odd')?.tools, []);
     assert.deepEqual(allowedFor(reg, 'odd'), []);
+    assert.deepEqual(reg.get('odder')?.tools, []);
+    assert.deepEqual(allowedFor(reg, 'odder'), []);
+    assert.match(reg.problems.join('\n'), /"constructor" \(no such tool in Pincer\)/);
   });
 
   it('hostile: names that escape a path or are not ids refuse the file, with the file named', async () => {
