@@ -49,11 +49,23 @@ const treeSitterWithoutImport = {
     });
   },
 };
+/**
+ * Heavy libraries a tool needs only on some calls are bundles of their own, required from the runtime at
+ * their first use: pdf.js (web_fetch's first PDF). The runtime's `require('./pdf-extract')` stays a
+ * require of dist/pdf-extract.js beside it.
+ */
+const LAZY_BUNDLES = { 'pdf-extract': 'src/core/web/pdf-extract.ts' };
+const lazyBundlesApart = {
+  name: 'lazy-bundles-apart',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^\\./(${Object.keys(LAZY_BUNDLES).join('|')})$`) }, (a) => ({ path: `${a.path}.js`, external: true }));
+  },
+};
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
 // No import() in the output: the bundles are CommonJS, and import() of one of them (or of a built-in)
 // would start the ESM loader; esbuild writes require() instead.
 const node = {
-  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport],
+  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart],
   supported: { 'dynamic-import': false },
 };
 
@@ -90,6 +102,7 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${dist}/cli-main.js`, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
+  { ...node, entryPoints: LAZY_BUNDLES, outdir: dist },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },

@@ -11,6 +11,7 @@ import type { ToolContext } from '../../../src/core/tools/types';
 import type { Resolver } from '../../../src/core/web/ssrf-guard';
 import { readWebConfig, type WebConfig } from '../../../src/core/web/web-config';
 import { createWebFetchTool, type WebFetchDeps } from '../../../src/core/web/web-fetch';
+import { makePng } from './make-png';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -191,13 +192,13 @@ describe('web: web_fetch', () => {
   it('passes JSON and text as they are, describes images, refuses other binaries and reports HTTP errors', async () => {
     const site = await open((req, res) => {
       if (req.url === '/data.json') { res.setHeader('content-type', 'application/json'); res.end('{"crab":true}'); return; }
-      if (req.url === '/pic.png') { res.setHeader('content-type', 'image/png'); res.end(Buffer.alloc(2048)); return; }
+      if (req.url === '/pic.png') { res.setHeader('content-type', 'image/png'); res.end(makePng(40, 30)); return; }
       if (req.url === '/app.bin') { res.setHeader('content-type', 'application/octet-stream'); res.end(Buffer.alloc(10)); return; }
       res.statusCode = 404; res.setHeader('content-type', 'text/plain'); res.end('no such crab');
     });
     const t = tool(site);
     assert.match((await t.execute({ url: `${site.base}/data.json` }, ctx())).forLLM, /\{"crab":true\}/);
-    assert.match((await t.execute({ url: `${site.base}/pic.png` }, ctx())).forLLM, /An image: image\/png, 2,048 bytes/);
+    assert.match((await t.execute({ url: `${site.base}/pic.png` }, ctx())).forLLM, /An image: PNG, 40×30 pixels, \d+ bytes/);
     const bin = await t.execute({ url: `${site.base}/app.bin` }, ctx());
     assert.equal(bin.isError, true);
     assert.match(bin.forLLM, /application\/octet-stream.*cannot turn into text/);
