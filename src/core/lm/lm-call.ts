@@ -27,5 +27,10 @@ export async function callFromLm(deps: LmCallDeps, lmName: string, input: unknow
     workspaceRoot: deps.workspaceRoot(), workspaceTrusted: deps.trusted(),
     offeredTools: new Set(offered), requestAllow: offered,
   });
-  return deps.rt.registry.execute(tool, input ?? {}, ctx);
+  const result = await deps.rt.registry.execute(tool, input ?? {}, ctx);
+  // VS Code does not tell a tool which turn calls it, so the one session would stay halted until the
+  // window closes: the call that hit the critical loop is refused with the reason (the agent is told
+  // to stop) and the next call starts a new run.
+  if (result.halt) deps.rt.loops.reset(LM_SESSION);
+  return result;
 }

@@ -56,7 +56,12 @@ export function toCallToolResult(r: ToolResult, scrub: (t: string) => string, ma
 
 export async function callTool(deps: Pick<ToolServerDeps, 'rt' | 'context'>, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
   const { rt } = deps;
-  const result = await rt.registry.execute(name, args ?? {}, deps.context(signal));
+  const ctx = deps.context(signal);
+  const result = await rt.registry.execute(name, args ?? {}, ctx);
+  // A client's turns are invisible here, so one session would otherwise stay halted for as long as
+  // the connection lasts. The call that hit the critical loop is refused with the reason (the
+  // client's agent is told to stop); the next call starts a new run, judged afresh.
+  if (result.halt) rt.loops.reset(ctx.turnId ?? ctx.sessionKey);
   return toCallToolResult(result, (t) => rt.scrubber.scrub(t), rt.registry.limits.maxResultChars);
 }
 

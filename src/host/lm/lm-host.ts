@@ -29,7 +29,10 @@ export function createLmHost(deps: LmHostDeps): LmHost {
   return {
     async invoke(lmName, input, token) {
       const controller = new AbortController();
-      const cancelled = token.onCancellationRequested(() => controller.abort(new Error('cancelled in VS Code')));
+      const cancel = () => controller.abort(new Error('cancelled in VS Code'));
+      // A token cancelled before the call reached us never fires its event.
+      if (token.isCancellationRequested) cancel();
+      const cancelled = token.onCancellationRequested(cancel);
       try {
         const r = await callFromLm({ rt, offered, workspaceRoot: deps.workspaceRoot, trusted: () => vscode.workspace.isTrusted }, lmName, input, controller.signal);
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.forLLM)]);

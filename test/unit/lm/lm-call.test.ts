@@ -93,6 +93,28 @@ describe('VS Code agent tools: calls through Registry.execute', () => {
     assert.match(ran.forLLM, /hello from the workspace/);
   });
 
+  it('a critical loop refuses the call that hit it, and the next call starts a new run', async () => {
+    start({ 'pincer.loopDetection.thresholds': { sameCall: { warn: 2, critical: 3 } } });
+    const same = () => callFromLm(deps(['read_file']), 'pincer_read_file', { path: 'hello.txt' }, signal);
+    const results = [await same(), await same(), await same()];
+    assert.deepEqual(results.map((r) => r.outcome), ['ok', 'ok', 'error']);
+    assert.match(results[2].forLLM, /\[Pincer stopped this run\]/);
+    const next = await callFromLm(deps(['read_file']), 'pincer_read_file', { path: 'notes.txt' }, signal);
+    assert.equal(next.outcome, 'ok', next.forLLM);
+    assert.match(next.forLLM, /deploy notes/);
+  });
+
+  it('cancellation reaches the tool: a running command is stopped and the call ends cancelled', async () => {
+    start();
+    const controller = new AbortController();
+    const started = new Promise<void>((resolve) => c.rt.registry.onCallStart.on((s) => s.tool === 'exec' && resolve()));
+    const call = callFromLm(deps(['exec']), 'pincer_exec', { command: 'sleep 30' }, controller.signal);
+    await started;
+    controller.abort(new Error('cancelled in VS Code'));
+    const r = await call;
+    assert.equal(r.outcome, 'cancelled', r.forLLM);
+  });
+
   it('runs only read-only tools in an untrusted workspace', async () => {
     start();
     const r = await callFromLm(deps(['write_file', 'read_file'], false), 'pincer_write_file', { path: 'new.txt', content: 'x' }, signal);

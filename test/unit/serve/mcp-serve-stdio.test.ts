@@ -133,6 +133,18 @@ describe('pincer mcp (stdio) with flags and policy', function () {
     assert.ok(!JSON.stringify(r).includes(SECRET), 'scrubbed on the way back like any result');
   });
 
+  it('a critical loop refuses the call that hit it and leaves the connection working', async () => {
+    const cfg = sb.config({ 'pincer.loopDetection.thresholds': { sameCall: { warn: 2, critical: 3 } } });
+    const client = await connect(['--config', cfg]);
+    const same = () => call(client, 'read_file', { path: 'hello.txt' });
+    const results = [await same(), await same(), await same()];
+    assert.deepEqual(results.map((r) => r.isError), [false, false, true]);
+    assert.match(text(results[2]), /\[Pincer stopped this run\]/);
+    const next = await call(client, 'grep', { pattern: 'deploy' });
+    assert.equal(next.isError, false, text(next));
+    assert.match(text(next), /notes\.txt/);
+  });
+
   it('--untrusted offers read-only tools only', async () => {
     const client = await connect(['--untrusted']);
     const { tools } = await client.listTools();
