@@ -53,7 +53,7 @@ export function createCustomTool(def: CustomToolDefinition, deps: CustomToolDeps
       const text = argv.map(shellQuote).join(' ');
       const decided = await decide({
         policy: c.policy, guard: deps.guard(), store: deps.store, approver: deps.approver?.(), approvalTimeoutMs: c.approvalTimeoutMs, home: deps.home,
-      }, { command: text, cwd, host: c.host, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal });
+      }, { command: text, cwd, host: c.host, sessionKey: ctx.sessionKey, agentId: ctx.agentId, signal: ctx.signal, customTool: def.name });
       if (decided.kind === 'refused') {
         return fail(decided.message, {
           outcome: decided.by === 'person' ? 'rejected-by-user' : 'denied',

@@ -31,6 +31,8 @@ export interface DecideRequest {
   sessionKey: string;
   agentId: string;
   signal: AbortSignal;
+  /** The custom tool whose argv this is (the approval prompt names it); absent for exec's own commands. */
+  customTool?: string;
 }
 
 export type Decided =
@@ -61,7 +63,7 @@ export async function decide(deps: DecideDeps, req: DecideRequest): Promise<Deci
   }
   const rules = alwaysRulesFor(verdict, req.cwd);
   const answer = await askApproval(deps.approver, {
-    id: randomUUID(), tool: 'exec', command: parsed.normalized, cwd: req.cwd, host: req.host, reason: verdict.reason,
+    id: randomUUID(), ...(req.customTool ? { tool: 'custom', customTool: req.customTool } : { tool: 'exec' }), command: parsed.normalized, cwd: req.cwd, host: req.host, reason: verdict.reason,
     segments: verdict.segments, sessionKey: req.sessionKey, agentId: req.agentId,
     ...('entries' in rules ? { always: rules.entries } : { alwaysUnavailable: rules.unavailable }),
   }, { timeoutMs: deps.approvalTimeoutMs, signal: req.signal });

@@ -78,8 +78,10 @@ export type ApprovalAnswer = 'once' | 'always' | 'deny';
 export interface ApprovalRequest {
   /** Unique per prompt; the chat view and tests answer by it. */
   id: string;
-  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. `mcp`: an MCP tool that declares itself destructive; `command` is the tool and its arguments. */
-  tool: 'exec' | 'credentialed_exec' | 'spawn' | 'mcp';
+  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. `mcp`: an MCP tool that declares itself destructive; `command` is the tool and its arguments. `custom`: a custom tool's argv. */
+  tool: 'exec' | 'credentialed_exec' | 'spawn' | 'mcp' | 'custom';
+  /** With `custom`: the custom tool's name (`command` is its argv, quoted). */
+  customTool?: string;
   /** The text that will run, exactly (the normalised command, or argv joined for display). */
   command: string;
   cwd: string;

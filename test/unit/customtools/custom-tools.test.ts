@@ -45,6 +45,7 @@ describe('custom tools: running', () => {
     const asked = await f.run('say', { text: `hi > ${path.join(os.tmpdir(), `pincer-custom-${process.pid}`)}; touch ${marker}` });
     assert.equal(asked.outcome, 'rejected-by-user', asked.forLLM);
     const req = f.approver.requests[0];
+    assert.deepEqual([req.tool, req.customTool], ['custom', 'say'], 'the prompt names the custom tool, not exec');
     assert.equal(req.command, `sh -c 'echo hi > ${path.join(os.tmpdir(), `pincer-custom-${process.pid}`)}; touch ${marker}'`);
     assert.deepEqual(req.segments.find((s) => s.segment.context === 'top')?.segment.argv.map((w) => w.text), ['sh', '-c', `echo hi > ${path.join(os.tmpdir(), `pincer-custom-${process.pid}`)}; touch ${marker}`]);
     assert.equal(fs.existsSync(marker), false);
