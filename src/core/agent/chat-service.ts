@@ -80,11 +80,14 @@ export class ChatService {
   private async run(req: ChatTurnRequest): Promise<TurnResult> {
     const store = await this.deps.sessions();
     if (!store) throw new Error('The workspace database could not be opened, so the chat cannot keep its history.');
-    const session = await store.owned(req.sessionKey, req.agentId);
+    // Both reads at once: the storage worker answers them back to back, and eight subagents starting
+    // together each wait one round trip less behind each other's. The history is used only once the
+    // session is known to be this agent's.
+    const [session, stored] = await Promise.all([store.owned(req.sessionKey, req.agentId), store.messages(req.sessionKey)]);
     const agent = this.deps.agent(req.agentId);
     const model = await this.deps.model(agent);
     if (!model) throw new Error('No model is available. Pick one with "Pincer: Select Model…" (VS Code\'s language models, an OpenAI-compatible endpoint or Anthropic).');
-    const history: ModelMessage[] = (await store.messages(session.key)).map(({ role, parts }) => ({ role, parts }));
+    const history: ModelMessage[] = stored.map(({ role, parts }) => ({ role, parts }));
     const toolContext = { ...this.deps.toolContext(), ...req.toolContext };
     const policyCtx = this.deps.rt.context({
       channel: 'chat', sessionKey: session.key, agentId: req.agentId, provider: model.provider.id, ...toolContext,
@@ -114,8 +117,10 @@ export class ChatService {
       },
       ...(hooks ? { inbox: () => hooks.inbox(session.key) } : {}),
     }).finally(() => req.signal.removeEventListener('abort', onAbort));
+    // Queued behind the turn's last messages (the worker keeps their order), so it shares their
+    // journal write and fsync instead of waiting for a second one.
+    pending.push(store.append(session.key, [], { inputTokens: result.usage.input, outputTokens: result.usage.output, cachedInputTokens: result.usage.cached }));
     await Promise.all(pending);
-    await store.append(session.key, [], { inputTokens: result.usage.input, outputTokens: result.usage.output, cachedInputTokens: result.usage.cached });
     return result;
   }
 

@@ -106,6 +106,9 @@ describe('spawn tool: actions', () => {
     const exec = (args: unknown) => r.x.rt.registry.execute('spawn', args, r.x.rt.context({ channel: 'chat', sessionKey: key }));
     const fast = (await exec({ action: 'spawn', task: 'fast' })).details!.id as string;
     const slow = (await exec({ action: 'spawn', task: 'slow' })).details!.id as string;
+    // The fast child's end is awaited first: the one-second timeout is then only the slow child's
+    // (a busy machine must not turn "fast" into "still running").
+    await r.manager.settled(fast);
     const waited = await exec({ action: 'wait', timeoutSeconds: 1 });
     assert.match(waited.forLLM, new RegExp(`^### ${fast} — done .*\\nfast is done\\n\\nStill running after the wait: ${slow} `));
     assert.deepEqual(waited.details, { finished: 1, running: 1 });
