@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { userCacheDir } from './core/user-cache-dir';
 import { loadBundle } from './core/bundle-loader';
 import type { HostCore } from './host/host-core';
-import { MCP_VIEW_ID, MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SKILLS_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
+import { CRON_VIEW_ID, MCP_VIEW_ID, MEMORY_SCHEME, MEMORY_VIEW_ID, PENDING_VIEW_ID, SIDEBAR_VIEW_ID, SKILLS_VIEW_ID, SUBAGENTS_VIEW_ID } from './host/ids';
 import { RESULT_SCHEME, ResultDocuments } from './host/result-documents';
 import { registerLmTools, registerMcpDefinitions } from './host/lm/lm-register';
 
@@ -36,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
   const subagentsViewChanged = new vscode.EventEmitter<void>();
   const mcpViewChanged = new vscode.EventEmitter<void>();
   const skillsViewChanged = new vscode.EventEmitter<void>();
+  const cronViewChanged = new vscode.EventEmitter<void>();
   const api: PincerApi = {
     activation: { moduleEvalMs: moduleEvaluatedAt - moduleLoadedAt, activateMs: 0, sinceModuleLoadMs: 0 },
     core: () => {
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         loaded.subagentsView.onDidChangeTreeData(() => subagentsViewChanged.fire());
         loaded.mcpView.onDidChangeTreeData(() => mcpViewChanged.fire());
         loaded.skills.view.onDidChangeTreeData(() => skillsViewChanged.fire());
+        loaded.cron.view.onDidChangeTreeData(() => cronViewChanged.fire());
         api.activation.coreLoadMs = performance.now() - c0;
         channel.info(`Pincer runtime loaded in ${api.activation.coreLoadMs.toFixed(1)} ms${bundle.fromCache ? ' (code cache)' : ''}`);
       }
@@ -123,6 +125,13 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
       getTreeItem: (n) => api.core().skills.view.getTreeItem(n as never),
     }),
     skillsViewChanged,
+    // Shown, it loads the runtime and opens the workspace database (the jobs and their runs).
+    vscode.window.registerTreeDataProvider<unknown>(CRON_VIEW_ID, {
+      onDidChangeTreeData: cronViewChanged.event,
+      getChildren: (n) => api.core().cron.view.getChildren(n as never) as Promise<unknown[]>,
+      getTreeItem: (n) => api.core().cron.view.getTreeItem(n as never),
+    }),
+    cronViewChanged,
     // VS Code's own agent: Pincer's tools (package.json's languageModelTools) and `pincer mcp` as an MCP server.
     ...registerLmTools(context, () => api.core().lm),
     ...registerMcpDefinitions(context),

@@ -48,6 +48,16 @@ Usage:
       How exec would judge the command with default settings (security full, ask on-miss, all 15
       deny groups on), writes checked against DIR. '-' reads the command from standard input.
       Exit 0 allow, 1 ask (would need approval), 2 deny (or bad usage).
+  pincer cron list|get|pause|resume|remove|run [<id>] [--workspace DIR] [--state DIR] [--json]
+  pincer cron add <name> '<schedule>' --command CMD | --prompt TEXT [--agent A] [--timezone ZONE]
+               [--catch-up] [--workspace DIR] [--state DIR] [--json]
+      The workspace's scheduled jobs (the cron tool's actions) in the same database as run's.
+      A schedule is a cron expression ('0 9 * * 1-5', read in --timezone), whole seconds
+      (an interval, at least 60) or one ISO time ('2026-12-24T18:00'). Jobs run on their
+      schedule in the editor; run runs one now: a command through exec's judge (--approve
+      answers), a prompt only in the editor. --json prints {"jobs"}, {"job", "runs"},
+      {"job"}, {"run"}, {"id", "message"} or {"error"}. Exit 0 done, 1 refused, no such job
+      or a run that did not end ok, 2 bad usage.
   pincer scrub [--secret VALUE]...
       Copies standard input to standard output with secrets replaced by [REDACTED].
   pincer mcp [--workspace DIR] [--config FILE] [--write] [--approve once|always|deny] [--state DIR]
@@ -73,6 +83,7 @@ const OPTIONS = {
   version: { type: 'boolean' }, approve: { type: 'string' }, state: { type: 'string' }, 'trust-mcp': { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
   http: { type: 'boolean' }, port: { type: 'string' }, 'token-file': { type: 'string' },
+  command: { type: 'string' }, prompt: { type: 'string' }, timezone: { type: 'string' }, 'catch-up': { type: 'boolean' },
 } as const;
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -130,12 +141,16 @@ export async function main(argv: string[]): Promise<number> {
       shortLivedWasm();
       return await checkCommandCli(values, rest);
     }
+    if (cmd === 'cron') {
+      shortLivedWasm();
+      return await (await import('./cli-cron')).cron(values, rest);
+    }
     if (cmd === 'mcp') return await (await import('./cli-mcp-serve')).serveMcp(values, rest, VERSION);
     if (cmd === 'hook') {
       shortLivedWasm();
       return await (await import('./cli-hook')).hook(values, rest);
     }
-    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub, mcp, hook (pincer --help).`);
+    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub, cron, mcp, hook (pincer --help).`);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`pincer: ${(e as Error).message}\n`);

@@ -37,7 +37,7 @@ import { createSkillsHost, type SkillsHost } from './skills/skills-host';
 import { createTeamsHost, type TeamsHost } from './teams/teams-host';
 import { TeamBoardPanel } from './teams/team-board-panel';
 import { createWebSearchKeys } from './web/web-search-keys';
-import { createCronHost } from './automation/cron-host';
+import { createCronHost, type CronHost } from './automation/cron-host';
 
 export interface HostCore {
   services: HostServices;
@@ -63,6 +63,8 @@ export interface HostCore {
   /** Teams (src/core/teams) and their board panel. */
   teams: TeamsHost;
   teamBoard: TeamBoardPanel;
+  /** Scheduled jobs: the window's scheduler and the Scheduled view's data. */
+  cron: CronHost;
   /** The checkpoint store, once the database is open. */
   checkpoints(): CheckpointStore | undefined;
   /** Every contributed command but Show Tool Log, by id: the activation shell registers them. */
@@ -111,7 +113,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const customTools = createCustomToolsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
   const skills = createSkillsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
   // Scheduled jobs run in this window from now on (the scheduler claims each due job in the database).
-  const cron = createCronHost(rt, storage, chat, () => workspacePlan().local[0]?.path);
+  const cron = createCronHost(rt, storage, chat, docs, () => workspacePlan().local[0]?.path);
   const webKeys = createWebSearchKeys(context.secrets, rt.scrubber);
   const toolset = createToolset({
     webSearchKey: (p) => webKeys.key(p),
@@ -151,7 +153,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     mcp, mcpView, customTools, mcpServe, teams, teamBoard,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm, teams, teamBoard,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm, teams, teamBoard, cron,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),
@@ -169,6 +171,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       ...webKeys.commands,
       ...skills.commands,
     },
+      ...cron.commands,
     checkpoints: () => checkpoints,
     skills,
   };

@@ -61,9 +61,3 @@ export function nextRunAfter(s: Schedule, after: number, anchor: number): number
   const next = cronOf(s).nextRun(new Date(after));
   return next ? next.getTime() : undefined;
 }
-
-export function describeSchedule(s: Schedule): string {
-  if ('everySeconds' in s) return `every ${s.everySeconds} s`;
-  if ('cron' in s) return `cron "${s.cron}"${s.timezone ? ` (${s.timezone})` : ''}`;
-  return `once at ${s.at}${s.timezone ? ` (${s.timezone})` : ''}`;
-}

@@ -29,7 +29,13 @@ export class CronScheduler {
   private running: Promise<unknown> = Promise.resolve();
   private opened = false;
 
-  constructor(private readonly d: { store: () => Promise<CronStore | undefined>; run: CronRunner; clock?: Clock }) {}
+  constructor(private readonly d: {
+    store: () => Promise<CronStore | undefined>;
+    run: CronRunner;
+    clock?: Clock;
+    /** Told when a run starts or is recorded (the Scheduled view refreshes). */
+    onRun?: () => void;
+  }) {}
 
   private now(): number {
     return (this.d.clock ?? systemClock).now();
@@ -66,6 +72,7 @@ export class CronScheduler {
         const id = await store.startRun(job.id, job.nextRunAt, 'missed');
         await store.endRun(id, job.id, { at: now, outcome: 'missed', detail: 'no window of the workspace was open at that time (catchUp is off)' });
         done.push((await store.runs(job.id, 1))[0]);
+        this.d.onRun?.();
         continue;
       }
       done.push(await this.execute(store, job));
@@ -83,6 +90,7 @@ export class CronScheduler {
 
   private async execute(store: CronStore, job: CronJob): Promise<CronRun> {
     const runId = await store.startRun(job.id, this.now());
+    this.d.onRun?.();
     let r: CronRunResult;
     try {
       r = await this.d.run(job, this.abort.signal);
@@ -91,6 +99,7 @@ export class CronScheduler {
     }
     const detail = r.detail.length > DETAIL_CHARS ? `${r.detail.slice(0, DETAIL_CHARS - 1)}…` : r.detail;
     await store.endRun(runId, job.id, { at: this.now(), outcome: r.outcome, detail, ...(r.ref ? { ref: r.ref } : {}), ...(r.tokens !== undefined ? { tokens: r.tokens } : {}) });
+    this.d.onRun?.();
     return (await store.runs(job.id, 1))[0];
   }
 

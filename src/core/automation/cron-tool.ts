@@ -4,10 +4,12 @@
 // are in the workspace database; the scheduler runs them while a window of the workspace is open.
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import { defineTool, fail, ok, type Tool } from '../tools/types';
-import { describeSchedule, nextRunAfter, scheduleProblem, scheduleSchema } from './cron-schedule';
+import { parseArguments } from '../tools/arguments';
+import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../tools/types';
+import { describeSchedule, jobLine, runLine, taskText, whenText as when } from './cron-format';
+import { nextRunAfter, scheduleProblem, scheduleSchema } from './cron-schedule';
 import type { CronScheduler } from './cron-scheduler';
-import type { CronJob, CronRun, CronStore, CronTask } from './cron-store';
+import type { CronJob, CronStore } from './cron-store';
 
 const taskSchema = z.union([
   z.object({ prompt: z.string().min(1).describe('What the agent is asked, in a session of its own.'), agentId: z.string().min(1).optional() }).strict(),
@@ -37,12 +39,9 @@ export interface CronToolPorts {
   /** The window's scheduler; absent where nothing runs jobs (then `run` refuses). */
   scheduler?: () => CronScheduler | undefined;
   clock: Clock;
+  /** Told after a job was added, changed or removed (the Scheduled view refreshes). */
+  changed?: () => void;
 }
-
-const when = (ms: number | undefined) => (ms === undefined ? 'never again' : new Date(ms).toISOString());
-const taskText = (t: CronTask) => ('command' in t ? `command: ${t.command}` : `prompt${t.agentId ? ` (agent ${t.agentId})` : ''}: ${t.prompt}`);
-const jobLine = (j: CronJob) => `- ${j.id} "${j.name}": ${describeSchedule(j.schedule)}; next ${j.paused ? 'paused' : when(j.nextRunAt)}; last ${j.lastOutcome ?? 'never run'}`;
-const runLine = (r: CronRun) => `- ${new Date(r.startedAt).toISOString()} ${r.outcome}${r.ref ? ` (${r.ref})` : ''}${r.detail ? `: ${r.detail.split('\n')[0]}` : ''}`;
 
 export function createCronTool(ports: CronToolPorts): Tool {
   return defineTool({
@@ -58,9 +57,13 @@ export function createCronTool(ports: CronToolPorts): Tool {
       const store = await ports.store();
       if (!store) return fail('The workspace database could not be opened, so there are no scheduled jobs here.');
       const now = ports.clock.now();
+      const changed = () => {
+        ports.scheduler?.()?.wake();
+        ports.changed?.();
+      };
       if (args.action === 'list') {
         const jobs = await store.list();
-        return ok(jobs.length ? `${jobs.length} scheduled job${jobs.length === 1 ? '' : 's'}:\n${jobs.map(jobLine).join('\n')}` : 'No scheduled jobs.', { details: { jobs: jobs.map((j) => j.id) } });
+        return ok(jobs.length ? `${jobs.length} scheduled job${jobs.length === 1 ? '' : 's'}:\n${jobs.map(jobLine).join('\n')}` : 'No scheduled jobs.', { details: { jobs: jobs.map((j) => j.id), records: jobs } });
       }
       if (args.action === 'add') {
         const problem = scheduleProblem(args.schedule);
@@ -68,8 +71,8 @@ export function createCronTool(ports: CronToolPorts): Tool {
         const next = nextRunAfter(args.schedule, now, now);
         if (next === undefined) return fail('The job was not added: schedule.at is in the past, so it would never run.');
         const job = await store.add({ name: args.name, schedule: args.schedule, task: args.task, catchUp: args.catchUp ?? false, paused: false, createdAt: now, nextRunAt: next });
-        ports.scheduler?.()?.wake();
-        return ok(`Added job ${job.id} "${job.name}" (${describeSchedule(job.schedule)}; ${taskText(job.task)}). Next run: ${when(next)}.`, { details: { id: job.id, nextRunAt: next } });
+        changed();
+        return ok(`Added job ${job.id} "${job.name}" (${describeSchedule(job.schedule)}; ${taskText(job.task)}). Next run: ${when(next)}.`, { details: { id: job.id, nextRunAt: next, job } });
       }
       const job = await store.get(args.id);
       if (!job) return fail(`There is no scheduled job ${args.id}. cron list shows the jobs.`);
@@ -79,28 +82,29 @@ export function createCronTool(ports: CronToolPorts): Tool {
           return ok([jobLine(job), `Task: ${taskText(job.task)}`, `Catch up missed runs: ${job.catchUp ? 'yes' : 'no'}`, runs.length ? `Recent runs:\n${runs.map(runLine).join('\n')}` : 'No runs yet.'].join('\n'), { details: { job, runs } });
         }
         case 'update': {
-          const changed: CronJob = { ...job, ...(args.name ? { name: args.name } : {}), ...(args.task ? { task: args.task } : {}), ...(args.catchUp !== undefined ? { catchUp: args.catchUp } : {}) };
+          const updated: CronJob = { ...job, ...(args.name ? { name: args.name } : {}), ...(args.task ? { task: args.task } : {}), ...(args.catchUp !== undefined ? { catchUp: args.catchUp } : {}) };
           if (args.schedule) {
             const problem = scheduleProblem(args.schedule);
             if (problem) return fail(`The job was not changed: ${problem}.`);
-            changed.schedule = args.schedule;
-            changed.createdAt = now;
-            changed.nextRunAt = nextRunAfter(args.schedule, now, now);
+            updated.schedule = args.schedule;
+            updated.createdAt = now;
+            updated.nextRunAt = nextRunAfter(args.schedule, now, now);
           }
-          await store.save(changed);
-          ports.scheduler?.()?.wake();
-          return ok(`Updated job ${job.id}: ${jobLine(changed).slice(2)}.`, { details: { id: job.id, nextRunAt: changed.nextRunAt } });
+          await store.save(updated);
+          changed();
+          return ok(`Updated job ${job.id}: ${jobLine(updated).slice(2)}.`, { details: { id: job.id, nextRunAt: updated.nextRunAt, job: updated } });
         }
         case 'pause':
         case 'resume': {
           const paused = args.action === 'pause';
           // Resuming starts from now: the runs a paused job skipped are not made up.
           await store.save({ ...job, paused, ...(paused ? {} : { nextRunAt: nextRunAfter(job.schedule, now, job.createdAt) }) });
-          ports.scheduler?.()?.wake();
+          changed();
           return ok(`Job ${job.id} is ${paused ? 'paused' : 'running again'}.`);
         }
         case 'remove':
           await store.remove(job.id);
+          changed();
           return ok(`Removed job ${job.id} "${job.name}" and its run history.`);
         case 'run': {
           const scheduler = ports.scheduler?.();
@@ -112,4 +116,13 @@ export function createCronTool(ports: CronToolPorts): Tool {
       }
     },
   });
+}
+
+/**
+ * A person's own action on the jobs (the Scheduled view, `pincer cron`): the tool's argument checks,
+ * refusals and wording, without the tool policy, which is about what a model may call.
+ */
+export async function cronAction(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = parseArguments('cron', tool.parameters, args);
+  return parsed.ok ? tool.execute(parsed.value, ctx) : fail(parsed.message);
 }
