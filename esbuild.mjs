@@ -61,11 +61,23 @@ const lazyBundlesApart = {
     b.onResolve({ filter: new RegExp(`^\\./(${Object.keys(LAZY_BUNDLES).join('|')})$`) }, (a) => ({ path: `${a.path}.js`, external: true }));
   },
 };
+/**
+ * The same for whole packages: luxon (datetime's `at`), croner (the first cron schedule) and linkedom
+ * (web_search's HTML answers, the converter worker's DOM) are dist/lazy-<name>.js, required inside the
+ * function that uses them.
+ */
+const LAZY_PACKAGES = ['luxon', 'croner', 'linkedom'];
+const lazyPackagesApart = {
+  name: 'lazy-packages-apart',
+  setup(b) {
+    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (a) => (a.kind === 'entry-point' ? undefined : { path: `./lazy-${a.path}.js`, external: true }));
+  },
+};
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
 // No import() in the output: the bundles are CommonJS, and import() of one of them (or of a built-in)
 // would start the ESM loader; esbuild writes require() instead.
 const node = {
-  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart],
+  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart, lazyPackagesApart],
   supported: { 'dynamic-import': false },
 };
 
@@ -103,6 +115,9 @@ const builds = [
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts', 'cli-cron': 'src/cli/cli-cron.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
   { ...node, entryPoints: LAZY_BUNDLES, outdir: dist },
+  { ...node, entryPoints: Object.fromEntries(LAZY_PACKAGES.map((p) => [`lazy-${p}`, p])), outdir: dist },
+  // web_fetch's HTML → markdown converter (a DOM, Readability, turndown) on its worker thread (src/core/web/html-converter.ts).
+  { ...node, entryPoints: ['src/core/web/web-convert-worker.ts'], outfile: `${dist}/web-convert-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },

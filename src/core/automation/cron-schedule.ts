@@ -1,7 +1,7 @@
 // When a scheduled job runs: a cron expression in a time zone, a fixed interval, or one moment. The
 // parsing and the next-run arithmetic (day-of-week rules, daylight saving) are croner's; this file only
 // says which of the three a job has and turns croner's refusals into messages that name the field.
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
 import { z } from 'zod';
 
 /** Shorter intervals are not "scheduled work" but a loop; they would also flood the run history. */
@@ -25,6 +25,10 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 
 function cronOf(s: Exclude<Schedule, { everySeconds: number }>): Cron {
   const pattern = 'cron' in s ? s.cron : s.at;
+  // croner on the first cron or one-shot schedule: the runtime that every tool call loads stays without it
+  // (the build puts it in dist/lazy-croner.js).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Cron } = require('croner') as typeof import('croner');
   return new Cron(pattern, { paused: true, ...(s.timezone ? { timezone: s.timezone } : {}) });
 }
 

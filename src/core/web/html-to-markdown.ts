@@ -13,14 +13,32 @@ export interface PageMarkdown {
   readable: boolean;
 }
 
+interface ParsedElement {
+  textContent: string | null;
+  setAttribute(name: string, value: string): void;
+  prepend(node: ParsedElement): void;
+}
+
 /** What is used of linkedom's document (its types assume the DOM library, which src/core does not load). */
 interface ParsedDocument {
-  querySelector(selector: string): { textContent: string | null } | null;
+  querySelector(selector: string): ParsedElement | null;
+  createElement(tag: string): ParsedElement;
+  head: ParsedElement | null;
+  documentElement: ParsedElement | null;
   body: { innerHTML: string } | null;
 }
 
-function parse(html: string): ParsedDocument {
-  return (parseHTML(html) as unknown as { document: ParsedDocument }).document;
+function parse(html: string, pageUrl: string): ParsedDocument {
+  const document = (parseHTML(html) as unknown as { document: ParsedDocument }).document;
+  // A <base> makes the page's relative links absolute in the result (Readability resolves against it).
+  // It goes into the parsed document: markup put before the page's own would become the document's
+  // root, and the page's <html> and <body> would be lost.
+  if (!document.querySelector('base[href]')) {
+    const base = document.createElement('base');
+    base.setAttribute('href', pageUrl);
+    (document.head ?? document.documentElement)?.prepend(base);
+  }
+  return document;
 }
 
 let service: TurndownService | undefined;
@@ -42,9 +60,7 @@ function turndown(): TurndownService {
 }
 
 export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
-  // A <base> makes the page's relative links absolute in the result (Readability resolves against it).
-  const withBase = /<base\s/i.test(html) ? html : `<base href="${pageUrl.replace(/"/g, '%22')}">${html}`;
-  const document = parse(withBase);
+  const document = parse(html, pageUrl);
   const fallbackTitle = (document.querySelector('title')?.textContent ?? '').trim();
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
@@ -54,7 +70,7 @@ export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   }
   const readable = Boolean(article?.content);
   // Readability changes the document it reads: the fallback parses the page again.
-  const html2 = readable ? article!.content! : (parse(withBase).body?.innerHTML ?? '');
+  const html2 = readable ? article!.content! : (parse(html, pageUrl).body?.innerHTML ?? '');
   const markdown = turndown().turndown(html2).replace(/\n{3,}/g, '\n\n').trim();
   return { title: (article?.title ?? '').trim() || fallbackTitle, markdown, readable };
 }

@@ -1,7 +1,7 @@
 // What a fetched body becomes for the model, by its content type: HTML → the main content as markdown,
 // JSON and text as they are, an image → a line saying what it is, anything else binary → refused with
 // its type (the model cannot read it, and a wall of bytes would only cost context).
-import { htmlToMarkdown } from './html-to-markdown';
+import type { PageMarkdown } from './html-to-markdown';
 
 export interface PageContent {
   kind: 'html' | 'json' | 'text' | 'image';
@@ -39,10 +39,13 @@ function sniff(body: Buffer): string {
   return body.subarray(0, 4096).includes(0) ? 'application/octet-stream' : 'text/plain';
 }
 
-export function pageContent(body: Buffer, contentType: string, finalUrl: string): PageContent {
+/** Turns a page's HTML into markdown (web_fetch: on the converter's worker, src/core/web/html-converter.ts). */
+export type ConvertHtml = (html: string, pageUrl: string) => Promise<PageMarkdown>;
+
+export async function pageContent(body: Buffer, contentType: string, finalUrl: string, convertHtml: ConvertHtml): Promise<PageContent> {
   const type = mediaType(contentType) || sniff(body);
   if (type === 'text/html' || type === 'application/xhtml+xml') {
-    const page = htmlToMarkdown(decodeText(body, contentType), finalUrl);
+    const page = await convertHtml(decodeText(body, contentType), finalUrl);
     return { kind: 'html', title: page.title, text: page.markdown };
   }
   if (type === 'application/json' || type.endsWith('+json')) {

@@ -1,5 +1,6 @@
 // The first tool call after activation: the runtime loads on it (dist/host-core.js) and the chat
-// stack does not (dist/host-chat.js: the model SDKs, the chat view), so a tool never waits for them.
+// stack does not (dist/host-chat.js: the model SDKs, the chat view), nor do the libraries only some
+// tools need (dist/lazy-*.js, the web converter's worker), so a tool never waits for them.
 // bench/first-tool-call.mjs runs this file alone in fresh hosts and records the wall time.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -23,6 +24,9 @@ suite('first tool call', () => {
     if (cold) {
       assert.ok(coreBefore === undefined && a.activation.coreLoadMs !== undefined, 'the call loaded the runtime');
       assert.strictEqual(loaded.chat.isLoaded(), false, 'a tool call must not load the chat stack');
+      // Nor the bundles that only some calls need: the web page converter, luxon, croner, linkedom, pdf.js.
+      const lazy = Object.keys(require.cache).filter((f) => /[\\/]dist[\\/](lazy-[\w-]+|web-convert-worker|pdf-extract)\.js$/.test(f));
+      assert.deepStrictEqual(lazy, [], 'a read_file call loads none of the lazily required bundles');
       recordFact('firstToolCall', { wallMs, coreLoadMs: a.activation.coreLoadMs, fromCache: a.activation.coreFromCache });
     }
     // The chat is still one use away: its session tools were there before it loaded.

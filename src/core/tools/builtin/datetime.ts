@@ -2,7 +2,7 @@
 // (`at`) converted between zones, with how long until it (or since). Models have no clock: without
 // this they guess today's date from their training data, and they get zone offsets and daylight
 // saving wrong. Zones and calendar arithmetic are luxon's (the IANA data through Intl), never ours.
-import { DateTime, IANAZone } from 'luxon';
+import type { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineTool, fail, ok } from '../types';
 
@@ -14,6 +14,25 @@ const parameters = z.object({
   ),
   from: z.string().min(1).optional().describe('IANA zone `at` is written in when it has no offset. Default: `timezone`.'),
 }).strict();
+
+/**
+ * luxon on first use of `at`: the runtime that every tool call loads stays without it (the build puts
+ * it in dist/lazy-luxon.js). "Now" needs only Intl.
+ */
+function luxon(): typeof import('luxon') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('luxon') as typeof import('luxon');
+}
+
+/** Whether Intl knows the zone (what luxon's IANAZone.isValidZone asks too). */
+function validZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const UNKNOWN_ZONE = (zone: string) => `Unknown time zone "${zone}". Use an IANA name such as "UTC", "Europe/Berlin" or "America/New_York".`;
 
@@ -45,15 +64,16 @@ export const datetimeTool = defineTool({
   capability: 'read-only',
   async execute(args) {
     const zone = args.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (!IANAZone.isValidZone(zone)) return fail(UNKNOWN_ZONE(zone));
-    const now = DateTime.now();
+    if (!validZone(zone)) return fail(UNKNOWN_ZONE(zone));
     if (args.at === undefined) {
-      const d = now.toJSDate();
+      const d = new Date();
       const text = `Now: ${wallClock(d, zone)} (${zone})\nUTC: ${d.toISOString()}\nUnix: ${Math.floor(d.getTime() / 1000)}`;
       return ok(text, { details: { iso: d.toISOString(), zone, unix: Math.floor(d.getTime() / 1000) } });
     }
     const from = args.from ?? zone;
-    if (!IANAZone.isValidZone(from)) return fail(UNKNOWN_ZONE(from));
+    if (!validZone(from)) return fail(UNKNOWN_ZONE(from));
+    const { DateTime } = luxon();
+    const now = DateTime.now();
     const at = DateTime.fromISO(args.at, { zone: from, setZone: true });
     if (!at.isValid) return fail(`"${args.at}" is not an ISO 8601 date or time (${at.invalidExplanation ?? at.invalidReason}). Write it like "2026-12-24T18:00" or "2026-12-24T18:00+01:00".`);
     const d = at.toJSDate();

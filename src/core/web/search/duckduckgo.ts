@@ -2,8 +2,7 @@
 // each result is an `a.result__a` (its href goes through DuckDuckGo's redirector, the real URL in
 // `uddg`) and an `.result__snippet`; ads are marked `result--ad` and skipped. A bot check answers
 // with a page without results (an "anomaly" form), which is a failure, not "nothing found".
-import { parseHTML } from 'linkedom';
-import { callProvider, SearchFailure, type SearchHit, type SearchProvider } from './search-provider';
+import { callProvider, parseHTML, SearchFailure, type SearchHit, type SearchProvider } from './search-provider';
 
 interface Element {
   querySelector(s: string): Element | null;

@@ -1,7 +1,6 @@
 // What every web search provider answers with, and how it fails. A provider that fails (a refused
 // key, a rate limit, a timeout, an answer in a shape it never sends) throws SearchFailure, and
 // web_search moves on to the next one.
-import { parseHTML } from 'linkedom';
 import type { SearchProviderId } from '../web-config';
 
 export interface SearchHit {
@@ -67,6 +66,15 @@ export function parseJson(label: string, body: string): unknown {
   } catch {
     throw new SearchFailure(`${label} answered with something that is not JSON`);
   }
+}
+
+/**
+ * linkedom's parseHTML, loaded by the first search that reads HTML: the runtime that every tool call
+ * loads stays without a DOM (the build puts linkedom in dist/lazy-linkedom.js).
+ */
+export function parseHTML(html: string): ReturnType<typeof import('linkedom').parseHTML> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('linkedom') as typeof import('linkedom')).parseHTML(html);
 }
 
 /** Text of an HTML fragment (Brave marks matches with <strong>; entities decoded). */

@@ -1,0 +1,16 @@
+// The worker thread that turns fetched HTML into markdown (src/core/web/html-converter.ts starts it).
+// It holds the converter's libraries (a DOM, Readability, turndown): the runtime that every tool call
+// loads never does, and a page that takes a second to convert blocks this thread, not the caller's.
+import { parentPort } from 'node:worker_threads';
+import type { ConvertReply, ConvertRequest } from './html-converter';
+import { htmlToMarkdown } from './html-to-markdown';
+
+parentPort?.on('message', (m: ConvertRequest) => {
+  let reply: ConvertReply;
+  try {
+    reply = { id: m.id, page: htmlToMarkdown(m.html, m.url) };
+  } catch (e) {
+    reply = { id: m.id, error: (e as Error).message };
+  }
+  parentPort?.postMessage(reply);
+});

@@ -1,0 +1,63 @@
+// Libraries that only some tool calls need load on their first use, not with the runtime: the web
+// page converter's DOM, Readability and turndown (they live on the converter's worker), luxon
+// (datetime's `at`) and croner (the first cron schedule). The build puts each in a bundle of its own
+// (esbuild.mjs: lazy-packages-apart), so what the compiled sources load here is what the first tool
+// call loads in the extension. Each case runs in a fresh node process and reads its require.cache.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+/** The compiled sources (out/ or a helper's own outDir): this file is out/test/unit/lazy-libraries.test.js. */
+const compiled = path.join(__dirname, '..', '..', 'src');
+
+const LAZY = ['linkedom', 'turndown', '@mozilla/readability', '@joplin/turndown-plugin-gfm', 'luxon', 'croner'];
+
+/** The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a compiled source). */
+function lazyLoadedAfter(steps: string): string[] {
+  const script = `
+const path = require('node:path');
+const load = (p) => require(path.join(${JSON.stringify(compiled)}, p));
+(async () => {
+  ${steps}
+  const packages = Object.keys(require.cache).map((f) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(f)?.[1]).filter(Boolean).map((p) => p.replace(/\\\\/g, '/'));
+  process.stdout.write(JSON.stringify([...new Set(packages)]));
+})().catch((e) => { console.error(e); process.exit(1); });`;
+  const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as string[];
+  return loaded.filter((p) => LAZY.includes(p));
+}
+
+const ctx = `{ sessionKey: 't', agentId: 'default', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60000, workspaceTrusted: true }`;
+
+describe('lazily loaded libraries', () => {
+  it('the whole toolset, the web tools, datetime and the cron schedule load none of them', () => {
+    assert.deepEqual(lazyLoadedAfter(`
+      load('core/toolset.js'); load('core/web/web-tools.js'); load('core/web/web-fetch.js');
+      load('core/tools/builtin/datetime.js'); load('core/automation/cron-schedule.js');`), []);
+  });
+
+  it('datetime loads luxon only to convert a given moment', () => {
+    assert.deepEqual(lazyLoadedAfter(`
+      const { datetimeTool } = load('core/tools/builtin/datetime.js');
+      const r = await datetimeTool.execute({ timezone: 'Europe/Berlin' }, ${ctx});
+      if (r.isError || !/Europe\\/Berlin/.test(r.forLLM)) throw new Error(r.forLLM);`), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { datetimeTool } = load('core/tools/builtin/datetime.js');
+      const r = await datetimeTool.execute({ timezone: 'UTC', at: '2030-01-01T12:00', from: 'Asia/Tokyo' }, ${ctx});
+      if (r.isError || !/03:00:00/.test(r.forLLM)) throw new Error(r.forLLM);`), ['luxon']);
+  });
+
+  it('a schedule loads croner only when it has a cron expression or a time', () => {
+    assert.deepEqual(lazyLoadedAfter(`
+      const s = load('core/automation/cron-schedule.js');
+      if (s.scheduleProblem({ everySeconds: 60 }) !== undefined || s.nextRunAfter({ everySeconds: 60 }, 1000, 0) !== 60000) throw new Error('interval');`), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const s = load('core/automation/cron-schedule.js');
+      if (s.scheduleProblem({ cron: '0 9 * * 1-5', timezone: 'UTC' }) !== undefined) throw new Error('cron');`), ['croner']);
+  });
+
+  it('web_search reads HTML with linkedom only when a provider answers with HTML', () => {
+    assert.deepEqual(lazyLoadedAfter(`
+      const { parseDuckDuckGo } = load('core/web/search/duckduckgo.js');
+      if (parseDuckDuckGo('<div class="result"><a class="result__a" href="https://crabs.example/">Crabs</a></div>', 5).length !== 1) throw new Error('parse');`), ['linkedom']);
+  });
+});
