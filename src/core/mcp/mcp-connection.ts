@@ -37,6 +37,12 @@ export interface McpConnectionOptions {
   sample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
 }
 
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments: { name: string; required: boolean }[];
+}
+
 export type ProgressListener = (progress: number, total?: number, message?: string) => void;
 
 function afterTimer(ms: number, fire: () => void): () => void {
@@ -237,6 +243,21 @@ export class McpConnection {
     do {
       const page = await client.listResources(cursor ? { cursor } : undefined, { timeout: this.o.connectTimeoutMs });
       out.push(...page.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  }
+
+  /** The server's prompts with their arguments, every page (Browse Resources lists them); empty when it offers none. */
+  async listPrompts(): Promise<McpPromptInfo[]> {
+    if (!this.client || this.stateValue !== 'connected') await this.connect();
+    const client = this.client;
+    if (!client?.getServerCapabilities()?.prompts) return [];
+    const out: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: this.o.connectTimeoutMs });
+      out.push(...page.prompts.map((p) => ({ name: p.name, description: p.description, arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true })) })));
       cursor = page.nextCursor;
     } while (cursor);
     return out;

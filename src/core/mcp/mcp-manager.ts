@@ -10,7 +10,7 @@ import { Emitter } from '../events';
 import type { Scrubber } from '../guard/scrubber';
 import type { Registry } from '../tools/registry';
 import type { ResolvedServer } from './config-expand';
-import { McpConnection, type McpConnectionOptions, type McpState } from './mcp-connection';
+import { McpConnection, type McpConnectionOptions, type McpPromptInfo, type McpState } from './mcp-connection';
 import { destructiveAsk, type DestructiveAskDeps } from './destructive-ask';
 import { bridgeTool, DEFAULT_MCP_TIMEOUT_MS } from './mcp-tool';
 import { bridgedToolNames, pairKey } from './tool-names';
@@ -116,6 +116,11 @@ export class McpManager {
   /** A server's resources (connecting first if it is down); undefined for a server not known. */
   async resources(name: string): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[] | undefined> {
     return this.entries.get(name)?.conn.listResources();
+  }
+
+  /** A server's prompts (connecting first if it is down); undefined for a server not known. */
+  async prompts(name: string): Promise<McpPromptInfo[] | undefined> {
+    return this.entries.get(name)?.conn.listPrompts();
   }
 
   /** The running definition of a server, to compare with a new one. */

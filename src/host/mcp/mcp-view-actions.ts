@@ -1,6 +1,6 @@
 // What a person can do with a server in the MCP Servers view — Restart, Disable / Enable, Show Output
 // (its stderr and connection notes, scrubbed by the manager), Browse Tools (runs one through Run Tool),
-// Browse Resources — and the status bar item that warns while a server is down. Commands take the
+// Browse Resources (its resources and prompts) — and the status bar item that warns while a server is down. Commands take the
 // view's node, a server name, or nothing (then they ask which server).
 import * as vscode from 'vscode';
 import type { PincerRuntime } from '../../core/runtime';
@@ -71,13 +71,21 @@ export function mcpViewCommands(d: McpViewActionDeps): Record<string, (target?: 
     'pincer.mcp.browseResources': async (t) => {
       const name = await pick(t, 'Browse the resources of which MCP server?');
       if (!name) return undefined;
-      const resources = await d.host.manager.resources(name);
-      if (!resources?.length) return vscode.window.showInformationMessage(`Pincer: the MCP server "${name}" lists no resources.`);
-      const chosen = await vscode.window.showQuickPick(resources.map((r) => ({ label: r.name, description: r.mimeType, detail: `${r.uri}${r.description ? ` — ${r.description}` : ''}`, uri: r.uri })), {
-        placeHolder: `${name}: ${resources.length} resource(s) — pick one to copy its URI`, matchOnDetail: true,
+      const [resources, prompts] = await Promise.all([d.host.manager.resources(name), d.host.manager.prompts(name)]);
+      if (!resources?.length && !prompts?.length) return vscode.window.showInformationMessage(`Pincer: the MCP server "${name}" lists no resources and no prompts.`);
+      type Item = vscode.QuickPickItem & { copy?: string };
+      const separator = (label: string): Item => ({ label, kind: vscode.QuickPickItemKind.Separator });
+      const items: Item[] = [
+        ...(resources?.length ? [separator('Resources'), ...resources.map((r) => ({ label: r.name, description: r.mimeType, detail: `${r.uri}${r.description ? ` — ${r.description}` : ''}`, copy: r.uri }))] : []),
+        ...(prompts?.length ? [separator('Prompts'), ...prompts.map((p) => ({
+          label: p.name, description: p.arguments.map((a) => (a.required ? a.name : `${a.name}?`)).join(', '), detail: p.description, copy: p.name,
+        }))] : []),
+      ];
+      const chosen = await vscode.window.showQuickPick(items, {
+        placeHolder: `${name}: ${resources?.length ?? 0} resource(s), ${prompts?.length ?? 0} prompt(s) — pick one to copy its URI or name`, matchOnDetail: true,
       });
-      if (chosen) await vscode.env.clipboard.writeText(chosen.uri);
-      return resources;
+      if (chosen?.copy) await vscode.env.clipboard.writeText(chosen.copy);
+      return { resources, prompts };
     },
   };
 }
