@@ -13,8 +13,11 @@ export const LM_OFFERED_SETTING = 'pincer.lm.offeredTools';
 
 /**
  * The built-in tools that make sense beside the agent's own: the file tools, commands and their jobs,
- * and memory lookups. Session, team and custom tools are not offered (their owners are Pincer's own
- * chat and the workspace's definitions, not known when package.json is written).
+ * and memory lookups. Not offered: session, team and subagent tools (they belong to Pincer's own chat
+ * and its runs: a team exists only while its lead's chat runs it), custom tools (the workspace's
+ * definitions, not known when package.json is written), cron (a job runs commands later, with no
+ * one watching: another agent may not plant one), and the web tools (VS Code's agent has a fetch
+ * tool of its own).
  */
 export const LM_OFFERABLE = [
   'read_file', 'list_files', 'glob', 'grep', 'edit', 'write_file', 'apply_patch', 'exec', 'process',

@@ -2,6 +2,7 @@
 // package.json contributes under `languageModelTools` (the names are read from the manifest, so
 // nothing here lists them again), and the MCP server definition that offers `pincer mcp` to VS Code's
 // MCP client. Both stay light: the runtime loads on the first call (lm-host.ts does the work).
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { LmHost } from './lm-host';
 
@@ -25,14 +26,7 @@ export function registerMcpDefinitions(context: vscode.ExtensionContext): vscode
   const changed = new vscode.EventEmitter<void>();
   const provider: vscode.McpServerDefinitionProvider = {
     onDidChangeMcpServerDefinitions: changed.event,
-    provideMcpServerDefinitions: () => {
-      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-      if (!folder) return [];
-      const args = [context.asAbsolutePath('dist/cli.js'), 'mcp', '--workspace', folder.uri.fsPath, ...(vscode.workspace.isTrusted ? [] : ['--untrusted'])];
-      const server = new vscode.McpStdioServerDefinition('Pincer', process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, String(context.extension.packageJSON?.version ?? ''));
-      server.cwd = folder.uri;
-      return [server];
-    },
+    provideMcpServerDefinitions: () => pincerMcpDefinitions(context.extension),
   };
   return [
     changed,
@@ -40,4 +34,14 @@ export function registerMcpDefinitions(context: vscode.ExtensionContext): vscode
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
   ];
+}
+
+/** The definitions the provider gives VS Code now: `pincer mcp` on the first local folder, none without one. */
+export function pincerMcpDefinitions(extension: Pick<vscode.Extension<unknown>, 'extensionPath' | 'packageJSON'>): vscode.McpStdioServerDefinition[] {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (!folder) return [];
+  const args = [path.join(extension.extensionPath, 'dist', 'cli.js'), 'mcp', '--workspace', folder.uri.fsPath, ...(vscode.workspace.isTrusted ? [] : ['--untrusted'])];
+  const server = new vscode.McpStdioServerDefinition('Pincer', process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, String((extension.packageJSON as { version?: string })?.version ?? ''));
+  server.cwd = folder.uri;
+  return [server];
 }

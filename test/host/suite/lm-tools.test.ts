@@ -1,15 +1,18 @@
 // VS Code's own agent reaching Pincer's tools in a real host: the tools package.json contributes are
 // in vscode.lm.tools, and vscode.lm.invokeTool runs them through Pincer's pipeline on channel `lm`:
 // content comes back, a command the judge denies is denied, one it asks about waits for Pincer's own
-// approval, a tool pincer.lm.offeredTools leaves out is refused. Serve Tools over MCP… serves the
-// window's tools to an MCP client with its token.
+// approval, VS Code's cancellation stops a running command, a tool pincer.lm.offeredTools leaves out
+// is refused. The MCP server definition VS Code is given starts `pincer mcp` on the open folder, and
+// Serve Tools over MCP… serves the window's tools to an MCP client with its token.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServeAnswer } from '../../../src/host/lm/mcp-serve-host';
-import type { CallEnd } from '../../../src/core/tools/call-record';
+import type { CallEnd, CallStart } from '../../../src/core/tools/call-record';
+import { pincerMcpDefinitions } from '../../../src/host/lm/lm-register';
 import { EXT_ID, core, waitFor } from './host-util';
 
 const textOf = (r: vscode.LanguageModelToolResult) =>
@@ -18,13 +21,15 @@ const listed = (name: string) => vscode.lm.tools.some((t) => t.name === name);
 
 suite('VS Code agent tools (lm.registerTool)', () => {
   const ends: CallEnd[] = [];
-  let sub: { dispose(): void } | undefined;
+  const starts: CallStart[] = [];
+  const subs: { dispose(): void }[] = [];
 
   suiteSetup(async () => {
-    sub = (await core()).services.rt.registry.onCallEnd.on((e) => ends.push(e));
+    const { registry } = (await core()).services.rt;
+    subs.push(registry.onCallEnd.on((e) => ends.push(e)), registry.onCallStart.on((s) => starts.push(s)));
   });
   suiteTeardown(async () => {
-    sub?.dispose();
+    subs.forEach((s) => s.dispose());
     await vscode.workspace.getConfiguration('pincer').update('lm.offeredTools', undefined, vscode.ConfigurationTarget.Workspace);
   });
 
@@ -68,6 +73,44 @@ suite('VS Code agent tools (lm.registerTool)', () => {
     const end = ends.find((e) => e.tool === 'exec' && e.channel === 'lm' && e.args.includes('left-pad'));
     assert.ok(end, 'the call went through the pipeline on channel lm');
     assert.strictEqual(end.outcome, 'rejected-by-user');
+  });
+
+  test('cancelling in VS Code stops a running command: the call ends cancelled', async () => {
+    const before = ends.length;
+    const startsBefore = starts.length;
+    const cts = new vscode.CancellationTokenSource();
+    const call = vscode.lm.invokeTool('pincer_exec', { input: { command: 'sleep 300' }, toolInvocationToken: undefined }, cts.token);
+    await waitFor('the command to start', () => starts.slice(startsBefore).find((s) => s.tool === 'exec' && s.channel === 'lm'));
+    cts.cancel();
+    // VS Code may answer the cancelled invocation with a CancellationError; what matters is Pincer's end.
+    await call.then(() => undefined, () => undefined);
+    const end = await waitFor('the exec call to end', () => ends.slice(before).find((e) => e.tool === 'exec' && e.channel === 'lm'));
+    assert.strictEqual(end.outcome, 'cancelled', end.message);
+    cts.dispose();
+  });
+
+  test('the MCP server definition VS Code is given runs pincer mcp on the open folder, and its tools answer', async () => {
+    const ext = vscode.extensions.getExtension(EXT_ID)!;
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const [def] = pincerMcpDefinitions(ext);
+    assert.ok(def, 'a definition for the open folder');
+    assert.strictEqual(def.label, 'Pincer');
+    assert.deepStrictEqual(def.args.slice(1, 4), ['mcp', '--workspace', folder]);
+    assert.ok(!def.args.includes('--untrusted'), 'the folder is trusted in this run');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...def.env })) if (typeof v === 'string') env[k] = v;
+    const client = new Client({ name: 'host-test-definition', version: '1' });
+    try {
+      await client.connect(new StdioClientTransport({ command: def.command, args: def.args, env, cwd: def.cwd?.fsPath, stderr: 'ignore' }));
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'read_file'), tools.map((t) => t.name).join(','));
+      const r = await client.callTool({ name: 'read_file', arguments: { path: 'package.json' } }) as CallToolResult;
+      assert.match((r.content[0] as { text: string }).text, /"name"/);
+      const up = await client.callTool({ name: 'read_file', arguments: { path: '../../../etc/passwd' } }) as CallToolResult;
+      assert.strictEqual(up.isError, true, 'the path guard applies to this server too');
+    } finally {
+      await client.close();
+    }
   });
 
   test('a tool the setting stops offering is refused by Pincer', async () => {
