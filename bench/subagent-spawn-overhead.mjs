@@ -5,7 +5,7 @@
 //   subagent-spawn-overhead  ms, median of 30 alternating pairs after warm-up; goal: ratio <= 1.2
 import os from 'node:os';
 import { median, record } from './lib/record.mjs';
-import { setup } from './lib/subagent-setup.mjs';
+import { schedulingPolicy, setup } from './lib/subagent-setup.mjs';
 
 const RUNS = Number(process.env.PINCER_BENCH_RUNS ?? 30);
 const WARM = Math.min(5, RUNS);
@@ -46,6 +46,7 @@ try {
     name: 'subagent-spawn-overhead', unit: 'ms', value, reference: 'new chat (session + turn) to its first model request', referenceValue: ref,
     goal: 'ratio <= 1.2', pass: value / ref <= 1.2, runs: RUNS, statistic: 'median', loadBefore,
     corpus: 'in-process ChatService + SubagentManager, workspace database (sql.js worker, journal), loopback Chat Completions server, real openai SDK',
+    extra: { scheduling: schedulingPolicy() },
   });
 } finally {
   await rig.close();

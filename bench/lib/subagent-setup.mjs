@@ -23,6 +23,21 @@ const { systemClock } = out('src', 'core', 'clock.js');
 const { startOpenAiChatServer } = out('test', 'support', 'openai-chat-server.js');
 const { runtimeWith, echoTool } = out('test', 'support', 'test-tools.js');
 
+/**
+ * The scheduling policy this process runs under (Linux): 'SCHED_FIFO' or 'SCHED_RR' when the bench
+ * was started with `chrt` to keep other processes' load out of a wall-clock ratio, else 'normal'.
+ * Recorded beside the figure so a reader knows how it was taken.
+ */
+export function schedulingPolicy() {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const policy = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38];
+    return { 1: 'SCHED_FIFO', 2: 'SCHED_RR' }[policy] ?? 'normal';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** `script(body)` answers each request; `onRequest` is called as each arrives. */
 export async function setup({ script, settings = {}, onRequest = () => undefined }) {
   const server = await startOpenAiChatServer((req) => {

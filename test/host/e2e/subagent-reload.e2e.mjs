@@ -1,7 +1,8 @@
 // A window reloaded while a subagent runs: a person's chat starts a background child (the loopback
 // model holds the child's answer open, so it is still running), the browser page is reloaded — a new
 // window and extension host — and the Subagents view shows the child as interrupted (resumable, not
-// re-run), under the parent's session, with its transcript kept.
+// re-run), under the parent's session, with its transcript kept; Resume on its row continues it
+// from that transcript.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -71,8 +72,19 @@ export default async function ({ page, helpers, log, userDataDir }) {
     await doc.waitFor();
     assert.match(await doc.innerText(), /interrupted/);
     await helpers.screenshot('e2e-subagent-after-reload');
-    const childRequests = server.requests.filter((body) => isChild({ body })).length;
-    assert.equal(childRequests, 1, 'the interrupted child was not re-run by the reload');
+    const childRequests = () => server.requests.filter((body) => isChild({ body }));
+    assert.equal(childRequests().length, 1, 'the interrupted child was not re-run by the reload');
+
+    // Resume from the row: the child asks the model again with its stored transcript (its task
+    // first) and the instruction to continue, and its row says running.
+    await row.hover();
+    await row.locator('.action-label[aria-label="Resume Subagent"]').click();
+    const resumed = await helpers.until('the resumed child asking the model', () => childRequests()[1]);
+    const users = resumed.messages.filter((m) => m.role === 'user').map((m) => String(m.content));
+    assert.match(users[0] ?? '', /^Task D: read every file/);
+    assert.match(users.at(-1) ?? '', /You were stopped before you finished/);
+    await page.locator('.monaco-list-row', { hasText: 'delta' }).filter({ hasText: 'running' }).first().waitFor();
+    await helpers.screenshot('e2e-subagent-resumed');
   } finally {
     restore();
     await server.close();
