@@ -45,6 +45,15 @@ describe('MCP client requests: elicitation and sampling', () => {
     return rt;
   }
 
+  it('roots: the server is given the workspace folders as file URIs', async () => {
+    const folders = ['/tmp/pincer-roots-a', '/srv/project b'];
+    const rt = await everything({ roots: () => folders }, 'mcp_everything__get-roots-list');
+    const r = await call(rt, 'mcp_everything__get-roots-list', {});
+    assert.equal(r.outcome, 'ok', r.forLLM);
+    assert.match(r.forLLM, /file:\/\/\/tmp\/pincer-roots-a/);
+    assert.match(r.forLLM, /file:\/\/\/srv\/project%20b/);
+  });
+
   it('elicitation: every field of the form is asked with its kind, and the typed answers reach the server', async () => {
     const p = person({ name: 'Ada Lovelace', check: 'true', integer: '7', untitledMultipleSelectEnum: ['Piano', 'Drums'], titledSingleSelectEnum: 'hero-3' });
     const rt = await everything({ elicit: (s, params) => answerElicitation(p.asker, s, params) }, 'mcp_everything__trigger-elicitation-request');
