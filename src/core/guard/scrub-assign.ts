@@ -65,8 +65,10 @@ const FLAG_WORDS = ['password', 'passwd', 'pass', 'pw', 'token', 'secret', 'api-
 const flag: ScrubRule = {
   name: 'flag',
   anchor: '-',
-  source: String.raw`(?<flagL>-(?<=(?<![\w-])--)(?:[A-Za-z0-9]+-){0,3}(?:${FLAG_WORDS.join('|')})[ \t]+(?<flagQ>["']?))` +
-    String.raw`(?![-$<{%])[^\s"'\\]{1,512}(?<flagR>\k<flagQ>)`,
+  // A value may start with `$` or `%` (a reference is refused by looksSecret, `$TOKEN` stays), and
+  // with `-` when quoted (`--api-key '-Vm…'`); unquoted, a `-` starts the next option.
+  source: String.raw`(?<flagL>-(?<=(?<![\w-])--)(?:[A-Za-z0-9]+-){0,6}(?:${FLAG_WORDS.join('|')})[ \t]+(?<flagQ>["']?))` +
+    String.raw`(?![<{])(?!(?<=[ \t])-)[^\s"'\\]{1,512}(?<flagR>\k<flagQ>)`,
   accept: (value) => looksSecret(value) && !isOrdinary(value) && !isNameLike(value),
 };
 

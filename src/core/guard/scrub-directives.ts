@@ -36,7 +36,7 @@ const nameBefore = (re: RegExp, text: string, start: number): string | undefined
 
 /** SQL `PASSWORD '…'` (PostgreSQL `ALTER ROLE … PASSWORD`, `CREATE USER … WITH PASSWORD`), any case. */
 const sqlpwSource = (name: string): string => String.raw`(?<${name}L>[ \t]{1,16}(?<${name}Q>["'\x60]))` +
-  String.raw`(?<=[pP][aA][sS][sS][wW][oO][rR][dD][ \t]{1,16}["'\x60])(?![$<{%])[^\s"'\x60\\]{6,512}(?<${name}R>\k<${name}Q>)`;
+  String.raw`(?<=[pP][aA][sS][sS][wW][oO][rR][dD][ \t]{1,16}["'\x60])(?![<{])[^\s"'\x60\\]{6,512}(?<${name}R>\k<${name}Q>)`;
 const sqlpw: ScrubRule = { name: 'sqlpw', anchor: 'd', source: sqlpwSource('sqlpw'), accept: looksSecret };
 const sqlPW: ScrubRule = { name: 'sqlPW', anchor: 'D', source: sqlpwSource('sqlPW'), accept: looksSecret };
 
@@ -59,14 +59,19 @@ function sqlAccept(value: string, text: string, start: number): boolean {
 const sqlby: ScrubRule = { name: 'sqlby', anchor: 'y', source: sqlSource('sqlby'), accept: sqlAccept };
 const sqlBY: ScrubRule = { name: 'sqlBY', anchor: 'Y', source: sqlSource('sqlBY'), accept: sqlAccept };
 
+/** A directive value's characters; `;`, `?`, `|` only between them (`…;` ends a C or nginx line). */
+const PLAIN = String.raw`[^\s"'\x60\\;?|]`;
+/** A `;` before `Name=` separates the parts of a connection string (`Password=…;Encrypt=true`). */
+const INNER = String.raw`(?:[?|]|;(?![A-Za-z][\w .-]{0,32}=))`;
+
 /**
- * A value after a directive's key name, quoted or not, not a call (`get_token()`); `<name>Q` (the
+ * A value after a directive's key name, quoted or not, not a call (`get_token()`, looksLikeCode); `<name>Q` (the
  * quote) must end the rule's label group. The run is captured in a lookahead and consumed by
- * backreference: lookaheads are atomic, so the `(` check cannot make the engine retry every
+ * backreference: lookaheads are atomic, so what follows it cannot make the engine retry every
  * shorter prefix of the run.
  */
 const directiveValue = (name: string): string =>
-  String.raw`(?![$<{%"'\x60])(?=(?<${name}V>[^\s"'\x60\\;(\[]{8,512}))\k<${name}V>(?![(\[])(?<${name}R>\k<${name}Q>)`;
+  String.raw`(?![<{"'\x60])(?=(?<${name}V>(?:${PLAIN}|${INNER}{1,8}(?=${PLAIN})){8,512}))\k<${name}V>(?<${name}R>\k<${name}Q>)`;
 
 const define: ScrubRule = {
   name: 'define',

@@ -46,7 +46,7 @@
 // The other rules here: `Authorization: <scheme> <credentials>` headers (hdr), token-like URL query
 // parameters (qry). All of them are anchored at the separator; see genSource for why.
 import { anyOf, longestFirst, suffixTrie, type ScrubRule } from './scrub-rule';
-import { isNameLike, isNamePath, isOrdinary, looksRandom, looksSecret } from './scrub-value';
+import { isNameLike, isNamePath, isOrdinary, isPlaceholder, looksLikeCode, looksRandom, looksSecret } from './scrub-value';
 
 const ALNUM = '[A-Za-z0-9]';
 
@@ -61,7 +61,7 @@ const KEYWORDS = ['password', 'passwd', 'passphrase', 'pass', 'secret', 'token',
  */
 function caseless(word: string, glued = false): string {
   return [...word].map((c, i) => {
-    if (c === ' ') return '[_-]?';
+    if (c === ' ') return '[_.-]?';
     if (i === 0) return glued ? `[${c}${c.toUpperCase()}]` : `(?:(?<!${ALNUM})${c}|${c.toUpperCase()})`;
     return `[${c}${c.toUpperCase()}]`;
   }).join('');
@@ -90,7 +90,7 @@ export function keywordBehind(): string {
 }
 
 /** A name ending in a keyword that says the value IS the secret (`password`, `api_key`, `token`), then its separator. */
-const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|pat|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_-]?key|secret[_-]?key[_-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
+const SECRET_NAME_END = /(?:pass(?:word|wd|phrase)?|secret|token|pat|credentials?|auth(?:orization)?|(?:api|access|secret|private|signing|encryption|master)[_.-]?key|secret[_.-]?key[_.-]?base)(?:["'\\\]\s:]|string|str|&str|\[\]byte)*[:=?+.>]*$/i;
 
 /**
  * A value led by `!`, `@`, `#` or `%` is a YAML tag, a decorator, a comment or a format
@@ -101,13 +101,19 @@ function symbolLedOk(value: string): boolean {
   return !/^[!@#%]/.test(value) || (/[0-9]/.test(value) && /[A-Za-z]/.test(value));
 }
 
+/** Whether the value found after `start` stands in quotes: a quoted string is never code. */
+function quotedAt(value: string, text: string, start: number): boolean {
+  const at = text.indexOf(value, start);
+  return at > 0 && /["'\x60]/.test(text[at - 1]);
+}
+
 /**
  * The value check of the generic rule: after a name like `password` or `api_key` any value that is
  * not a placeholder goes; after a name that only ends in `key` (`dd_app_key`, `sort_key`), only a
  * random-looking one.
  */
 export function keyNameAccept(value: string, text: string, start: number): boolean {
-  if (isNameLike(value) || isNamePath(value) || !symbolLedOk(value)) return false;
+  if (isNameLike(value) || isNamePath(value) || !symbolLedOk(value) || (!quotedAt(value, text, start) && looksLikeCode(value))) return false;
   return SECRET_NAME_END.test(text.slice(Math.max(0, start - 64), start + 1)) ? looksSecret(value) : looksRandom(value);
 }
 
@@ -137,7 +143,7 @@ export function keyNameKind(name: string): 'secret' | 'key' | undefined {
 /** The value check for a value after `name`: any non-placeholder after a secret name, a random one after a `…key`. */
 export function acceptForName(name: string | undefined, value: string): boolean {
   const kind = name === undefined ? undefined : keyNameKind(name);
-  if (kind === undefined || isNameLike(value) || isNamePath(value)) return false;
+  if (kind === undefined || isNameLike(value) || isNamePath(value) || looksLikeCode(value)) return false;
   return kind === 'secret' ? looksSecret(value) : looksRandom(value);
 }
 
@@ -168,15 +174,31 @@ export const KEYWORD_GUARD = String.raw`(?<=(?:${NAME_END}${CLOSE_QUOTE}|${NAME_
 /** Characters of an unquoted value. */
 const V = String.raw`[\w\-+/=.~%@!*#^:$&]`;
 /**
+ * Brackets, `;`, `|` and `?` belong to an unquoted value too (generated secrets have them). `;`, `|`
+ * and `?` only between its other characters: one that ends the run (`token = x9f…;`) is the code's.
+ * A closing bracket may end it (`…(mn4r)`), so a secret is never cut before its last character.
+ * Whether a value with them is code (`getToken(opts)`) is looksLikeCode's decision.
+ */
+/** A `;` before `Name=` separates the parts of a connection string (`Password=…;Encrypt=true`). */
+const INNER = String.raw`(?:[?|]|;(?![A-Za-z][\w .-]{0,32}=))`;
+const OPEN = String.raw`[(\[{]`;
+const CLOSE = String.raw`[)\]}]`;
+/** One character of the unquoted value run. */
+const UNIT = String.raw`(?:${V}|${OPEN}|${CLOSE}|${INNER}{1,8}(?=${V}|${OPEN}|${CLOSE}))`;
+/** The run goes on after this point (closing brackets that end it do not count: `f(token=value)`). */
+const MORE = String.raw`(?:${V}|${OPEN}|(?:${INNER}|${CLOSE}){1,8}(?:${V}|${OPEN}))`;
+/**
  * An unquoted value that is code, not a secret: an identifier path (`req.body.password`,
  * `Token::new`, `user!.token`, `x?.y`), or one identifier-shaped word: letters only (`undefined`,
  * `userPassword`) — except one all-lowercase word of 12+ letters, which is a passphrase far more
- * often than an identifier (`password: mysecretpassword` in YAML) —, kebab words (`Get-AzAccessToken`), SCREAMING_SNAKE (`RESET_PASSWORD_V2`),
+ * often than an identifier (`password: mysecretpassword` in YAML) —, kebab words of whole words
+ * (`Get-AzAccessToken`; not letters at random, `mfTIYqkj-gkSwTThMTByMJ`), SCREAMING_SNAKE (`RESET_PASSWORD_V2`),
  * camel/Pascal case with digits only at hump ends (`oauth2Token`, `Base64Url`), optionally with a
- * bundler suffix (`ArrowToken$1`). Random secrets practically never take these shapes.
+ * bundler suffix (`ArrowToken$1`), and then not more of the value (a call's `(` may follow).
+ * Random secrets practically never take these shapes.
  */
-const CODE = String.raw`(?:(?![a-z]{12,}(?!${V}))(?:[A-Z_]+|[A-Z]?[a-z_]+(?:[A-Z][a-z_]{2,})*)|[A-Za-z]+(?:-[A-Za-z]+)+` +
-  String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]{2,})+[0-9]*|(?:[A-Z][a-z]{2,})+[0-9]*)(?:\$[0-9]+)?!?(?!${V})`;
+const CODE = String.raw`(?:(?![a-z]{12,}(?!${MORE}))(?:[A-Z_]+|[A-Z]?[a-z_]+(?:[A-Z][a-z_]{2,})*)|[A-Z]?[a-z]+(?:-(?:[A-Z]{0,3}[a-z]+)+)+` +
+  String.raw`|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]+[0-9]*(?:[A-Z][a-z]{2,})+[0-9]*|(?:[A-Z][a-z]{2,})+[0-9]*)(?:\$[0-9]+)?!?(?!${MORE})`;
 const QUOTE = String.raw`\\?["'\x60]`;
 /**
  * After the anchor (`=` or `:`): the rest of `=>` or `:=`. The keyword lookbehind accepts only
@@ -188,12 +210,15 @@ const NOT_URL_USERINFO = String.raw`(?<!//[^\s/@:]{0,128}:)`;
 /** `=`, `=>`, `:`, `:=`, Makefile `::=` `?=` `+=`, PHP `.=`. */
 const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|String|str|&str|\[\]byte))?[ \t]{0,32}(?:=>?|::=|:=?|[?+.]=)`;
 
-const QUOTED = String.raw`(?<genQ>${QUOTE})(?![$<{%\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)` +
+const QUOTED = String.raw`(?<genQ>${QUOTE})(?![<{\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)` +
   String.raw`[^\s"'\x60\\|]{8,512}\k<genQ>`;
 // The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
-// the `(` check after it cannot make the engine retry every shorter prefix of the run. A value may
-// start with `!`, `@`, `#` or `%` (generated passwords do); keyNameAccept asks more of such a value.
-const UNQUOTED = String.raw`(?![$=:~.])(?!\+(?![A-Za-z0-9+/]{20}))(?!${CODE})(?=(?<genV>${V}{8,512}))\k<genV>(?![(\[<{]|\?\.)${V}*`;
+// no check after it can make the engine retry every shorter prefix of the run. A value may start
+// with `!`, `@`, `#`, `%`, `$`, `~`, `.` or `+` (generated passwords do); keyNameAccept tells a
+// reference (`$HOME`, `~/.ssh/config`, `./relative`) or a unary plus (`+count`) from a secret.
+// Past 512 characters the run goes on over plain value characters only: a bracket there would let
+// every `=` of a long hostile run scan to its end (quadratic once another lane wins each position).
+const UNQUOTED = String.raw`(?![=:])(?!\+${CODE})(?!${CODE})(?=(?<genV>${UNIT}{8,512}))\k<genV>(?!<)${V}*`;
 
 /**
  * Anchored at the separator, not at the keyword: `=` and `:` are rare next to letters, and an
@@ -241,10 +266,17 @@ function envSource(): string {
   // Not a secret: booleans, small numbers, and an UPPER_CASE word (`--env KEY=VALUE` usage text,
   // `API_KEY=YOUR_API_KEY` placeholders, another variable's name).
   const notPlain = String.raw`(?!(?:true|false|yes|no|on|off|null|none|nil|[0-9]{1,6}|[A-Z][A-Z_]*)(?![^\s"'\x60\\,;)\]}]))`;
-  const quoted = String.raw`(?<envQ>["'])(?!\$)[^"'\r\n]{1,1024}\k<envQ>`;
-  const bare = String.raw`(?![$%<{(])[^\s"'\x60\\]+`;
+  const quoted = String.raw`(?<envQ>["'])[^"'\r\n]{1,1024}\k<envQ>`;
+  const bare = String.raw`(?![<{(])[^\s"'\x60\\]+`;
   const notAbout = `(?<!_${suffixTrie(NOT_THE_SECRET)}=)`;
   return `(?<envL>${name}${notAbout})${notPlain}(?:${quoted}|${bare})`;
+}
+
+/** A documentation DSN whose password is a placeholder (`postgres://user:password@localhost/db`). */
+function placeholderUserinfo(url: string): boolean {
+  const password = /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:([^\s/@]*)@/i.exec(url)?.[1];
+  // One or two characters are too few to tell a placeholder (`u:p@`).
+  return password !== undefined && password.length >= 4 && isPlaceholder(password);
 }
 
 /** `[A-Z0-9_]`, tested on a character code (this runs on every env candidate). */
@@ -261,7 +293,7 @@ const envRule: ScrubRule = {
     while (i > 0 && i > start - 64 && isEnvNameChar(text.charCodeAt(i - 1))) i -= 1;
     const last = text.slice(i, start).split('_').pop() ?? '';
     // A URL-named setting is a secret only with credentials in it (`DATABASE_URL=postgres://u:p@h`).
-    if (last === 'URL' || last === 'URI') return !isOrdinary(value) && looksSecret(value);
+    if (last === 'URL' || last === 'URI') return !isOrdinary(value) && looksSecret(value) && !placeholderUserinfo(value);
     return SECRET_LAST.has(last) ? looksSecret(value) : looksRandom(value);
   },
 };
@@ -278,7 +310,7 @@ const hdrRule: ScrubRule = {
   anchor: '[:=]',
   guard: KEYWORD_GUARD,
   source: String.raw`(?<hdrL>(?<=(?:Authorization|authorization|AUTHORIZATION)(?:\\?["'])?[ \t]{0,32}[:=])[ \t]*(?:${QUOTE})?` +
-    String.raw`${anyOf(SCHEMES)}[ \t]+)(?![$<{%])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
+    String.raw`${anyOf(SCHEMES)}[ \t]+)(?![<{])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
   accept: looksSecret,
 };
 

@@ -13,14 +13,73 @@ const PLACEHOLDER_WORDS = new Set(['example', 'examples', 'sample', 'dummy', 'fa
   'real', 'actual', 'own', 'personal', 'app', 'service', 'account', 'github', 'gitlab', 'aws', 'openai', 'slack', 'stripe',
   'dev', 'local', 'demo', 'sk', 'pk', 'live', 'prod', 'production', 'staging', 'mock', 'stub']);
 
-/** `${X}`, `$X`, `$(cmd)`, `%X%`, `<x>`, `{{ x }}`, `{% x %}`, `#{x}`, `@{x}`, `[[x]]`, `%(x)s`, `%s`, `!Ref`, `op://`, `vault:`. */
-const REFERENCE = /^(?:\$[{(]?[A-Za-z_]|%[A-Za-z_(]|<[^>]*>|\{\{|\{%|#\{|@\{|\[\[|!Ref\b|!Sub\b|op:\/\/|vault:|ref\+|arn:aws:|secretsmanager:|sm:\/\/|file:|env:)/;
+/**
+ * One identifier as people name variables: snake_case, SCREAMING_SNAKE, camelCase or PascalCase
+ * words, digits only at the end of a word (`HOME`, `db_password`, `apiKey`, `S3_BUCKET`, `getAPIKey`).
+ * A random run that happens to be an identifier (`ecretP4ss`, `J6G52KOA3W`, `iJ4`) is not this shape.
+ */
+const NAME = String.raw`(?:_*[a-z]+[0-9]*(?:_[a-z]+[0-9]*)*_?|_*[A-Z]+[0-9]*(?:_(?:[A-Z]+[0-9]*|[0-9]+))*_?|` +
+  String.raw`_*[a-z]+[0-9]*(?:[A-Z][a-z]+[0-9]*|[A-Z]{2,}(?![a-z]))+|(?:[A-Z][a-z]+[0-9]*|[A-Z]{2,}(?![a-z]))+)`;
+const NAME_SHAPE = new RegExp(`^\\$?${NAME}$`);
+
+/**
+ * A reference to a value kept elsewhere, recognised by its WHOLE shape (a value merely starting with
+ * `$`, `%`, `~` or `.` is as often a generated password): `${X}…`, `$(cmd)`, `$NAME` alone or
+ * followed by a path or member (`$HOME/.ssh`, `$env:X`, `$this->x`), `%NAME%`, `%(x)s`, `%{x}`,
+ * a format (`%s`, `%-8d`), `~/…`, `~user/…`, `./…`, `../…`, a dot file or jq path (`.env`,
+ * `.config.json`), `<x>`, `{{ x }}`, `{% x %}`, `#{x}`, `@{x}`, `[[x]]`, `!Ref`, `op://`, `vault:`.
+ */
+const REFERENCE = new RegExp(String.raw`^(?:\$[{(]|\$[0-9](?![A-Za-z0-9])|\$${NAME}(?:$|[\s/\\.:[\-})@,;])|%${NAME}%|` +
+  String.raw`%\([\w.]+\)[a-z]|%\{[^}]*\}|%[-+ #0-9.]*[sdifxXrvqoegT](?![A-Za-z0-9])|~(?:[a-z_][a-z0-9_-]*)?(?:\/|$)|\.{1,2}\/|` +
+  String.raw`\.[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$|<[^>]*>|\{\{|\{%|#\{|@\{|\[\[|!Ref\b|!Sub\b|op:\/\/|vault:|ref\+|arn:aws:|` +
+  String.raw`secretsmanager:|sm:\/\/|file:|env:)`);
+
+/** `a.b`, `x?.y`, `a!.b`, `Foo::bar`, `$this->x`: member paths of name-shaped identifiers. */
+function isCodePath(v: string): boolean {
+  return v !== '' && v.split(/[?!]?\.|::|->/).every((p) => NAME_SHAPE.test(p));
+}
+
+const OPENERS = '([{';
+const CLOSERS = ')]}';
+
+/**
+ * Whether an unquoted value with brackets, `;`, `|` or `?` in it is code rather than a secret:
+ * a call, index or statement after a name path (`getToken(opts)`, `request.POST.get(`,
+ * `create(len`, `cfg[key]`, `token;`, `a||b`, `prod?a:b`), its brackets nested as code nests them.
+ * Generated secrets have brackets in no such order (`w)6:Ysd0…`, `5_y{P1+uq8+}g…`, `p(kc.n:nOW}…`).
+ */
+export function looksLikeCode(v: string): boolean {
+  // `f(token=value)`: the brackets that end the value close the code's call.
+  const core = v.replace(/[)\]}]+$/, '');
+  if (core !== v && isCodePath(core)) return true;
+  const cut = v.search(/[([{;|]|\?(?!\.)/);
+  // A value may open with a bracket (`[]byte(cfg.Secret)`, `(a+b)`), then it must all nest as code.
+  if (cut < 0 || (cut > 0 && !isCodePath(v.slice(0, cut)))) return false;
+  const c = v[cut];
+  if (c === '?') return /^\?[\w$.]+:[\w$.]+$/.test(v.slice(cut));
+  if (c === '|') return v.split(/\|\|?/).every(isCodePath);
+  if (c === ';') return v.split(';').every((part) => part === '' || isCodePath(part) || looksLikeCode(part));
+  const open: number[] = [];
+  for (let i = cut; i < v.length; i++) {
+    const o = OPENERS.indexOf(v[i]);
+    if (o >= 0) open.push(i);
+    const k = CLOSERS.indexOf(v[i]);
+    if (k >= 0 && (open.length === 0 || v[open.pop() as number] !== OPENERS[k])) return false;
+  }
+  // Between the brackets only what a call or index holds when it has no space, quote or comma in it
+  // (those end the run: `fn(a, b)` arrives as `fn(a`): names, member paths, numbers, a field's `key:`.
+  // After a call, a member of its result (`z.string().min(8)`).
+  // After a call, a member of its result (`z.string().min(8)`) or TypeScript's `!` (`get(id)!`).
+  return v.split(/[()[\]{}]/).every((part) => part === '' || part === '!' || /^[0-9]+$/.test(part) ||
+    isCodePath(part.replace(/^(?:[?!]?\.|::|->)/, '').replace(/[:!]$/, '')));
+}
+
 /** Reads of the environment or a secret store written as code: `process.env.X`, `os.environ["X"]`, `ENV.fetch`. */
 const ENV_READ = /process\.env|import\.meta\.env|os\.environ|os\.getenv|getenv\(|System\.getenv|Environment\.GetEnvironmentVariable|\bENV\[|\bENV\.fetch|secrets\.|\$env:|env\(/;
 
-/** A display mask: `********`, `xxxx…`, `••••`, `sk-****abcd`, a run of one character. */
+/** A display mask: `********`, `xxxx…`, `••••`, `sk-****abcd`, `sk_live_...6536` (an ellipsis), a run of one character. */
 function isMask(v: string): boolean {
-  return /\*{3,}|•{3,}|[xX]{5,}|#{5,}|\.{4,}|_{5,}|0{8,}|\?{4,}/.test(v) || /^(.)\1*$/.test(v) || /^(?:[xX*#•.?_-])+$/.test(v);
+  return /\*{3,}|•{3,}|[xX]{5,}|#{5,}|\.{3,}|…|_{5,}|0{8,}|\?{4,}/.test(v) || /^(.)\1*$/.test(v) || /^(?:[xX*#•.?_-])+$/.test(v);
 }
 
 /** Every word of the value is a placeholder word: `YOUR_API_KEY_HERE`, `change-me`, `ExampleToken`, `test_secret`. */
@@ -56,9 +115,16 @@ function asciiPlaceholderWords(v: string): boolean {
   return words > 0;
 }
 
+/** `your` as a word of its own: `xoxb-your-bot-token`, `YOUR_API_KEY`, `sk-your-key-here`. */
+const YOUR = /(?:^|[^A-Za-z])(?:your|Your|YOUR)(?:[^a-z]|$)/;
+/** A vendor's short prefix, before a mask: `hf_xxx`, `sk-****`. */
+const VENDOR_PREFIX = /^[a-z]{2,6}[_-]/;
+
 export function isPlaceholder(v: string): boolean {
   const t = v.replace(/^["'`]|["'`]$/g, '');
-  return t === '' || REFERENCE.test(t) || ENV_READ.test(t) || isMask(t) || isPlaceholderWords(t) || /EXAMPLE|example/.test(t) && /^[A-Za-z_-]*$/.test(t);
+  return t === '' || REFERENCE.test(t) || ENV_READ.test(t) || isMask(t) || isPlaceholderWords(t) ||
+    YOUR.test(t) || isMask(t.replace(VENDOR_PREFIX, '')) ||
+    /example/.test(t) && /^[A-Za-z_-]*$/.test(t);
 }
 
 /** Counts of ASCII characters for entropy(); zeroed again after each use. */
@@ -100,6 +166,9 @@ export function charClasses(v: string): number {
   return Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/[0-9]/.test(v)) + Number(/[^A-Za-z0-9]/.test(v));
 }
 
+/** Keys that are public by design: Stripe publishable, Mapbox public, PostHog project keys. */
+const PUBLIC_BY_DESIGN = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_)/;
+
 /**
  * A setting's ordinary value: numbers and durations (`3600`, `30d`), booleans, IPs and CIDRs
  * (`10.0.0.0/8`), versions, dates, paths and file names (`/run/secrets/db`, `key.pem`), URLs
@@ -122,8 +191,7 @@ const ORDINARY = [
   /^[A-Z]+[0-9]*(?:_(?:[A-Z]+[0-9]*|[0-9]+))*$/,
   /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/,
   /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]+)?(?:\/\S*)?$/,
-  // Keys that are public by design: Stripe publishable, Mapbox public, PostHog project keys.
-  /^(?:pk_(?:live|test)_|pk\.eyJ|phc_)/,
+  PUBLIC_BY_DESIGN,
 ];
 
 export function isOrdinary(v: string): boolean {
@@ -136,7 +204,7 @@ export function isOrdinary(v: string): boolean {
  * it carries nothing (`abcabcabc`).
  */
 export function looksSecret(value: string): boolean {
-  if (isPlaceholder(value)) return false;
+  if (isPlaceholder(value) || PUBLIC_BY_DESIGN.test(value)) return false;
   if (/^(?:true|false|yes|no|on|off|null|none|nil|[0-9]{1,6})$/i.test(value)) return false;
   return value.length < 8 || entropy(value) >= 2;
 }
@@ -163,7 +231,7 @@ function isWordy(v: string): boolean {
  * camelCase or snake_case words have long lower-case runs, random tokens do not.
  */
 export function tokenBodyOk(body: string): boolean {
-  if (isMask(body) || isPlaceholderWords(body)) return false;
+  if (isMask(body) || isPlaceholderWords(body) || YOUR.test(body)) return false;
   const runs = body.match(/[a-z]+/g) ?? [];
   const lower = runs.reduce((n, r) => n + r.length, 0);
   const wordy = runs.length > 0 && lower / runs.length >= 5 && !/[0-9]/.test(body) && lower >= body.length * 0.75;
