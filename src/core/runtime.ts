@@ -95,7 +95,8 @@ export class PincerRuntime {
     return {
       sessionKey: `${over.channel}:default`, agentId: 'default', subagentDepth: 0,
       // No deadline of the caller's own: the tool's limit (or pincer.tools.timeoutSeconds) applies.
-      isOwner: true, workspaceTrusted: true, signal: new AbortController().signal,
+      // A signal of its own only when the caller has none (one per call otherwise, paid for nothing).
+      isOwner: true, workspaceTrusted: true, signal: over.signal ?? new AbortController().signal,
       deadline: Number.POSITIVE_INFINITY, ...over,
     };
   }

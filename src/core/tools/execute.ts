@@ -133,23 +133,28 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
   const own = tool.timeoutMs ?? (tool.interactive ? Infinity : reg.limits.defaultTimeoutMs);
   // setTimeout takes at most 2^31-1 ms; a longer budget is the same as none for a call.
   const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
+  // Only this function aborts the call's signal, so it settles the race itself (no second listener
+  // on the signal it hands the tool: that is paid on every call).
   const controller = new AbortController();
-  const onCallerAbort = () => controller.abort(ctx.signal.reason ?? new Error('cancelled'));
+  const signal = controller.signal;
+  let stop: (reason: unknown) => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => (stop = reject));
+  aborted.catch(() => undefined);
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    stop(reason);
+  };
+  const onCallerAbort = () => abort(ctx.signal.reason ?? new Error('cancelled'));
   if (ctx.signal.aborted) onCallerAbort();
   else ctx.signal.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new CallTimeout(budget)), budget);
+  const timer = setTimeout(() => abort(new CallTimeout(budget)), budget);
   const slowAfter = reg.timing.slowThresholdMs(tool.name);
   const slowTimer = !tool.interactive && slowAfter < budget
     ? setTimeout(() => reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter }), slowAfter)
     : undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason);
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
-  aborted.catch(() => undefined);
   try {
-    if (controller.signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
-    const callCtx: ToolContext = { ...ctx, signal: controller.signal, deadline: now + budget };
+    if (signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
+    const callCtx: ToolContext = { ...ctx, signal, deadline: now + budget };
     const result = await Promise.race([tool.execute(args, callCtx), aborted]);
     if (!result || typeof result.forLLM !== 'string') {
       return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
@@ -161,7 +166,7 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     if (e instanceof CallTimeout) {
       return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };
     }
-    if (controller.signal.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
+    if (signal.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
     const known = knownErrorResult(e);
     if (known) return { result: known, outcome: 'error' };
     const msg = e instanceof Error ? e.message : String(e);
