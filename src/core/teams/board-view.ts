@@ -5,15 +5,23 @@ import { BOARD_COLUMNS, type BoardSnapshot } from './board-protocol';
 import type { BoardStore } from './board-types';
 import type { TeamDefinition } from './team-definition';
 
-/** The board of `team` as the page shows it (every task, the latest 100 events). */
-export async function boardSnapshot(board: BoardStore | undefined, teams: readonly TeamDefinition[], shown: string | undefined, problems: readonly string[]): Promise<BoardSnapshot> {
+/**
+ * The board of `team` as the page shows it (every task, the latest 100 events). Without a board, or
+ * when reading it fails (a shared server gone offline), the page shows why instead of the tasks.
+ */
+export async function boardSnapshot(board: BoardStore | undefined, teams: readonly TeamDefinition[], shown: string | undefined, problems: readonly string[],
+  noBoard = 'The workspace database could not be opened, so there is no board.'): Promise<BoardSnapshot> {
   const team = teams.find((t) => t.id === shown) ?? teams[0];
   const base = { columns: BOARD_COLUMNS, teams: teams.map((t) => ({ id: t.id, name: t.name })), tasks: [], events: [], leadUnread: 0, problems: [...problems] };
   if (!team) return base;
   const info = { id: team.id, name: team.name, lead: team.lead, members: team.members.map((m) => m.agent) };
-  if (!board) return { ...base, team: info, problems: [...problems, 'The workspace database could not be opened, so there is no board.'] };
-  const [tasks, events, leadUnread] = await Promise.all([board.list(team.id, 'all', 'priority'), board.events(team.id, { limit: 100 }), board.unreadCount(team.id, team.lead)]);
-  return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread };
+  if (!board) return { ...base, team: info, problems: [...problems, noBoard] };
+  try {
+    const [tasks, events, leadUnread] = await Promise.all([board.list(team.id, 'all', 'priority'), board.events(team.id, { limit: 100 }), board.unreadCount(team.id, team.lead)]);
+    return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread };
+  } catch (e) {
+    return { ...base, team: info, problems: [...problems, (e as Error).message] };
+  }
 }
 
 export interface BoardPageUris {

@@ -4,8 +4,18 @@
 // announcement before the change is committed (it is sent after the store's promise resolves).
 import type { BoardStore } from './board-types';
 
-/** Store methods that only read: every other method is a change. */
-const READS = new Set<keyof BoardStore>(['get', 'list', 'search', 'events', 'unreadCount']);
+/**
+ * Every method of the store interface, as a read or a change. Only changes are announced; a method a
+ * store has beyond the interface (a server store's onChange, onStatus, close) passes through as it is.
+ * A method added to the interface must be named here (the type says so).
+ */
+const KINDS: Record<keyof BoardStore, 'read' | 'change'> = {
+  get: 'read', list: 'read', search: 'read', events: 'read', unreadCount: 'read',
+  create: 'change', update: 'change', claim: 'change', assign: 'change', progress: 'change', comment: 'change', attach: 'change',
+  complete: 'change', submitForReview: 'change', approve: 'change', reject: 'change', cancel: 'change', retry: 'change',
+  recordGate: 'change', releaseOrphans: 'change', note: 'change', send: 'change', readUnread: 'change',
+};
+const isChange = (key: string | symbol): boolean => typeof key === 'string' && Object.hasOwn(KINDS, key) && KINDS[key as keyof BoardStore] === 'change';
 
 export interface WatchedBoard {
   store: BoardStore;
@@ -22,7 +32,7 @@ export function watchBoard(inner: BoardStore): WatchedBoard {
   const store = new Proxy(inner, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== 'function' || READS.has(key as keyof BoardStore)) return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function' || !isChange(key)) return typeof value === 'function' ? value.bind(target) : value;
       return async (...args: unknown[]) => {
         // A refused change throws before the announcement: nothing changed.
         const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);

@@ -72,7 +72,9 @@ export class TeamBoardPanel implements vscode.Disposable {
     this.refreshing = (async () => {
       do {
         this.again = false;
-        this.last = await boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, this.teams.problems());
+        const store = this.teams.storeProblem();
+        this.last = await boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, [...this.teams.problems(), ...(store ? [store] : [])],
+          store ? 'There is no board until the team store can be opened.' : undefined);
         this.post({ type: 'snapshot', snapshot: this.last });
       } while (this.again);
     })().finally(() => (this.refreshing = undefined));

@@ -9,10 +9,8 @@ import type { AgentDefinition } from '../../core/agents/types';
 import { systemClock } from '../../core/clock';
 import type { PincerRuntime } from '../../core/runtime';
 import type { BoardStore } from '../../core/teams/board-types';
-import { watchBoard, type WatchedBoard } from '../../core/teams/board-watch';
 import { subagentMemberRuns } from '../../core/teams/member-runs';
 import { gatePorts } from '../../core/teams/quality-gates';
-import { SqlBoardStore } from '../../core/teams/sql-board-store';
 import type { TeamDefinition } from '../../core/teams/team-definition';
 import { teamMd } from '../../core/teams/team-prompt';
 import { TeamService } from '../../core/teams/team-service';
@@ -20,10 +18,13 @@ import { readTeams, TEAMS_DIR } from '../../core/teams/team-sources';
 import type { ToolsetPorts } from '../../core/toolset';
 import type { ChatHost } from '../chat/chat-lazy';
 import type { StorageHost } from '../storage-host';
+import { createTeamStoreHost, type OpenBoard } from './team-store-host';
 
 export interface TeamsHostDeps {
   rt: PincerRuntime;
   storage: StorageHost;
+  /** Where the team store's password is kept. */
+  secrets: vscode.SecretStorage;
   /** The chat (its bundle loads only when a member starts or a team is picked). */
   chat: () => ChatHost;
   agents: () => readonly AgentDefinition[];
@@ -38,9 +39,11 @@ export interface TeamsHost extends vscode.Disposable {
   teams(): readonly TeamDefinition[];
   /** Definitions that could not be read, each naming its file or setting and field. */
   problems(): readonly string[];
+  /** Why there is no board, or that the team store's server is offline; undefined when all is well. */
+  storeProblem(): string | undefined;
   /** The team the person picked last (Pincer: Pick Team…). */
   picked(): string | undefined;
-  /** The board, watched; undefined without a database. */
+  /** The board (the workspace's, or the server's the person's settings name), watched; undefined when it cannot be opened. */
   board(): Promise<BoardStore | undefined>;
   /** Announces the team of every board change. */
   onBoardChange(listener: (teamId: string) => void): vscode.Disposable;
@@ -50,6 +53,8 @@ export interface TeamsHost extends vscode.Disposable {
   teamMd(sessionKey: string, agentId: string): string | undefined;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
+  /** Set Team Store Password, Move Team to Server… */
+  commands: Record<string, (...args: never[]) => unknown>;
   pickCommand(teamId?: string): Promise<TeamDefinition | undefined>;
 }
 
@@ -57,7 +62,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
   let defs: { teams: TeamDefinition[]; problems: string[] } = { teams: [], problems: [] };
   let picked: string | undefined;
   let svc: TeamService | undefined;
-  let watched: Promise<WatchedBoard | undefined> | undefined;
+  let watched: Promise<{ open: OpenBoard; sub: { dispose(): void } } | undefined> | undefined;
   const emitter = new vscode.EventEmitter<string>();
   const subs: vscode.Disposable[] = [emitter];
   const reported = new Set<string>();
@@ -78,13 +83,21 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     changed();
   };
   read();
-  const boardWatched = () => (watched ??= d.storage.database().then((db) => {
-    if (!db) return undefined;
-    const w = watchBoard(new SqlBoardStore(db));
-    subs.push(w.onChange((team) => emitter.fire(team)));
-    return w;
+  const fireAll = () => defs.teams.forEach((t) => emitter.fire(t.id));
+  const store = createTeamStoreHost(d.secrets, d.storage, () => defs.teams);
+  const boardWatched = () => (watched ??= store.open().then((open) => open && {
+    open, sub: open.onChange((team) => (team === undefined ? fireAll() : emitter.fire(team))),
   }));
-  const board = async () => (await boardWatched())?.store;
+  // Another store was chosen (or the server went offline or came back): every board shown reads again.
+  subs.push(store, store.onDidChange((reopened) => {
+    if (reopened) {
+      const was = watched;
+      watched = undefined;
+      void was?.then((w) => w?.sub.dispose());
+    }
+    fireAll();
+  }));
+  const board = async () => (await boardWatched())?.open.store;
   const service = () => {
     if (!defs.teams.length) return undefined;
     return (svc ??= new TeamService({
@@ -115,6 +128,8 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     port: { service, defined: () => defs.teams.length > 0, gates: () => gatePorts(() => d.rt.registry, () => d.chat().subagents) },
     teams: () => defs.teams,
     problems: () => defs.problems,
+    storeProblem: () => store.problem(),
+    commands: store.commands,
     picked: () => picked,
     board,
     onBoardChange: (listener) => {

@@ -176,9 +176,9 @@ describe('teams: the board on PostgreSQL', () => {
       assert.equal((await stores[4]!.list(T, 'all', 'newest')).length, 1);
       await Promise.all(stores.map((s) => s.close()));
       await asAdmin(options, async (admin, schema) => {
-        assert.deepEqual((await admin.query(`SELECT version FROM ${schema}.pincer_migrations`)).rows, [{ version: 1 }]);
-        await admin.query(`INSERT INTO ${schema}.pincer_migrations(version, name) VALUES (2, 'from a later Pincer')`);
-        await assert.rejects(PgBoardStore.open(options), new RegExp(`^Error: Refused: the team store's schema "${schema}" is at version 2, newer than this Pincer knows \\(1\\)`));
+        assert.deepEqual((await admin.query(`SELECT version FROM ${schema}.pincer_migrations ORDER BY version`)).rows, [{ version: 1 }, { version: 2 }]);
+        await admin.query(`INSERT INTO ${schema}.pincer_migrations(version, name) VALUES (3, 'from a later Pincer')`);
+        await assert.rejects(PgBoardStore.open(options), new RegExp(`^Error: Refused: the team store's schema "${schema}" is at version 3, newer than this Pincer knows \\(2\\)`));
         assert.equal((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.team_tasks`)).rows[0].n, 1);
       });
     });

@@ -149,4 +149,25 @@ CREATE TRIGGER team_events_notify AFTER INSERT ON team_events FOR EACH ROW WHEN 
 CREATE TRIGGER team_messages_notify AFTER INSERT ON team_messages FOR EACH ROW EXECUTE FUNCTION team_notify();
 `,
   },
+  {
+    version: 2,
+    name: 'teams moved here from a workspace board (so a second move of the same board copies nothing)',
+    sql: `
+CREATE TABLE team_moves (
+  -- The workspace board's identity (its database) and the team moved from it.
+  source TEXT NOT NULL,
+  team_id TEXT NOT NULL,
+  tasks INTEGER NOT NULL,
+  deps INTEGER NOT NULL,
+  events INTEGER NOT NULL,
+  messages INTEGER NOT NULL,
+  -- sha256 of the team's board as moved (ids left out: the server numbers rows itself).
+  checksum TEXT NOT NULL,
+  -- The workspace task ids and the ids they have here, as a JSON object.
+  id_map JSONB NOT NULL,
+  moved_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (source, team_id)
+);
+`,
+  },
 ];
