@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PathResolver, ResolvedPath } from '../fs/types';
 import type { AllowlistEntry } from './command-policy';
-import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict } from './command-types';
+import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict, Word } from './command-types';
 import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
 import { envRules, injectedNames } from './command-env';
 import { commandFlow, flowFindings, unwrapInner } from './command-flow';
@@ -169,7 +169,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
     const f: Finding[] = [...rulesFor(v, policy, pipedOut), ...flowFindings(flow, i)];
     const inner = unwrapInner(v.seg);
-    const all = [v, ...inner.map((a) => viewOf(v.seg, a))];
+    // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
+    const all = [v, ...inner.filter((a) => !listedApart(segments, i, a)).map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => /\s/.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
@@ -196,6 +197,21 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
+}
+
+/**
+ * Whether the parser listed `argv`, a command segment `i` wraps, as a later segment of its own: a
+ * wrapped segment keeps its wrapper's text, redirections and assignments, so its rules see at least
+ * as much as they would here.
+ */
+function listedApart(segments: readonly Segment[], i: number, argv: readonly Word[]): boolean {
+  const text = segments[i].text;
+  for (let j = i + 1; j < segments.length; j++) {
+    const s = segments[j];
+    if (s.context !== 'wrapped' || s.text !== text || s.argv.length !== argv.length) continue;
+    if (s.argv.every((w, k) => w.text === argv[k].text && w.dynamic === argv[k].dynamic)) return true;
+  }
+  return false;
 }
 
 /**

@@ -56,7 +56,7 @@ export function remoteRules(v: SegmentView): Finding[] {
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
     case 'redis-cli': case 'valkey-cli': case 'keydb-cli': return args.some((a) => /^(flushall|flushdb)$/i.test(a)) || args.some((a, i) => /^debug$/i.test(a) && /^(segfault|crash-and-recover|sleep|reload)$/i.test(args[i + 1] ?? '')) ? gone(`${name} flushes or crashes the whole data store`) : [];
     case 'psql': case 'mysql': case 'mariadb': case 'sqlcmd': case 'clickhouse-client': case 'clickhouse': case 'cqlsh': case 'mongo': case 'mongosh': case 'cockroach': case 'snowsql': case 'duckdb': case 'sqlite3': case 'trino': case 'presto': case 'usql': case 'pgcli': case 'mycli': case 'litecli':
-      return sqlRule(name, args);
+      return sqlRule(name, args, [...v.seg.heredocs, ...v.seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)]);
     case 'npm': case 'pnpm': case 'yarn': case 'bun': {
       const w = words(args);
       if (w[0] === 'unpublish' || (name === 'yarn' && w[0] === 'npm' && w[1] === 'unpublish')) return gone(`${name} unpublish removes a published package`);
@@ -118,7 +118,7 @@ function cloudRule(name: string, args: string[]): Finding[] {
     return [];
   }
   if (name === 'heroku') return w.some((x) => /^(apps:destroy|destroy|pg:reset|addons:destroy|pg:killall)$/.test(x)) ? gone('heroku deletes an app, an add-on or a database') : [];
-  if (name === 'bq') return /^(rm|remove)$/.test(w[0] ?? '') || args.some((a) => /\b(DROP|TRUNCATE)\s+(TABLE|SCHEMA|DATABASE|VIEW)\b/i.test(a)) ? gone('bq deletes a dataset or table') : [];
+  if (name === 'bq') return /^(rm|remove)$/.test(w[0] ?? '') || args.some((a) => DESTRUCTIVE_SQL.test(a)) ? gone('bq deletes a dataset or table') : [];
   if (name === 'vault' || name === 'consul' || name === 'nomad') return w.some((x) => /^(delete|destroy|purge|stop|disable|revoke|revoke-prefix|seal|step-down)$/.test(x)) && !/^(status|version)$/.test(w[0] ?? '') ? gone(`${name} deletes secrets, keys or jobs`) : [];
   // az group delete, gcloud compute instances delete, doctl compute droplet delete, fly apps destroy …
   const verb = w.find((x, i) => i > 0 && (DELETE_VERB.test(x) || IAM_CHANGE.test(x))) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined)
@@ -155,10 +155,14 @@ function kubeRule(name: string, args: string[]): Finding[] {
 /** SQL handed to a client on the command line: DROP, TRUNCATE, or DELETE/UPDATE without a WHERE. */
 export const DESTRUCTIVE_SQL = /\b(DROP\s+(TABLE|DATABASE|SCHEMA|INDEX|VIEW|USER|ROLE|COLLECTION|KEYSPACE|OWNED)|TRUNCATE\b|DELETE\s+FROM\s+[\w."`[\]]+\s*(;|$|WHERE\s+(1\s*=\s*1|true|1)\s*(;|$))|ALTER\s+(USER|ROLE)\b[^;]*\bPASSWORD\b|ALTER\s+TABLE\s+\S+\s+DROP\b|dropDatabase\s*\(|(?<=\.)drop\s*\(|deleteMany\s*\(\s*\{\s*\}\s*\)|(?<=\.)remove\s*\(\s*\{\s*\}\s*\)|dropDatabase\s*:|shutdownServer\s*\(|FLUSHALL|FLUSHDB)/i;
 
-function sqlRule(name: string, args: string[]): Finding[] {
-  const o = parseOptions(args, { shortValue: 'cefhUpPdQqiHSD', longValue: ['command', 'execute', 'eval', 'query', 'file', 'host', 'port', 'user', 'username', 'dbname', 'database'] });
-  const sql = [...valuesOf(o, ['command', 'execute', 'eval', 'query'], /^(psql|usql|duckdb|pgcli)$/.test(name) ? 'c' : name === 'sqlcmd' ? 'qQ' : name === 'clickhouse-client' || name === 'clickhouse' ? 'q' : 'e'), ...(name === 'duckdb' || name === 'sqlite3' ? o.operands.slice(1) : [])];
-  if (sql.some((q) => /\bTO\s+PROGRAM\b/i.test(q))) return [deny('code_injection', `${name} runs SQL that hands text to a shell on the server (COPY … TO PROGRAM)`)];
+/**
+ * SQL a client is handed: in an option (`-c`, `-e`, `-q`, `--query`, each client's own spelling),
+ * as an operand, or on stdin from the command line itself (here-string, heredoc). The tests below
+ * match SQL syntax only, so every argument is read as SQL rather than a list of each client's flags.
+ */
+function sqlRule(name: string, args: string[], stdin: string[]): Finding[] {
+  const sql = [...args, ...stdin];
+  if (sql.some((q) => /\bTO\s+PROGRAM\b|\bxp_cmdshell\b/i.test(q))) return [deny('code_injection', `${name} runs SQL that hands text to a shell on the server (COPY … TO PROGRAM, xp_cmdshell)`)];
   if (sql.some((q) => DESTRUCTIVE_SQL.test(q))) return gone(`${name} runs SQL that drops, truncates or empties data`);
   const grant = sql.map((q) => grantInText(name, q)).find((g) => g);
   if (grant) return [grant];

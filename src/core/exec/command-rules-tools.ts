@@ -1,11 +1,13 @@
 // Rules for ordinary tools that can be made to run another program (filter_bypass), package
 // installs, environment dumps, reads of credentials, and code the judge cannot see (eval, source,
 // awk system()). Mentions inside arguments never count: `grep -r "rm -rf" .` is a search.
+import path from 'node:path';
 import { isEverydayEditor } from './command-env';
 import { analyzeSed } from './command-sed';
 import { hasFlag, parseOptions, valuesOf } from './command-options';
+import { GIT_COMMAND_SETTING } from './command-wrapper-options';
 import { SECRET_VAR } from './command-rules-secrets';
-import { ask, baseName, deny, isPathLike, type Finding, type SegmentView } from './command-view';
+import { ask, baseName, deny, INTERPRETERS, isPathLike, SHELLS, type Finding, type SegmentView } from './command-view';
 
 /** Files whose contents are credentials: reading them is the first half of an exfiltration. */
 export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
@@ -113,22 +115,32 @@ function recursiveOverRoot(name: string, paths: string[]): Finding[] {
   return [];
 }
 
+/** Whether a command line starts a shell or an interpreter (`sh -c id`, `python3 x.py`). */
+function runsCode(line: string): boolean {
+  const program = line.trim().split(/\s+/)[0] ?? '';
+  return SHELLS.has(path.posix.basename(program)) || INTERPRETERS.has(baseName(path.posix.basename(program)));
+}
+
 function gitRule(args: string[]): Finding[] {
   const f: Finding[] = [];
   const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env', 'upload-pack', 'receive-pack', 'exec'], posixOrder: true });
-  const configs = [...valuesOf(o, ['config-env'], 'c')];
+  const configs = valuesOf(o, [], 'c');
+  const fromEnv = valuesOf(o, ['config-env']);
   const sub = o.operands[0] ?? '';
   const rest = o.operands.slice(1);
-  if (configs.some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]) || /^alias\..*=!/.test(c))) f.push(deny('filter_bypass', 'git -c sets an option that runs another program'));
+  // A setting whose value is a command line (`core.pager=less`) is judged as that command by the parser;
+  // a shell or an interpreter there runs what the setting's name does not say.
+  const runsOther = (c: string) => GIT_DANGER_CONFIG.test(c.split('=')[0]) && !(c.includes('=') && GIT_COMMAND_SETTING.test(c.split('=')[0]) && !runsCode(c.slice(c.indexOf('=') + 1)));
+  if (configs.some((c) => runsOther(c) || /^alias\..*=!/.test(c)) || fromEnv.some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]))) f.push(deny('filter_bypass', 'git -c sets an option that runs another program'));
   if (valuesOf(o, ['exec-path']).length) f.push(deny('filter_bypass', 'git --exec-path loads git commands from another folder'));
-  const ro = parseOptions(rest, { shortValue: 'ubom', longValue: ['upload-pack', 'receive-pack', 'exec', 'template', 'config', 'origin', 'branch', 'message', 'file', 'author'] });
+  const ro = parseOptions(rest, { shortValue: 'ubomc', longValue: ['upload-pack', 'receive-pack', 'exec', 'template', 'config', 'origin', 'branch', 'message', 'file', 'author'] });
   // The programs git runs by default under their own names change nothing; `rebase --exec CMD` runs a
   // command line, which the judge reads like any other argument that is shell text.
   const packs = [...valuesOf(ro, ['upload-pack', 'receive-pack', ...(sub === 'rebase' ? [] : ['exec'])]), ...valuesOf(o, ['upload-pack', 'receive-pack', 'exec']), ...(/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) ? valuesOf(ro, [], 'u') : [])];
   if (packs.some((p) => !/^git[- ](upload-pack|receive-pack|upload-archive)$/.test(p)) || (sub === 'push' && ro.long.some((l) => /^(receive-pack|exec)/.test(l)) && !packs.length))
     f.push(deny('filter_bypass', 'git --upload-pack/--receive-pack/--exec runs another program'));
   if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
-  if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]))) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
+  if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some(runsOther)) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
   if (sub === 'config') {
     const key = rest.find((a) => !a.startsWith('-'));
     const setting = rest.filter((a) => !a.startsWith('-')).length >= 2 || rest.some((a) => /^--(add|replace-all|edit|unset)/.test(a)) || rest[0] === 'set';

@@ -9,7 +9,8 @@ import { outputOptionTargets } from './command-paths';
 import { grantInText } from './command-rules-grants';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
 import { isUnknownProgram } from './command-rules-unknown';
-import { ask, baseName, deny, INTERPRETERS, type Finding, type SegmentView } from './command-view';
+import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView } from './command-view';
+import { skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import type { WriteTarget } from './command-writes';
 
 export interface Staged {
@@ -54,10 +55,34 @@ function printfFormat(args: readonly string[]): string {
 
 /** Text a command line shows being fed to another program: echo/printf into a process substitution or a pipe. */
 export function fedBy(v: SegmentView): string | undefined {
-  // `xargs -I{} sh -c '{}' <<< '…'`: what xargs reads becomes the shell's command line.
-  if (v.name === 'xargs' && v.args.some((a, i) => /^(sh|bash|dash|zsh)$/.test(a) && v.args[i + 1] === '-c')) return v.seg.redirects.find((r) => r.op === '<<<')?.target.text ?? v.seg.heredocs[0];
+  // `xargs -I{} sh -c '{}' <<< '…'`: what xargs reads becomes (part of) the shell's command line.
+  if (v.name === 'xargs' && v.args.some((a, i) => /^(sh|bash|dash|zsh)$/.test(a) && v.args[i + 1] === '-c')) {
+    const input = v.seg.redirects.find((r) => r.op === '<<<')?.target.text ?? v.seg.heredocs[0];
+    return input === undefined ? undefined : xargsRuns(v, input) ?? input;
+  }
   if (v.seg.context !== 'process-substitution' && !v.pipedTo || !/^(echo|printf)$/.test(v.name)) return undefined;
   return v.name === 'printf' ? printfFormat(v.args) : v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
+}
+
+/** The script of `sh -c SCRIPT …` (any shell, `-c` alone or among other letters); undefined for anything else. */
+function shellScript(argv: readonly string[]): string | undefined {
+  if (!SHELLS.has(path.posix.basename(argv[0] ?? ''))) return undefined;
+  const c = argv.findIndex((a, k) => k > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+  return c > 0 ? argv[c + 1] : undefined;
+}
+
+/**
+ * The command lines `xargs -I R sh -c …` runs for `input`: its command (or the text its shell is given)
+ * with R replaced by each input line, so `xargs -I{} sh -c 'echo {}'` fed `rm -rf ~` only prints.
+ * Undefined without a replace string or a shell script (then the input is read like any other text).
+ */
+export function xargsRuns(v: SegmentView, input: string): string | undefined {
+  const i = skipOptions(v.words, 0, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG);
+  const token = xargsReplaceToken(v.args.slice(0, i));
+  const inner = v.words.slice(i);
+  const script = token && inner.length ? shellScript(inner.map((w) => w.text)) : undefined;
+  if (!token || script === undefined) return undefined;
+  return input.split('\n').filter((l) => l.trim()).map((l) => script.split(token).join(l)).join('\n');
 }
 
 /** Database clients that run the SQL they are fed (on stdin or from a file). */
@@ -101,8 +126,20 @@ export function commandLinesIn(text: string): { line: string; explicit: boolean 
 /** Findings from what earlier segments wrote, for a later segment that may read it as configuration. */
 export async function contentFindings(v: SegmentView, shown: readonly string[], judges: StagedJudges): Promise<Finding[]> {
   if (!shown.length || INERT.test(v.name)) return [];
+  // A shell xargs starts with a script reads no input and no file: xargs is judged on what it puts in the script.
+  if (v.name !== 'xargs' && shellScript([v.name, ...v.args]) !== undefined && (v.seg.via.includes('xargs') || /(^|\/)xargs$/.test(v.seg.argv[0]?.text ?? ''))) return [];
   const f: Finding[] = [];
-  for (const text of shown) {
+  for (const fed of shown) {
+    const runs = v.name === 'xargs' ? xargsRuns(v, fed) : undefined;
+    if (runs !== undefined) {
+      // `xargs -I{} sh -c 'cd x; {}'`: each line is a command line xargs has its program run.
+      for (const line of runs.split('\n')) {
+        const found = await judges.shell(line);
+        if (found && !/^(parse|allowlist)$/.test(found.group)) f.push({ ...found, reason: `xargs runs ${line.slice(0, 60)}: ${found.reason}` });
+      }
+      continue;
+    }
+    const text = fed;
     if (SQL_CLIENTS.test(v.name) && DESTRUCTIVE_SQL.test(text)) f.push(deny('remote_destruction', `${v.name} runs SQL this command wrote or fed it that drops, truncates or empties data`));
     const grant = SQL_CLIENTS.test(v.name) ? grantInText(v.name, text) : undefined;
     if (grant) f.push(grant);

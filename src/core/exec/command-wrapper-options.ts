@@ -31,3 +31,41 @@ export function skipOptions(argv: Word[], start: number, withArg: string, long: 
   }
   return i;
 }
+
+/** xargs's options that take a value, for skipOptions. */
+export const XARGS_VALUE_LETTERS = 'adEILnPs';
+export const XARGS_VALUE_LONG = ['arg-file', 'delimiter', 'eof', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'];
+
+/**
+ * The string xargs replaces with each input line (`-I R`, `-IR`, `-i`, `-iR`, `--replace[=R]`),
+ * read from xargs's own options; undefined when it appends the input as arguments instead.
+ */
+export function xargsReplaceToken(options: readonly string[]): string | undefined {
+  let token: string | undefined;
+  for (let k = 0; k < options.length; k++) {
+    const t = options[k];
+    if (t === '--replace' || t === '-i') token = '{}';
+    else if (t.startsWith('--replace=')) token = t.slice('--replace='.length);
+    else if (t.startsWith('-') && !t.startsWith('--')) {
+      for (let j = 1; j < t.length; j++) {
+        const c = t[j];
+        if (c === 'I') { token = j === t.length - 1 ? options[++k] : t.slice(j + 1); break; }
+        if (c === 'i') { token = j === t.length - 1 ? '{}' : t.slice(j + 1); break; }
+        if (XARGS_VALUE_LETTERS.includes(c)) { if (j === t.length - 1) k++; break; }
+      }
+    }
+  }
+  return token || undefined;
+}
+
+/**
+ * Whether shell text reads `token` where a program name goes: at its start, after `;`, `&`, `|`,
+ * `(`, `{`, a newline or `$(`, or as the argument of a word that runs its argument (`eval {}`).
+ */
+export function inCommandPosition(script: string, token: string): boolean {
+  const t = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[;&|({\\n\`]|\\$\\(|\\b(then|do|else|eval|exec|source|command|env|nohup|sudo|xargs|time)\\s)\\s*["']?${t}`).test(script);
+}
+
+/** git settings whose value is a command line git runs: a pager, an editor, ssh, a diff, filter or merge driver, a signing program. */
+export const GIT_COMMAND_SETTING = /^(core\.(sshcommand|pager|editor|askpass|fsmonitor)|sequence\.editor|pager\.[\w-]+|diff\.external|diff\.[^.]+\.(textconv|command)|filter\.[^.]+\.(clean|smudge|process)|merge\.[^.]+\.driver|gpg\.(program|[^.]+\.program))$/i;

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ParseProblem, Word } from './command-types';
 import { embeddedInArguments, optionScripts, runnerActions, unknownProgramActions } from './command-runners';
-import { skipOptions } from './command-wrapper-options';
+import { GIT_COMMAND_SETTING, inCommandPosition, skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
 
@@ -122,10 +122,18 @@ function sudo(argv: Word[], name: string): WrapAction[] {
 }
 
 function xargs(argv: Word[]): WrapAction[] {
-  const i = skipOptions(argv, 1, 'adEILnPs', [
-    'arg-file', 'delimiter', 'eof', 'max-lines', 'max-args', 'max-procs', 'max-chars', 'process-slot-var',
-  ]);
-  return i < argv.length ? [{ kind: 'argv', label: 'xargs', argv: argv.slice(i) }] : [];
+  const i = skipOptions(argv, 1, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG);
+  if (i >= argv.length) return [];
+  const inner = argv.slice(i);
+  const action: WrapAction = { kind: 'argv', label: 'xargs', argv: inner };
+  // `xargs -I{} sh -c '{}'`, `xargs -I% %`: each input line becomes the program or the shell text that runs.
+  const token = xargsReplaceToken(argv.slice(1, i).map((w) => w.text));
+  if (!token) return [action];
+  const base = path.posix.basename(inner[0].text);
+  const script = SHELLS.has(base) ? shell(inner, base).find((a) => a.kind === 'script') : undefined;
+  const runsInput = inner[0].text.includes(token) || (script?.kind === 'script' && inCommandPosition(script.script.text, token));
+  if (!runsInput) return [action];
+  return [{ kind: 'problem', problem: { kind: 'dynamic-command', detail: `xargs puts each line of its input where ${base} reads the command to run (${token})` } }, action];
 }
 
 function find(argv: Word[]): WrapAction[] {
@@ -244,6 +252,22 @@ function gitRunners(argv: Word[]): WrapAction[] {
   return out;
 }
 
+/**
+ * `git -c core.pager='less -R' log`, `git clone --config core.sshCommand='ssh -i k' …`: a setting
+ * whose value git runs as a command line is judged as one.
+ */
+function gitSettingCommands(argv: Word[]): WrapAction[] {
+  const out: WrapAction[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i].text;
+    const setting = (t === '-c' || t === '--config') && argv[i + 1] ? argv[++i] : t.startsWith('--config=') ? { ...argv[i], text: t.slice('--config='.length) } : undefined;
+    const eq = setting ? setting.text.indexOf('=') : -1;
+    if (!setting || eq < 0 || !GIT_COMMAND_SETTING.test(setting.text.slice(0, eq))) continue;
+    out.push({ kind: 'script', label: `git -c ${setting.text.slice(0, eq)}`, script: { ...setting, text: setting.text.slice(eq + 1) } });
+  }
+  return out;
+}
+
 /** What a command runs besides itself, if it is a wrapper; [] otherwise. */
 export function unwrapCommand(argv: Word[]): WrapAction[] {
   const first = argv[0];
@@ -254,7 +278,7 @@ export function unwrapCommand(argv: Word[]): WrapAction[] {
   if (unwrap) return unwrap(argv, name);
   const windows = windowsActions(argv, name);
   if (windows) return windows;
-  const options = [...optionScripts(argv, name), ...embeddedInArguments(argv, name), ...(name === 'git' ? gitRunners(argv) : [])];
+  const options = [...optionScripts(argv, name), ...embeddedInArguments(argv, name), ...(name === 'git' ? [...gitRunners(argv), ...gitSettingCommands(argv)] : [])];
   const table = runnerActions(argv, name);
   return table ? [...table, ...options] : [...options, ...unknownProgramActions(argv, name)];
 }
