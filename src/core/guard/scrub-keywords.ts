@@ -212,13 +212,18 @@ const SEPARATOR_BEHIND = String.raw`(?:\\?["'])?(?:\]|[ \t]*:?[ \t]*(?:string|St
 
 const QUOTED = String.raw`(?<genQ>${QUOTE})(?![<{\[])(?![A-Z][a-z\u00C0-\u024F]{2,}\k<genQ>)` +
   String.raw`[^\s"'\x60\\|]{8,512}\k<genQ>`;
+/**
+ * A method call on a member path (`request.POST.get(`, `r.Header.Get(`): code, refused here already
+ * (it is common after `token =` in source, and a candidate costs far more than this check).
+ */
+const MEMBER_CALL = String.raw`(?:[A-Za-z_$][\w$]{0,64}\.){1,8}[A-Za-z_$][\w$]{0,64}\(`;
 // The value run is captured in a lookahead and consumed by backreference: lookaheads are atomic, so
 // no check after it can make the engine retry every shorter prefix of the run. A value may start
 // with `!`, `@`, `#`, `%`, `$`, `~`, `.` or `+` (generated passwords do); keyNameAccept tells a
 // reference (`$HOME`, `~/.ssh/config`, `./relative`) or a unary plus (`+count`) from a secret.
 // Past 512 characters the run goes on over plain value characters only: a bracket there would let
 // every `=` of a long hostile run scan to its end (quadratic once another lane wins each position).
-const UNQUOTED = String.raw`(?![=:])(?!\+${CODE})(?!${CODE})(?=(?<genV>${UNIT}{8,512}))\k<genV>(?!<)${V}*`;
+const UNQUOTED = String.raw`(?![=:])(?!\+?${CODE})(?!${MEMBER_CALL})(?=(?<genV>${UNIT}{8,512}))\k<genV>(?!<)${V}*`;
 
 /**
  * Anchored at the separator, not at the keyword: `=` and `:` are rare next to letters, and an
@@ -310,7 +315,7 @@ const hdrRule: ScrubRule = {
   anchor: '[:=]',
   guard: KEYWORD_GUARD,
   source: String.raw`(?<hdrL>(?<=(?:Authorization|authorization|AUTHORIZATION)(?:\\?["'])?[ \t]{0,32}[:=])[ \t]*(?:${QUOTE})?` +
-    String.raw`${anyOf(SCHEMES)}[ \t]+)(?![<{])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
+    String.raw`${anyOf(SCHEMES)}[ \t]+)(?![<{]|\$[{(])(?![a-z_]+(?![^\s"'\x60\\,])|[A-Z_]+(?![^\s"'\x60\\,]))[^\s"'\x60\\,]{4,}(?:,[ \t]{0,8}[A-Za-z]{1,32}=[^\s,"'\x60\\]+){0,8}`,
   accept: looksSecret,
 };
 
