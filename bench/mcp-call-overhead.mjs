@@ -4,7 +4,8 @@
 // bridge connection's own SDK client (a stdio server has one client; two server processes of the
 // same build differ by more than the bridge costs on a busy machine, so a client with a server of
 // its own is recorded beside it as `extra`), and over streamable HTTP one server with two sessions.
-// Goal: ratio <= 1.1.
+// On a loaded machine the times follow the scheduler more than the code, so the CPU time this
+// process spends per call on each side is recorded beside them (`extra.cpuUs`). Goal: ratio <= 1.1.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -57,10 +58,16 @@ async function measure(transport, resolved, directTransport) {
   // The bridge connection's SDK client (a private field, read here only to measure against it).
   const own = mcp.entries.get('everything').conn.client;
   const ctx = rt.context({ channel: 'bench', sessionKey: 'bench' });
+  const cpu = new Map();
   const batch = async (fn) => {
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < BATCH; i++) await fn(i);
-    return Number(process.hrtime.bigint() - t0) / 1e6 / BATCH; // ms per call
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6 / BATCH; // ms per call
+    const c = process.cpuUsage(c0);
+    if (!cpu.has(fn)) cpu.set(fn, []);
+    cpu.get(fn).push((c.user + c.system) / BATCH); // µs of this process per call
+    return ms;
   };
   const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
   const viaOwn = (i) => own.callTool({ name: 'echo', arguments: { message: `m${i}` } });
@@ -70,6 +77,7 @@ async function measure(transport, resolved, directTransport) {
     if (r.isError) throw new Error(r.forLLM);
   };
   for (let w = 0; w < 2; w++) { await batch(reference); await batch(viaBridge); }
+  cpu.clear();
   const d = [], b = [], other = [];
   for (let r = 0; r < ROUNDS; r++) {
     d.push(await batch(reference));
@@ -80,10 +88,14 @@ async function measure(transport, resolved, directTransport) {
   await mcp.dispose();
   const value = median(b);
   const referenceValue = median(d);
+  const cpuUs = { bridge: Math.round(median(cpu.get(viaBridge))), reference: Math.round(median(cpu.get(reference))) };
   record({
     name: `mcp-call-overhead-${transport}`, unit: 'ms', value, referenceValue,
     reference: transport === 'stdio' ? 'the same connection\'s SDK client calling echo directly (stdio)' : `SDK client calling echo directly (${transport})`,
-    ...(transport === 'stdio' ? { extra: { separateServerDirectMs: median(other), separateServerRatio: Math.round((value / median(other)) * 1000) / 1000 } } : {}),
+    extra: {
+      cpuUs,
+      ...(transport === 'stdio' ? { separateServerDirectMs: median(other), separateServerRatio: Math.round((value / median(other)) * 1000) / 1000 } : {}),
+    },
     goal: 'ratio <= 1.1', pass: value / referenceValue <= 1.1, runs: ROUNDS, statistic: 'median',
     corpus: `${BATCH} sequential echo calls per run, server-everything ${require('@modelcontextprotocol/server-everything/package.json').version}`, loadBefore,
   });
