@@ -9,7 +9,7 @@
 //   sqlcmd/bcp -P P · sshpass -p P · zip/unzip -P P · az login … -p P · docker/podman/helm… login -p P ·
 //   keytool/jarsigner -storepass P, -keypass P · 7z/rar -pP (glued) · openssl -passin pass:P ·
 //   htpasswd -b[c] FILE USER P (or -nb USER P) · rabbitmqctl add_user USER P / change_password USER P ·
-//   smbclient/rpcclient -U USER%P
+//   smbclient/rpcclient -U USER%P · net use \\host\share /user:USER P
 import { type ScrubRule } from './scrub-rule';
 import { looksSecret } from './scrub-value';
 
@@ -83,4 +83,17 @@ const smb: ScrubRule = {
   accept: looksSecret,
 };
 
-export const CLI_RULES: readonly ScrubRule[] = [...CLI_ROWS.map(cliRule), htpasswd, rabbit, smb];
+/**
+ * Windows `net use \\host\share /user:DOMAIN\user PASSWORD`: the argument after `/user:…` (the user
+ * stays). Not another `/option`, nor `*` (net use then prompts for the password).
+ */
+const netUse: ScrubRule = {
+  name: 'netu',
+  anchor: '/',
+  source: String.raw`(?<netuL>[uU][sS][eE][rR]:[^\s"']{1,128}[ \t]{1,16}(?<netuQ>["']?))` +
+    String.raw`(?<=(?<![\w.-])[nN][eE][tT](?:\.exe)?[ \t]{1,16}[uU][sS][eE](?:[ \t]{1,16}[^\s|;&]{1,256}){0,8}[ \t]{1,16}/[uU][sS][eE][rR]:[^\s"']{1,128}[ \t]{1,16}["']?)` +
+    String.raw`(?![/*])${VALUE}(?<netuR>\k<netuQ>)`,
+  accept: looksSecret,
+};
+
+export const CLI_RULES: readonly ScrubRule[] = [...CLI_ROWS.map(cliRule), htpasswd, rabbit, smb, netUse];

@@ -108,6 +108,8 @@ describe('Scrubber command-line password options', () => {
       [`rabbitmqctl add_user admin ${PW}`, 'rabbitmqctl add_user admin [REDACTED]'],
       [`rabbitmqctl change_password admin ${PW}`, 'rabbitmqctl change_password admin [REDACTED]'],
       [`smbclient //srv/s -U admin%${PW}`, 'smbclient //srv/s -U admin%[REDACTED]'],
+      [`net use \\\\fs\\share /user:CORP\\svc ${PW}`, 'net use \\\\fs\\share /user:CORP\\svc [REDACTED]'],
+      [`NET USE Z: \\\\fs\\share /USER:svc "${PW}" /persistent:no`, 'NET USE Z: \\\\fs\\share /USER:svc "[REDACTED]" /persistent:no'],
     ];
     for (const [text, expected] of cases) becomes(text, expected);
   });
@@ -116,7 +118,8 @@ describe('Scrubber command-line password options', () => {
     for (const line of ['mkdir -p build/output/assets', 'ls -a /etc/nginx', 'docker run -p 8080:80 nginx', 'zip -r out.zip dist',
       '7z x archive.7z', 'mongosh -p', 'redis-cli -a $REDIS_PASSWORD ping', 'htpasswd -c .htpasswd admin', 'keytool -list -keystore ks.jks',
       'ldapsearch -W -D cn=admin', 'rabbitmqctl list_users', 'smbclient -L //srv -U admin', 'grep -P "\\d+" file.txt',
-      'psql -p 5432 -h localhost']) same(line);
+      'psql -p 5432 -h localhost', 'net use \\\\fs\\share /user:CORP\\svc *', 'net use \\\\fs\\share /user:svc /persistent:no',
+      'net use \\\\fs\\share /user:svc %SHARE_PASSWORD%', 'curl https://x/user:abc def123456']) same(line);
   });
 });
 

@@ -50,7 +50,8 @@ const HOSTILE: Record<string, string[]> = {
   'config directives': [`identified by${run(' ')}x`, `Y${run('\t')}"`, `PASSWORD${run(' ')}'`, `#define A${run(' ')}(`,
     `SetEnv A${run(' ')}x`, `add_header a${run(' ')}b`, `Header set a${run(' ')}`, `name: TOKEN\nvalue=${run(' ')}"`, `Cookie: a=${run('a')};`],
   'program password options': [`redis-cli${run(' -a')}`, `mongosh -p${run(' ')}x`, `htpasswd -b${run(' f')}`, `rabbitmqctl add_user${run(' u')}`,
-    `smbclient -U${run(' a')}%`, `7z a -p${run('"')}`, `keytool -storepass${run('\t')}x`],
+    `smbclient -U${run(' a')}%`, `7z a -p${run('"')}`, `keytool -storepass${run('\t')}x`, `net use${run(' /user:a')}`,
+    run('net use /user:a b '), `net use /user:${run('a')} x`],
   'inner-shape tokens': [`LS0tLS1CRUdJTi${run('A')}`, run('123456789:AA'), `x:APA91b${run('a')}`, run('pat12345678901234.'),
     `.atlasv1.${run('a')}`, run('a8Q~'), `1/${run('1')}:`, run('MTEyMjMzNDQ1NTY2Nzc4ODk5.abcdef.')],
 };

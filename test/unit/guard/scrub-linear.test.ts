@@ -27,7 +27,7 @@ const HOSTILE: Record<string, string[]> = {
     'SetEnv API_KEY ', 'proxy_set_header X-Api-Key ', '- name: API_KEY\n  value: ', '"name": "TOKEN", "value": "', 'Set-Cookie: a=',
     'password "', 'token \'abcdefghij '],
   'command-line passwords': ['redis-cli -a ', 'mongosh -p ', '7z a -p', 'htpasswd -b f u ', 'rabbitmqctl add_user u ', 'smbclient -U u%',
-    'keytool -storepass ', 'ldapsearch -w '],
+    'keytool -storepass ', 'ldapsearch -w ', 'net use /user:u '],
   'inner shapes and fallback anchors': ['LS0tLS1CRUdJTi', '123456789:AA', ':APA91b', 'MTAabcdefghijklmnopqrstuvwx.abcdef.', '.atlasv1.',
     'a8Q~', '1/1234567890', 'tskey-auth-', 'LTAI', 'EAA', '1//0', 'sha256~', 's.a1', 'Q~'],
   // One endless run, runs one short of a token (every sampled position lands in one), and runs of
