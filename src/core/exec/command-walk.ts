@@ -103,10 +103,15 @@ export class SegmentWalker {
     }
   }
 
-  /** Children in order: operators set how the next statement is joined; the rest is walked. */
-  private sequence(n: Node, ctx: Ctx, joinedBy: Joiner): void {
+  /**
+   * Children in order: operators set how the next statement is joined; the rest is walked.
+   * `lastRedirects`: redirections the grammar hung on a whole `a && b` list, which the shell gives
+   * to its last command only (`cd x && make 2>&1`: cd's stderr is not redirected).
+   */
+  private sequence(n: Node, ctx: Ctx, joinedBy: Joiner, lastRedirects?: { redirects: Redirect[]; of: Node }): void {
     let pending: Joiner | undefined;
     let first = true;
+    const last = lastRedirects ? n.namedChildren.filter((c) => c && STATEMENTS.has(c.type)).pop() : undefined;
     for (const child of n.children) {
       if (!child) continue;
       if (!child.isNamed) {
@@ -116,7 +121,11 @@ export class SegmentWalker {
       if (!STATEMENTS.has(child.type)) { this.substitutions(child, ctx); continue; }
       // The first statement keeps the caller's joiner, unless a pipe comes first (a heredoc's `| sh` tail).
       const j: Joiner = first && pending !== '|' && pending !== '|&' ? joinedBy : pending ?? '\n';
-      this.statement(child, j === '|' || j === '|&' ? { ...ctx, stdinPipe: true } : ctx, j);
+      const c = j === '|' || j === '|&' ? { ...ctx, stdinPipe: true } : ctx;
+      if (lastRedirects && child === last) {
+        if (child.type === 'command') this.command(child, c, j, lastRedirects.redirects, [], lastRedirects.of.text.slice(child.startIndex - lastRedirects.of.startIndex));
+        else this.statement(child, { ...c, redirects: [...c.redirects, ...lastRedirects.redirects] }, j);
+      } else this.statement(child, c, j);
       pending = undefined;
       first = false;
     }
@@ -138,6 +147,7 @@ export class SegmentWalker {
       } else if (!body) body = c;
     }
     if (body?.type === 'command') this.command(body, ctx, joinedBy, redirects, heredocs, n.text);
+    else if (body?.type === 'list' && !heredocs.length) this.sequence(body, ctx, joinedBy, { redirects, of: n });
     else if (body) this.statement(body, { ...ctx, redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }, joinedBy);
     else this.emit(this.segment([], [], redirects, heredocs, ctx, joinedBy, n.text), ctx);
     for (const t of targets) this.redirectSubstitutions(t.node, t.literal, ctx);
