@@ -34,6 +34,7 @@ import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
 import { createCronTool, type CronToolPorts } from './automation/cron-tool';
 import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
+import { createReadDocumentTool } from './media/read-document-tool';
 
 export interface ToolsetPorts {
   rt: PincerRuntime;
@@ -136,6 +137,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
+      createReadDocumentTool({ guard: fsGuard, fs: p.fs }),
       ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...(p.skills ? createSkillTools({
         catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, registry: () => p.rt.registry, home: p.home,

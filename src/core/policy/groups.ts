@@ -16,6 +16,8 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   knowledge: ['skill_search'],
   // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
   custom: [],
+  // Documents and media read for the model (src/core/media): a PDF's text page by page.
+  media_read: ['read_document'],
 };
 
 export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';

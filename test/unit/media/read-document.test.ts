@@ -1,0 +1,81 @@
+// read_document on real PDFs made by pdf-lib in a temp workspace, through the pipeline: text page by
+// page with page numbers, ranges and the next range named, a page without text reported, a file
+// recognised by its bytes (a fake ".pdf" refused, a PDF under another name read), and the path guard
+// refusing what read_file refuses (outside the workspace, a link out of it, a denied file).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
+import { createReadDocumentTool, DOCUMENT_LIMITS } from '../../../src/core/media/read-document-tool';
+import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir } from '../../support/fs-fixtures';
+import { runtimeWith } from '../../support/test-tools';
+
+/** A PDF whose pages hold these texts; an empty string is a page with nothing on it (like a scan). */
+async function pdf(pages: string[]): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const text of pages) {
+    const page = doc.addPage([400, 300]);
+    if (text) page.drawText(text, { x: 20, y: 250, size: 12, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+after(removeTempDirs);
+
+describe('read_document', function () {
+  // pdf.js loads once per process; on a loaded machine that first load takes seconds.
+  this.timeout(60_000);
+  const ws = makeWorkspace({}, 'read-document');
+  const rt = runtimeWith({ 'rateLimit.enabled': false, 'loopDetection.enabled': false }, [createReadDocumentTool({ guard: makeGuard([fs.realpathSync(ws.root)]), fs: new NodeWorkspaceFs() })]);
+  const read = (args: Record<string, unknown>) => rt.registry.execute('read_document', args, rt.context({ channel: 'test', sessionKey: 'doc', workspaceRoot: ws.root }));
+
+  before(async () => {
+    fs.writeFileSync(ws.path('report.pdf'), await pdf(Array.from({ length: 13 }, (_, i) => (i === 1 ? '' : `Chapter ${i + 1} text`))));
+    fs.writeFileSync(ws.path('notes.bin'), await pdf(['Hidden under another name']));
+    fs.writeFileSync(ws.path('fake.pdf'), 'This is plain text wearing a .pdf name.\n');
+  });
+
+  it('reads pages with their numbers, reports a page without text, and names the next range', async () => {
+    const r = await read({ path: 'report.pdf' });
+    assert.equal(r.isError, false, r.forLLM);
+    assert.match(r.forLLM, /^--- Page 1 of 13 ---\nChapter 1 text\n\n--- Page 2 of 13 ---\n\(no text on this page: it may be a scanned image\)\n\n--- Page 3 of 13 ---\nChapter 3 text/);
+    assert.match(r.forLLM, new RegExp(`--- Page ${DOCUMENT_LIMITS.pagesPerCall} of 13 ---\\nChapter ${DOCUMENT_LIMITS.pagesPerCall} text\\n\\n\\[Showing pages 1-10 of 13\\. Use pages="11-13" to continue\\.\\]$`));
+    assert.deepEqual(r.details!.pagesWithoutText, [2]);
+    const rest = await read({ path: 'report.pdf', pages: '11-13' });
+    assert.equal(rest.forLLM, '--- Page 11 of 13 ---\nChapter 11 text\n\n--- Page 12 of 13 ---\nChapter 12 text\n\n--- Page 13 of 13 ---\nChapter 13 text');
+    assert.equal((await read({ path: 'report.pdf', pages: '7' })).forLLM, '--- Page 7 of 13 ---\nChapter 7 text');
+    assert.match((await read({ path: 'report.pdf', pages: '3-99' })).forLLM, /Showing pages 3-12 of 13\. Use pages="13-13"/);
+  });
+
+  it('refuses ranges past the end or backwards, and arguments that are not a range', async () => {
+    assert.match((await read({ path: 'report.pdf', pages: '20' })).forLLM, /has 13 pages/);
+    assert.match((await read({ path: 'report.pdf', pages: '5-2' })).forLLM, /ends before it starts/);
+    const bad = await read({ path: 'report.pdf', pages: '1; rm' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.forLLM, /pages/);
+  });
+
+  it('knows a PDF by its bytes, not its name', async () => {
+    const fake = await read({ path: 'fake.pdf' });
+    assert.equal(fake.isError, true);
+    assert.match(fake.forLLM, /fake\.pdf is not a PDF/);
+    assert.equal((await read({ path: 'notes.bin' })).forLLM, '--- Page 1 of 1 ---\nHidden under another name');
+    const missing = await read({ path: 'nope.pdf' });
+    assert.match(missing.forLLM, /File not found: nope\.pdf/);
+  });
+
+  it('the path guard: outside the workspace, a link out of it, and a denied path (.git) are refused', async () => {
+    const outside = tempDir('read-document-outside');
+    fs.writeFileSync(path.join(outside, 'secret.pdf'), await pdf(['Outside text']));
+    link(path.join(outside, 'secret.pdf'), ws.path('linked.pdf'));
+    fs.mkdirSync(ws.path('.git'));
+    fs.writeFileSync(ws.path('.git/packed.pdf'), await pdf(['API_KEY text']));
+    for (const p of [path.join(outside, 'secret.pdf'), '../' + path.basename(outside) + '/secret.pdf', 'linked.pdf', '.git/packed.pdf']) {
+      const r = await read({ path: p });
+      assert.equal(r.isError, true, `${p}: ${r.forLLM}`);
+      assert.doesNotMatch(r.forLLM, /Outside text|API_KEY/);
+    }
+  });
+});
