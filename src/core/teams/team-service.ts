@@ -92,21 +92,15 @@ export class TeamService {
   }
 
   /**
-   * The team `agentId` leads in chat session `sessionKey` (for TEAM.md in its prompt), binding the
-   * session to it: the team the session is bound to, else `preferred` (the team the person picked)
-   * when the agent leads it, else the one team the agent leads. A member's session leads nothing.
+   * The team `agentId` leads in chat session `sessionKey` (for TEAM.md in its prompt): the team the
+   * session was started for (bindLead: Pincer: Pick Team…), when the agent is its lead. An agent that
+   * leads a team is an ordinary agent in every other session, and a member's session leads nothing.
    */
-  leadTeam(sessionKey: string, agentId: string, preferred?: string): TeamDefinition | undefined {
+  leadTeam(sessionKey: string, agentId: string): TeamDefinition | undefined {
     if (this.members.has(sessionKey)) return undefined;
     const bound = this.leads.get(sessionKey);
-    if (bound !== undefined) {
-      const t = this.team(bound);
-      return t?.lead === agentId ? t : undefined;
-    }
-    const led = this.deps.teams().filter((t) => t.lead === agentId);
-    const pick = led.find((t) => t.id === preferred) ?? (led.length === 1 ? led[0] : undefined);
-    if (pick) this.leads.set(sessionKey, pick.id);
-    return pick;
+    const t = bound !== undefined ? this.team(bound) : undefined;
+    return t?.lead === agentId ? t : undefined;
   }
 
   /** The chat session that last led `teamId` in this window (members started from the board run under it). */
@@ -121,13 +115,10 @@ export class TeamService {
       const team = this.team(m.teamId);
       return team ? { team, name: m.member, role: 'member', runId: m.runId, leadSessionKey: m.leadSessionKey } : `Team ${m.teamId} no longer exists.`;
     }
-    const bound = this.leads.get(ctx.sessionKey);
-    const led = bound !== undefined ? [this.team(bound)].filter((t): t is TeamDefinition => !!t) : this.deps.teams().filter((t) => t.lead === ctx.agentId);
-    if (ctx.subagentDepth === 0 && led.length === 1 && led[0]!.lead === ctx.agentId) {
-      this.leads.set(ctx.sessionKey, led[0]!.id);
-      return { team: led[0]!, name: ctx.agentId, role: 'lead', leadSessionKey: ctx.sessionKey };
-    }
-    if (led.length > 1) return `${ctx.agentId} leads several teams (${led.map((t) => t.id).join(', ')}): pick one in the chat's agent picker.`;
+    const team = ctx.subagentDepth === 0 ? this.leadTeam(ctx.sessionKey, ctx.agentId) : undefined;
+    if (team) return { team, name: ctx.agentId, role: 'lead', leadSessionKey: ctx.sessionKey };
+    const led = this.deps.teams().filter((t) => t.lead === ctx.agentId).map((t) => t.id);
+    if (led.length) return `This chat session was not started for a team, so ${ctx.agentId} leads none here (it leads ${led.join(', ')}): the person starts a team's session with Pincer: Pick Team….`;
     return 'You are not part of a team in this session: the team tools serve a team\'s lead (picked in the chat) and the members it starts.';
   }
 

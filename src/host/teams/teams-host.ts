@@ -49,7 +49,7 @@ export interface TeamsHost extends vscode.Disposable {
   onBoardChange(listener: (teamId: string) => void): vscode.Disposable;
   /** The window's team service (starts it, and loads the chat bundle, on first call); undefined without a team. */
   service(): TeamService | undefined;
-  /** TEAM.md for a chat turn of `agentId` in `sessionKey`, when that agent leads a team there. */
+  /** TEAM.md for a chat turn of `agentId` in `sessionKey`, when the session was started for a team that agent leads. */
   teamMd(sessionKey: string, agentId: string): string | undefined;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
@@ -138,7 +138,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     },
     service,
     teamMd(sessionKey, agentId) {
-      const team = service()?.leadTeam(sessionKey, agentId, picked);
+      const team = service()?.leadTeam(sessionKey, agentId);
       return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);
     },
     reload,
@@ -158,8 +158,13 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
         return undefined;
       }
       picked = team.id;
-      await d.chat().view.reveal();
-      await d.chat().view.controller.pickAgent(team.lead);
+      // A new chat session with the lead, started for this team: the lead leads it there only.
+      const { view } = d.chat();
+      await view.reveal();
+      await view.controller.pickAgent(team.lead);
+      await view.controller.handle({ type: 'new-session' });
+      const key = view.controller.currentSession;
+      if (key) service()?.bindLead(key, team.id);
       return team;
     },
     dispose: () => {

@@ -165,7 +165,7 @@ describe('teams: the Team Board', () => {
     });
 
     it('before any chat led the team, an action changes the board and starts nobody', async () => {
-      const t = await rigs.start({});
+      const t = await rigs.start({ leadSession: false });
       await t.board.create('web', { subject: 'Docs', assignee: 'bob' }, { name: 'default', at: Date.now() });
       assert.equal(t.svc.leadSession('web'), undefined);
       const r = await personAction(t.svc, 'web', { type: 'action', action: 'assign', id: 1, assignee: 'ann' });

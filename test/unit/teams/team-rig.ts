@@ -35,6 +35,8 @@ export interface TeamRigOptions {
   lead?: (req: ScriptRequest, n: number) => ScriptStep;
   askUser?: AskUser;
   extraTools?: Tool[];
+  /** false: no chat session was started for the team yet (default: the lead's session was). */
+  leadSession?: boolean;
 }
 
 export interface TeamRig {
@@ -83,6 +85,8 @@ export function teamRigs(): { start: (opts: TeamRigOptions) => Promise<TeamRig> 
       box.svc = svc;
       open.push({ db, svc });
       const lead = await r.session();
+      // The lead's session was started for the team (as Pincer: Pick Team… does).
+      if (opts.leadSession !== false) svc.bindLead(lead, team.id);
       const ctx = r.x.rt.context({ channel: 'chat', sessionKey: lead, agentId: 'default' });
       return { r, svc, board, team, lead, asLead: (tool, args) => r.x.rt.registry.execute(tool, args, ctx) };
     },

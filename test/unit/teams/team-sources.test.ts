@@ -1,6 +1,6 @@
 // Where a window's teams come from (the workspace's `.pincer/teams/*.md` and the `pincer.teams`
 // setting, every problem named) and which team a chat session leads: TEAM.md goes to a lead's
-// prompt only, for the team the person picked when its agent leads several.
+// prompt only, in the session the person started for that team (Pincer: Pick Team…).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,23 +43,27 @@ describe('teams: definitions in a workspace, and who leads', () => {
     assert.deepEqual(readTeams(undefined, ['web']).problems, ['pincer.teams must be an object of team id → { lead, members, … }']);
   });
 
-  it('a session leads the team the person picked, stays bound to it, and a member\'s or another agent\'s session leads none', () => {
+  it('a lead leads only in the session started for its team (even one leading a single team); every other session of it, and a member\'s, leads none', () => {
     const { teams } = readTeams(undefined, {
       web: { lead: 'default', members: ['ann'] }, docs: { lead: 'default', members: ['bob'] }, ops: { lead: 'sre', members: ['ann'] },
     });
     const svc = new TeamService({ board: async () => undefined, teams: () => teams, agents: () => [], runs: noRuns, clock: systemClock, sweepEveryMs: 0 });
     try {
-      assert.equal(svc.leadTeam('s1', 'default'), undefined, 'default leads two teams: none is guessed');
-      assert.equal(svc.leadTeam('s1', 'default', 'docs')?.id, 'docs');
-      assert.equal(svc.leadTeam('s1', 'default', 'web')?.id, 'docs', 'the session stays with its team');
+      const as = (sessionKey: string, agentId = 'default') => ({ sessionKey, agentId, subagentDepth: 0 }) as Parameters<TeamService['identify']>[0];
+      assert.equal(svc.leadTeam('s1', 'default'), undefined, 'no session was started for a team yet');
+      assert.equal(svc.leadTeam('s2', 'sre'), undefined, 'an agent that leads exactly one team is an ordinary agent in a session not started for it');
+      assert.match(svc.identify(as('s2', 'sre')) as string, /^This chat session was not started for a team, so sre leads none here \(it leads ops\): the person starts a team's session with Pincer: Pick Team…\.$/);
+      svc.bindLead('s1', 'docs');
+      assert.equal(svc.leadTeam('s1', 'default')?.id, 'docs');
       assert.equal(svc.leadTeam('s1', 'ann'), undefined, 'another agent in that session leads nothing');
-      assert.equal(svc.leadTeam('s2', 'sre')?.id, 'ops', 'an agent that leads one team leads it');
-      assert.equal(svc.leadTeam('s3', 'default', 'ops'), undefined, 'a picked team the agent does not lead is ignored');
+      assert.equal(svc.leadTeam('s9', 'default'), undefined, 'a new session of the same agent leads nothing');
+      svc.bindLead('s3', 'ops');
+      assert.equal(svc.leadTeam('s3', 'default'), undefined, 'a session of a team the agent does not lead');
       assert.equal(svc.leadSession('docs'), 's1');
       assert.equal(svc.leadSession('web'), undefined);
-      const as = (sessionKey: string) => ({ sessionKey, agentId: 'default', subagentDepth: 0 }) as Parameters<TeamService['identify']>[0];
       const caller = svc.identify(as('s1'));
       assert.ok(typeof caller !== 'string' && caller.team.id === 'docs' && caller.role === 'lead', 'the tools see the same team as the prompt');
+      assert.equal(typeof svc.identify({ ...as('s1'), subagentDepth: 1 }), 'string', 'a subagent of the lead\'s session is not the lead');
     } finally {
       svc.dispose();
     }
