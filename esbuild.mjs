@@ -51,14 +51,14 @@ const treeSitterWithoutImport = {
 };
 /**
  * Heavy libraries a tool needs only on some calls are bundles of their own, required from the runtime at
- * their first use: pdf.js (web_fetch's first PDF). The runtime's `require('./pdf-extract')` stays a
- * require of dist/pdf-extract.js beside it.
+ * their first use: pdf.js (the first PDF read) and playwright-core (the first browser call). A runtime
+ * `require('./pdf-extract')` (or `'../web/pdf-extract'`) stays a require of dist/pdf-extract.js beside it.
  */
-const LAZY_BUNDLES = { 'pdf-extract': 'src/core/web/pdf-extract.ts' };
+const LAZY_BUNDLES = { 'pdf-extract': 'src/core/web/pdf-extract.ts', 'browser-engine': 'src/core/browser/browser-engine.ts' };
 const lazyBundlesApart = {
   name: 'lazy-bundles-apart',
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^\\./(${Object.keys(LAZY_BUNDLES).join('|')})$`) }, (a) => ({ path: `${a.path}.js`, external: true }));
+    b.onResolve({ filter: new RegExp(`^\\.\\.?/(.+/)?(${Object.keys(LAZY_BUNDLES).join('|')})$`) }, (a) => ({ path: `./${path.basename(a.path)}.js`, external: true }));
   },
 };
 /**
@@ -114,7 +114,9 @@ const builds = [
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${dist}/cli-main.js`, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts', 'cli-cron': 'src/cli/cli-cron.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
-  { ...node, entryPoints: LAZY_BUNDLES, outdir: dist },
+  // playwright-core reads its own package files at run time, so it is not bundled: it is copied whole to
+  // dist/node_modules (it has no dependencies), where dist/browser-engine.js finds it.
+  { ...node, entryPoints: LAZY_BUNDLES, outdir: dist, external: ['playwright-core'] },
   { ...node, entryPoints: Object.fromEntries(LAZY_PACKAGES.map((p) => [`lazy-${p}`, p])), outdir: dist },
   // web_fetch's HTML → markdown converter (a DOM, Readability, turndown) on its worker thread (src/core/web/html-converter.ts).
   { ...node, entryPoints: ['src/core/web/web-convert-worker.ts'], outfile: `${dist}/web-convert-worker.js` },
@@ -127,6 +129,7 @@ const builds = [
 
 fs.mkdirSync(`${dist}/webview`, { recursive: true });
 fs.copyFileSync(path.join('node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), `${dist}/sql-wasm.wasm`);
+fs.cpSync(path.join('node_modules', 'playwright-core'), `${dist}/node_modules/playwright-core`, { recursive: true });
 // The shell parser: VS Code's own tree-sitter build and its bash grammar, loaded on the first command judged.
 for (const f of ['tree-sitter.wasm', 'tree-sitter-bash.wasm']) fs.copyFileSync(path.join('node_modules', '@vscode', 'tree-sitter-wasm', 'wasm', f), path.join(dist, f));
 fs.copyFileSync('webview-ui/sidebar/style.css', `${dist}/webview/sidebar.css`);

@@ -23,6 +23,7 @@ import { createSessionsListTool } from './sessions/tools/sessions-list';
 import { createSessionsSendTool, type SessionRunner } from './sessions/tools/sessions-send';
 import { createSpawnTool } from './sessions/tools/spawn';
 import type { AgentDefinition } from './agents/types';
+import { evaluateAsker } from './browser/evaluate-ask';
 import type { SubagentManager } from './subagents/subagent-manager';
 import type { GatePorts } from './teams/quality-gates';
 import { createTeamMessageTool } from './teams/team-message-tool';
@@ -114,7 +115,10 @@ export function createToolset(p: ToolsetPorts): Toolset {
   let registered: string[] = [];
   const exec = p.exec(() => guard);
   // Made once, not per build: web_fetch's page cache outlives a settings change.
-  const web = createWebTools({ config: () => p.rt.currentConfig.web, searchKey: p.webSearchKey });
+  const web = createWebTools({
+    config: () => p.rt.currentConfig.web, searchKey: p.webSearchKey,
+    askEvaluate: evaluateAsker(() => exec.approver?.(), () => p.rt.currentConfig.exec.approvalTimeoutMs),
+  });
   const build = () => {
     guard = guardFor(p);
     const g = guard;

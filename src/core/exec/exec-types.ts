@@ -78,8 +78,8 @@ export type ApprovalAnswer = 'once' | 'always' | 'deny';
 export interface ApprovalRequest {
   /** Unique per prompt; the chat view and tests answer by it. */
   id: string;
-  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. `mcp`: an MCP tool that declares itself destructive; `command` is the tool and its arguments. `custom`: a custom tool's argv. */
-  tool: 'exec' | 'credentialed_exec' | 'spawn' | 'mcp' | 'custom';
+  /** `spawn`: a subagent is about to start (pincer.subagents.askBeforeSpawn); `command` is its task. `mcp`: an MCP tool that declares itself destructive; `command` is the tool and its arguments. `custom`: a custom tool's argv. `browser`: JavaScript the browser tool would run in a page; `command` is the script, `cwd` the page's URL. */
+  tool: 'exec' | 'credentialed_exec' | 'spawn' | 'mcp' | 'custom' | 'browser';
   /** With `custom`: the custom tool's name (`command` is its argv, quoted). */
   customTool?: string;
   /** The text that will run, exactly (the normalised command, or argv joined for display). */

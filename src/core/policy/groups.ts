@@ -11,6 +11,8 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   automation: ['datetime', 'cron'],
   teams: ['team_tasks', 'team_message'],
   web: ['web_fetch', 'web_search'],
+  // A real browser a model drives (src/core/browser): pages, forms, screenshots.
+  ui: ['browser'],
   // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
   skills: ['use_skill', 'publish_skill'],
   knowledge: ['skill_search'],

@@ -80,7 +80,8 @@ export class ApprovalPrompt implements Approver {
 function title(req: ApprovalRequest, from: string | undefined): string {
   const tool = req.tool === 'exec' ? 'run this command' : req.tool === 'spawn' ? 'start a subagent with this task'
     : req.tool === 'mcp' ? 'call this MCP tool, which its server says is destructive'
-    : req.tool === 'custom' ? `run the custom tool "${req.customTool}" (this command)` : `run ${req.command.split(' ')[0]} with your credentials`;
+    : req.tool === 'custom' ? `run the custom tool "${req.customTool}" (this command)`
+      : req.tool === 'browser' ? 'run this JavaScript in the browser page' : `run ${req.command.split(' ')[0]} with your credentials`;
   // A child's request says which child asks: the person may have several running at once.
   return `Allow Pincer (${from ?? `agent "${req.agentId}"`}) to ${tool}?`;
 }

@@ -10,6 +10,7 @@ describe('web: settings and policy names', () => {
   it('defaults: localhost refused, no domain lists, the keyed providers then DuckDuckGo', () => {
     assert.deepEqual(readConfig(() => undefined).web, {
       allowLocalhost: false, allowDomains: [], denyDomains: [], searchProviders: ['exa', 'tavily', 'brave', 'duckduckgo'],
+      browser: { executablePath: undefined, headless: true, profile: undefined },
     });
   });
 
@@ -33,6 +34,18 @@ describe('web: settings and policy names', () => {
       const expected = key === 'searchProviders' ? (defaults[key] as string[]).filter((p) => p !== 'duckduckgo') : defaults[key];
       assert.deepEqual(prop.default, expected, key);
     }
+  });
+
+  it('makes the browser settings user-only (a repository must not pick the program started or a profile with logins), contributed with an application scope', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default?: unknown; scope?: string }> } } };
+    const props = pkg.contributes.configuration.properties;
+    for (const [key, def] of [['executablePath', ''], ['headless', true], ['profile', '']] as const) {
+      assert.ok(USER_ONLY_SETTINGS.has(`browser.${key}`), key);
+      assert.equal(props[`pincer.browser.${key}`]?.scope, 'application', key);
+      assert.deepEqual(props[`pincer.browser.${key}`].default, def, key);
+    }
+    const c = readConfig((k) => ({ 'browser.executablePath': '/opt/chrome', 'browser.headless': false } as Record<string, unknown>)[k]);
+    assert.deepEqual(c.web.browser, { executablePath: '/opt/chrome', headless: false, profile: undefined });
   });
 
   it('puts both tools in group web, with the names other agents call them by', () => {
