@@ -30,7 +30,7 @@ async function serve(handler: Handler): Promise<Site> {
 
 const html = (body: string, title = 'Crab shop') => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 
-export function browserContext(sessionKey: string, signal: AbortSignal = new AbortController().signal): ToolContext {
+function browserContext(sessionKey: string, signal: AbortSignal = new AbortController().signal): ToolContext {
   return { sessionKey, agentId: 'default', channel: 'test', subagentDepth: 0, isOwner: true, signal, deadline: Date.now() + 120_000, workspaceTrusted: true };
 }
 
