@@ -84,7 +84,7 @@ export interface ToolsetPorts {
    * The entry point's skills (src/core/skills) and who confirms publishing one (absent: publish_skill
    * refuses). Absent: no skill tools.
    */
-  skills?: { catalog: SkillCatalog; confirmPublish?: SkillToolPorts['confirmPublish'] };
+  skills?: { catalog: SkillCatalog; confirmPublish?: SkillToolPorts['confirmPublish']; used?: SkillToolPorts['used'] };
   /** Scheduled jobs (src/core/automation): their store and the window's scheduler. Absent: no cron tool. */
   cron?: CronToolPorts;
   /** Web search providers' keys from the person's secret storage; absent: web_search uses DuckDuckGo only. */
@@ -144,7 +144,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
       createReadDocumentTool({ guard: fsGuard, fs: p.fs }),
       ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...(p.skills ? createSkillTools({
-        catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, registry: () => p.rt.registry, home: p.home,
+        catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, used: p.skills.used, registry: () => p.rt.registry, home: p.home,
         files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,
       }) : []),
       ...web,

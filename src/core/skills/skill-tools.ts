@@ -18,6 +18,8 @@ export interface SkillToolPorts {
   maxChars: () => number;
   /** Asks the person whether to publish; absent where no one can be asked (the CLI): publish_skill refuses. */
   confirmPublish?: (req: PublishRequest) => Promise<boolean>;
+  /** Told each time use_skill loads a skill's instructions (the Skills view counts uses). */
+  used?: (skill: string) => void;
 }
 
 export function createSkillTools(ports: SkillToolPorts): Tool[] {

@@ -74,6 +74,7 @@ export function createUseSkillTool(ports: SkillToolPorts): Tool {
         parts.push('', `This skill allows only these tools for the rest of the turn: ${n.keep.join(', ') || '(none)'}.`);
         if (n.reduced.length) parts.push(`Argument patterns are not checked here (${n.reduced.join(', ')}): those tools' own rules and approvals still apply.`);
       }
+      ports.used?.(skill.name);
       return ok(parts.join('\n'), {
         ...extra,
         forUser: `Used the skill **${skill.name}** from ${whereFrom(skill)}.`,

@@ -2,7 +2,8 @@
 // toolset); this file gives it VS Code's ports — the workspace folders and their trust, watchers on
 // every place skills live (so a new or changed SKILL.md is there without a reload), a modal question
 // before publish_skill copies a skill into the person's own, the skills the person turned off (kept in
-// the extension's global state: a choice about their own agent, in every workspace) — and says what
+// the extension's global state: a choice about their own agent, in every workspace), how often each
+// skill was loaded (kept there too, for the Skills view) — and says what
 // is wrong with a broken SKILL.md (its file and field) once, with a button to open it.
 import * as os from 'os';
 import * as path from 'path';
@@ -10,10 +11,12 @@ import * as vscode from 'vscode';
 import { SkillCatalog } from '../../core/skills/skill-catalog';
 import type { PublishRequest } from '../../core/skills/publish-skill-tool';
 import { USER_SKILL_DIR } from '../../core/skills/skill-sources';
+import { countUse, type SkillUsage } from '../../core/skills/skill-usage';
 import type { Toolset, ToolsetPorts } from '../../core/toolset';
 import { SkillsView, type SkillNode } from './skills-view';
 
 const DISABLED_KEY = 'pincer.skills.disabled';
+const USAGE_KEY = 'pincer.skills.usage';
 /** A checkout or an unzip changes many files at once: one look at the disk after they settle. */
 const SETTLE_MS = 200;
 
@@ -31,7 +34,8 @@ export function createSkillsHost(context: vscode.ExtensionContext, folders: () =
   const home = os.homedir();
   const disabled = () => context.globalState.get<string[]>(DISABLED_KEY, []);
   const catalog = new SkillCatalog({ folders, home, trusted: () => vscode.workspace.isTrusted, disabled });
-  const view = new SkillsView(catalog, disabled);
+  const usage = () => context.globalState.get<SkillUsage>(USAGE_KEY, {});
+  const view = new SkillsView(catalog, disabled, usage);
   const subs: vscode.Disposable[] = [view];
   let watchers: vscode.Disposable[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -101,7 +105,10 @@ export function createSkillsHost(context: vscode.ExtensionContext, folders: () =
 
   return {
     catalog, view,
-    port: { catalog, confirmPublish },
+    port: {
+      catalog, confirmPublish,
+      used: (name) => void context.globalState.update(USAGE_KEY, countUse(usage(), name, Date.now())).then(() => view.refresh()),
+    },
     attach(t) {
       toolset = t;
       watch();

@@ -1,10 +1,12 @@
 // "Skills" (Pincer sidebar): every skill found — name, where it comes from (your skills or the
-// workspace's folder), whether it is turned off — and every broken SKILL.md with its problem. A click
-// opens the SKILL.md; the context menu turns a skill off or on again for the person, everywhere.
+// workspace's folder), whether it is turned off, how often it was used — and every broken SKILL.md
+// with its problem. A click opens the SKILL.md; the context menu turns a skill off or on again for
+// the person, everywhere.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SkillCatalog } from '../../core/skills/skill-catalog';
 import type { Skill } from '../../core/skills/skill-file';
+import { usageLabel, type SkillUsage } from '../../core/skills/skill-usage';
 
 export type SkillNode = { kind: 'skill'; name: string } | { kind: 'problem'; text: string };
 
@@ -12,7 +14,7 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
   private readonly changed = new vscode.EventEmitter<SkillNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly catalog: SkillCatalog, private readonly disabled: () => readonly string[]) {}
+  constructor(private readonly catalog: SkillCatalog, private readonly disabled: () => readonly string[], private readonly usage: () => SkillUsage = () => ({})) {}
 
   refresh(): void {
     this.changed.fire(undefined);
@@ -42,12 +44,14 @@ export class SkillsView implements vscode.TreeDataProvider<SkillNode>, vscode.Di
     const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.None);
     item.id = `skill:${node.name}`;
     if (!skill) return item;
-    item.description = `${off ? 'off · ' : ''}${sourceLabel(skill)}`;
+    const used = usageLabel(this.usage(), node.name);
+    item.description = `${off ? 'off · ' : ''}${sourceLabel(skill)}${used ? ` · ${used}` : ''}`;
     item.iconPath = new vscode.ThemeIcon(off ? 'circle-slash' : 'book');
     item.contextValue = off ? 'pincer.skill.disabled' : 'pincer.skill.enabled';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown(`**${skill.name}**${off ? ' — turned off' : ''}\n\n`);
-    tip.appendText(`${skill.description}\n\n${skill.file}${skill.allowedTools ? `\nallowed-tools: ${skill.allowedTools.join(', ')}` : ''}`);
+    const last = this.usage()[node.name]?.lastUsedAt;
+    tip.appendText(`${skill.description}\n\n${skill.file}${skill.allowedTools ? `\nallowed-tools: ${skill.allowedTools.join(', ')}` : ''}${last ? `\nlast used ${new Date(last).toLocaleString()}` : ''}`);
     item.tooltip = tip;
     item.command = { command: 'pincer.skills.open', title: 'Open SKILL.md', arguments: [node] };
     return item;

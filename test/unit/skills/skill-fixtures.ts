@@ -16,6 +16,8 @@ export interface SkillRig {
   catalog: SkillCatalog;
   /** What publish_skill asked, in order. */
   asked: PublishRequest[];
+  /** The skills use_skill reported as loaded, in order. */
+  used: string[];
 }
 
 /**
@@ -33,10 +35,11 @@ export function skillRig(opts: { home?: TreeSpec; ws?: TreeSpec; settings?: Reco
   for (const t of policyTools()) if (!rt.registry.get(t.name)) rt.registry.register(t);
   const catalog = new SkillCatalog({ folders: () => [ws], home, trusted: () => true });
   const asked: PublishRequest[] = [];
+  const used: string[] = [];
   for (const t of createSkillTools({
     catalog, registry: () => rt.registry, home,
-    files: () => ({ denyPaths: ['**/.git/**'], alwaysDeny: [], home }), maxChars: () => opts.maxChars ?? 10_000,
+    files: () => ({ denyPaths: ['**/.git/**'], alwaysDeny: [], home }), maxChars: () => opts.maxChars ?? 10_000, used: (name: string) => used.push(name),
     ...(opts.confirm === undefined ? {} : { confirmPublish: async (req: PublishRequest) => { asked.push(req); return opts.confirm!; } }),
   })) rt.registry.register(t);
-  return { rt, home, ws, catalog, asked };
+  return { rt, home, ws, catalog, asked, used };
 }
