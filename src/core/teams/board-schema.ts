@@ -134,4 +134,14 @@ export const TEAM_MIGRATIONS: Migration[] = [
               WHERE (SELECT team_id FROM team_tasks WHERE id = NEW.blocker_id) IS NOT (SELECT team_id FROM team_tasks WHERE id = NEW.task_id);
           END;`,
   },
+  {
+    version: 802,
+    name: 'teams: member runs by window, so one window\'s watchdog never releases another live window\'s claims',
+    // The window (store instance) a claiming run lives in, and when that window last said it is alive.
+    sql: `CREATE TABLE team_runs (
+            run_id TEXT PRIMARY KEY,
+            instance TEXT NOT NULL,
+            seen_at INTEGER NOT NULL
+          );`,
+  },
 ];

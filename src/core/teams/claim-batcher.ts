@@ -19,7 +19,7 @@ export interface ClaimRequest {
   at: number;
 }
 
-function claimStatements(c: ClaimRequest): StatementSpec[] {
+function claimStatements(c: ClaimRequest, instance: string): StatementSpec[] {
   return [
     {
       sql: `UPDATE team_tasks SET status = 'in_progress', owner = ?, run_id = ?, progress = 0, updated_at = ?
@@ -31,13 +31,18 @@ function claimStatements(c: ClaimRequest): StatementSpec[] {
       sql: `INSERT INTO team_events(team_id, task_id, actor, action, detail, at) SELECT ?, ?, ?, 'claim', ?, ? WHERE changes() = 1`,
       params: [c.teamId, c.id, c.owner, c.runId ? `claimed (run ${c.runId})` : 'claimed', c.at],
     },
+    // The claiming run is this window's: another window's watchdog leaves its claims alone while it is seen.
+    ...(c.runId ? [{
+      sql: 'INSERT INTO team_runs(run_id, instance, seen_at) VALUES (?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET instance = excluded.instance, seen_at = excluded.seen_at',
+      params: [c.runId, instance, c.at],
+    }] : []),
   ];
 }
 
 export class ClaimBatcher {
   private readonly batcher = new TurnBatcher<ClaimRequest, BoardTask | undefined>((claims) => this.write(claims));
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database, private readonly instance: string) {}
 
   /**
    * Resolves, once the claim's batch is durable, with the task as it is after the batch (undefined:
@@ -48,7 +53,7 @@ export class ClaimBatcher {
   }
 
   private async write(claims: ClaimRequest[]): Promise<(BoardTask | undefined)[]> {
-    await this.db.transaction(claims.flatMap(claimStatements));
+    await this.db.transaction(claims.flatMap((c) => claimStatements(c, this.instance)));
     const ids = [...new Set(claims.map((c) => c.id))];
     const rows = await this.db.query<TaskRow>(`${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, ids);
     const tasks = new Map(rows.map((r) => [r.id, taskFromRow(r)]));

@@ -19,11 +19,22 @@ function ftsQuery(text: string, anyWord: boolean): string | undefined {
   return words.length ? words.map((w) => `"${w}"`).join(anyWord ? ' OR ' : ' ') : undefined;
 }
 
+export interface SqlBoardOptions {
+  /** This window's name for its runs (default: a new random id per store). */
+  instance?: string;
+  /** Another window's run not reported alive for this long is taken as gone (default 90 s: three watchdog sweeps). */
+  staleRunMs?: number;
+}
+
 export class SqlBoardStore implements BoardStore {
   private readonly claims: ClaimBatcher;
+  private readonly instance: string;
+  private readonly staleRunMs: number;
 
-  constructor(private readonly db: Database) {
-    this.claims = new ClaimBatcher(db);
+  constructor(private readonly db: Database, opts: SqlBoardOptions = {}) {
+    this.instance = opts.instance ?? randomBytes(8).toString('hex');
+    this.staleRunMs = opts.staleRunMs ?? 90_000;
+    this.claims = new ClaimBatcher(db, this.instance);
   }
 
   async create(teamId: string, input: NewTask, by: Actor): Promise<BoardTask> {
@@ -186,8 +197,21 @@ export class SqlBoardStore implements BoardStore {
     return (await this.get(teamId, id))!;
   }
 
+  /**
+   * Several windows share the workspace database, each with its own member runs: this window says its
+   * live runs are alive, and releases the claims of runs that are not live here and are its own, or
+   * that no window has reported alive for `staleRunMs` (their window closed or crashed).
+   */
   async releaseOrphans(liveRuns: ReadonlySet<string>, lead: (teamId: string) => string | undefined, maxReturns: number, at: number): Promise<BoardTask[]> {
-    const held = await this.many(`${TASK_SELECT} WHERE t.status = 'in_progress' AND t.run_id IS NOT NULL`, []);
+    const live = [...liveRuns];
+    const upsert = 'INSERT INTO team_runs(run_id, instance, seen_at) VALUES (?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET instance = excluded.instance, seen_at = excluded.seen_at';
+    await this.db.transaction([
+      ...live.map((r) => ({ sql: upsert, params: [r, this.instance, at] })),
+      { sql: `DELETE FROM team_runs WHERE (instance = ? AND run_id NOT IN (${live.map(() => '?').join(', ')})) OR seen_at < ?`, params: [this.instance, ...live, at - this.staleRunMs] },
+    ]);
+    // A run without a row here belongs to no live window (its rows were stale, or it claimed before runs were kept).
+    const held = await this.many(`${TASK_SELECT} LEFT JOIN team_runs r ON r.run_id = t.run_id
+      WHERE t.status = 'in_progress' AND t.run_id IS NOT NULL AND (r.run_id IS NULL OR r.instance = ?)`, [this.instance]);
     const moved: BoardTask[] = [];
     for (const t of held.filter((x) => !liveRuns.has(x.runId!))) {
       const toLead = t.returns + 1 >= maxReturns ? lead(t.teamId) : undefined;
