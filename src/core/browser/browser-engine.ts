@@ -104,6 +104,8 @@ export class BrowserEngine {
   readonly limits: typeof BROWSER_LIMITS;
   readonly now: () => number;
   private readonly sessions = new Map<string, BrowserSession>();
+  /** Hosts the pages asked for: a refusal is reported only when a page caused it (not Chromium's own update checks). */
+  private pageHosts = new Set<string>();
   private sweeper?: NodeJS.Timeout;
 
   private constructor(
@@ -142,6 +144,7 @@ export class BrowserEngine {
       const context = this.shared ?? await this.browser!.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
       s = new BrowserSession(context, this);
       const session = s;
+      if (!this.shared || this.sessions.size === 0) context.on('request', (r) => this.notePageHost(r.url()));
       context.on('page', (page) => {
         // A popup opened by one of this session's pages (its opener is one of them).
         void page.opener().then((opener) => {
@@ -159,9 +162,14 @@ export class BrowserEngine {
     return this.sessions.get(key);
   }
 
-  /** Requests the proxy refused since the last call. */
+  /** Requests of the pages that the proxy refused since the last call. */
   refusals(): BrowserRefusal[] {
-    return this.proxy.take();
+    return this.proxy.take().filter((r) => this.pageHosts.has(hostOf(r.url)));
+  }
+
+  private notePageHost(url: string): void {
+    if (this.pageHosts.size >= 1000) this.pageHosts = new Set();
+    this.pageHosts.add(hostOf(url));
   }
 
   async closeSession(key: string): Promise<void> {
@@ -189,5 +197,13 @@ export class BrowserEngine {
     await (this.shared ?? this.browser)?.close().catch(() => undefined);
     await this.proxy.close();
     this.onClosed();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
