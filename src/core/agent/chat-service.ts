@@ -21,8 +21,11 @@ export interface ChatModel {
 export interface ChatServiceDeps {
   rt: PincerRuntime;
   sessions: () => Promise<SessionStore | undefined>;
-  /** The model for this agent (its definition's `model`, else the person's choice), or undefined. */
-  model: (agent: AgentDefinition) => Promise<ChatModel | undefined>;
+  /**
+   * The model for this agent's turn in this session (its definition's, else its caller's: see
+   * subagents/child-model.ts), or undefined when no model is available.
+   */
+  model: (agent: AgentDefinition, sessionKey: string) => Promise<ChatModel | undefined>;
   agent: (agentId: string) => AgentDefinition;
   contextFiles: ContextFileReader;
   user: () => string;
@@ -85,7 +88,7 @@ export class ChatService {
     // session is known to be this agent's.
     const [session, stored] = await Promise.all([store.owned(req.sessionKey, req.agentId), store.messages(req.sessionKey)]);
     const agent = this.deps.agent(req.agentId);
-    const model = await this.deps.model(agent);
+    const model = await this.deps.model(agent, req.sessionKey);
     if (!model) throw new Error('No model is available. Pick one with "Pincer: Select Model…" (VS Code\'s language models, an OpenAI-compatible endpoint or Anthropic).');
     const history: ModelMessage[] = stored.map(({ role, parts }) => ({ role, parts }));
     const toolContext = { ...this.deps.toolContext(), ...req.toolContext };

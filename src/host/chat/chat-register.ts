@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ChatService } from '../../core/agent/chat-service';
-import { mapForeignModel } from '../../core/agents/foreign-model';
 import { systemClock } from '../../core/clock';
+import { callerAgentIds, modelFor } from '../../core/subagents/child-model';
 import { confirmThrough } from '../../core/subagents/spawn-approval';
 import { originLabel } from '../../core/subagents/subagent-format';
 import { SubagentManager } from '../../core/subagents/subagent-manager';
@@ -64,13 +64,13 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
   const agents = memory.agents.registry;
   const service = new ChatService({
     rt, sessions, agent: (id) => agents.resolve(id),
-    model: async (agent) => {
+    model: async (agent, sessionKey) => {
       const cur = await models.current();
       if (!cur) return undefined;
-      // An agent that names its model uses it through the chosen provider; a Copilot or Claude Code
-      // definition's model only when the provider offers one by that name, else the chosen model.
-      const foreign = agent.foreignModel && mapForeignModel(agent.foreignModel, await cur.provider.listModels().catch(() => []));
-      return { provider: cur.provider, model: agent.model ?? (foreign || cur.model), contextTokens: cur.info?.contextTokens };
+      // A child runs on the model its definition names, else on its caller's (child-model.ts).
+      const callers = callerAgentIds(sessionKey, (key) => subagents.childOfSession(key)).map((id) => agents.resolve(id));
+      const model = await modelFor({ agent, callers, chosen: cur.model, offered: () => cur.provider.listModels() });
+      return { provider: cur.provider, model, contextTokens: cur.info?.contextTokens };
     },
     contextFiles: { read: async (scope, p) => (await memory.services())?.routed.read(scope, p) },
     user: () => memory.userId(),
