@@ -34,8 +34,8 @@ import type { SearchProviderId } from './web/web-config';
 import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
 import { createCronTool, type CronToolPorts } from './automation/cron-tool';
-import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 import { createReadDocumentTool } from './media/read-document-tool';
+import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 
 export interface ToolsetPorts {
   rt: PincerRuntime;
@@ -137,11 +137,11 @@ export function createToolset(p: ToolsetPorts): Toolset {
     });
     const tools = [
       ...routed,
+      createReadDocumentTool({ guard: fsGuard, fs: p.fs }),
       ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
-      createReadDocumentTool({ guard: fsGuard, fs: p.fs }),
       ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...(p.skills ? createSkillTools({
         catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, used: p.skills.used, registry: () => p.rt.registry, home: p.home,

@@ -171,8 +171,8 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       'pincer.serveToolsOverMcp': (opts?: { quiet?: boolean; stop?: boolean }) => mcpServe.command(opts),
       ...webKeys.commands,
       ...skills.commands,
-    },
       ...cron.commands,
+    },
     checkpoints: () => checkpoints,
     skills,
   };

@@ -16,10 +16,10 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
   skills: ['use_skill', 'publish_skill'],
   knowledge: ['skill_search'],
-  // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
-  custom: [],
   // Documents and media read for the model (src/core/media): a PDF's text page by page.
   media_read: ['read_document'],
+  // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
+  custom: [],
 };
 
 export type ProfileId = 'full' | 'coding' | 'messaging' | 'minimal';
