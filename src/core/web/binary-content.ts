@@ -21,10 +21,16 @@ function looksLikePdf(body: Buffer): boolean {
   return body.subarray(0, 1024).indexOf(PDF_MAGIC) !== -1;
 }
 
-function sniffedImage(body: Buffer): { type: string; width: number; height: number } | undefined {
+/** Image formats with no magic number: any bytes starting with zeros "are" one, so only a server's label counts. */
+const WITHOUT_MAGIC = new Set(['tga']);
+
+function sniffedImage(body: Buffer, type: string): { type: string; width: number; height: number } | undefined {
   try {
-    const size = imageSize(new Uint8Array(body.buffer, body.byteOffset, body.length));
+    // A copy of its own: image-size reads through DataViews on the whole underlying ArrayBuffer, so a
+    // view into Node's shared buffer pool lets it read past the body into unrelated memory.
+    const size = imageSize(new Uint8Array(body));
     if (!size.type || !size.width || !size.height) return undefined;
+    if (WITHOUT_MAGIC.has(size.type) && !type.startsWith('image/')) return undefined;
     return { type: size.type, width: size.width, height: size.height };
   } catch {
     return undefined;
@@ -36,7 +42,7 @@ export async function binaryContent(body: Buffer, contentType: string, opts: { t
   const type = mediaType(contentType);
   if (looksLikePdf(body)) return pdfContent(body, opts.truncated, opts.maxPages ?? PDF_LIMITS.maxPages);
   if (type === 'application/pdf') throw new Error(`the server called it a PDF, but its ${body.length.toLocaleString('en-US')} bytes are not one.`);
-  const image = sniffedImage(body);
+  const image = sniffedImage(body, type);
   if (image) {
     const bytes = `${body.length.toLocaleString('en-US')} bytes${opts.truncated ? ' (cut at the download limit)' : ''}`;
     return { kind: 'image', title: '', text: `[An image: ${image.type.toUpperCase()}, ${image.width}×${image.height} pixels, ${bytes}. Its pixels are not shown as text.]` };

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { ToolContext } from '../../../src/core/tools/types';
-import { PDF_LIMITS } from '../../../src/core/web/binary-content';
+import { PDF_LIMITS, binaryContent } from '../../../src/core/web/binary-content';
 import { readWebConfig } from '../../../src/core/web/web-config';
 import { createWebFetchTool } from '../../../src/core/web/web-fetch';
 import { makePng } from './make-png';
@@ -95,6 +95,19 @@ describe('web: web_fetch reads PDFs and describes images by their bytes', () => 
     const broken = await tool().execute({ url: `${base}/broken.jpg` }, ctx());
     assert.equal(broken.isError, true);
     assert.match(broken.forLLM, /called it image\/jpeg, but its \d+ bytes are not an image/);
+  });
+
+  it('reads only the body\'s own bytes: a body that is a view into a larger buffer is not sized from what follows it', async () => {
+    // Ten zero bytes inside a larger buffer whose next bytes would make a TGA header's width and height.
+    const pool = Buffer.alloc(64);
+    pool.writeUInt16LE(300, 12);
+    pool.writeUInt16LE(200, 14);
+    const body = pool.subarray(0, 10);
+    assert.equal(await binaryContent(body, 'application/octet-stream', { truncated: false }), undefined);
+    // Zero-led bytes with a plausible TGA size of their own are still no image unless the server says so:
+    // TGA has no magic number, so any binary starting with zeros would "be" one.
+    assert.equal(await binaryContent(pool, 'application/octet-stream', { truncated: false }), undefined);
+    assert.equal((await binaryContent(pool, 'image/x-tga', { truncated: false }))?.kind, 'image');
   });
 
   it('describes an SVG as an image too, with the size it declares', async () => {
