@@ -1,8 +1,8 @@
 // Which browser the browser tool drives: the one the person named in pincer.browser.executablePath,
 // else the first Chrome, Chromium or Edge found where their installers put them. Pincer downloads no
 // browser of its own; when none is found the error says how to install one and which setting to set.
-import fs from 'node:fs';
 import path from 'node:path';
+import { isExecutableFile } from '../fs/executable-file';
 
 export class BrowserNotFound extends Error {
   override readonly name = 'BrowserNotFound';
@@ -46,11 +46,3 @@ export function findBrowser(configured: string | undefined, exists: (p: string) 
   throw new BrowserNotFound(`No Chrome, Chromium or Edge was found (looked in ${candidatePaths().join(', ')}). ${installAdvice()}`);
 }
 
-function isExecutableFile(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}

@@ -13,6 +13,7 @@ import { nextCwd } from './command-judge';
 import type { AllowlistEntry } from './command-policy';
 import type { SegmentVerdict, Verdict } from './command-types';
 import { viewOf, type SegmentView } from './command-view';
+import { isExecutableFile } from '../fs/executable-file';
 
 export type AlwaysRules = { entries: AllowlistEntry[] } | { unavailable: string };
 
@@ -87,14 +88,6 @@ function exactRule(v: SegmentView, cwd: string | undefined): AllowlistEntry | st
   return validateRule(rule) ?? rule;
 }
 
-function isExecutableFile(p: string): boolean {
-  try {
-    fs.accessSync(p, fs.constants.X_OK);
-    return fs.statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Checks a rule a person keeps or edits (Manage Command Approvals, and every rule the store adds):

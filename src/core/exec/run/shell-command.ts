@@ -1,7 +1,7 @@
 // Which shell runs a `{ shell }` target, and how. Shared by the process executor and the sandbox
 // (which runs the same argv inside bubblewrap), so both run shell text the same way.
-import fs from 'node:fs';
 import { resolveExecutable } from '../command-allowlist';
+import { isExecutableFile } from '../../fs/executable-file';
 
 let cachedShell: string | undefined;
 
@@ -12,20 +12,12 @@ let cachedShell: string | undefined;
 export function shellPath(): string {
   if (cachedShell) return cachedShell;
   let found = '/bin/sh';
-  if (isExecutable('/bin/bash')) found = '/bin/bash';
+  if (isExecutableFile('/bin/bash')) found = '/bin/bash';
   else found = resolveExecutable('bash', '/') ?? found;
   cachedShell = found;
   return found;
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The argv that runs `text` in a shell: `[shell, '-c', text]`. Never `-l` or `-i`: no profile or rc
