@@ -35,7 +35,7 @@ export interface ChatServiceDeps {
   /** The subagents of this window, once they exist: their announcements and the tree a Stop cancels. */
   subagents?: () => SubagentHooks | undefined;
   /** TEAM.md when `agentId` leads a team in this session (top-level turns only: members never get it). */
-  teamMd?: (sessionKey: string, agentId: string) => string | undefined;
+  teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>;
 }
 
 /** What a chat turn owes the subagents its session started. */
@@ -98,7 +98,7 @@ export class ChatService {
     const { tools, aliases } = turnTools(this.deps.rt.registry, this.deps.rt.registry.policyRequest(policyCtx));
     const system = buildSystemPrompt({
       agent, tools, aliases, workspace: this.deps.workspace(), extra: req.extra,
-      teamMd: toolContext.subagentDepth ? undefined : this.deps.teamMd?.(session.key, req.agentId),
+      teamMd: toolContext.subagentDepth ? undefined : await this.deps.teamMd?.(session.key, req.agentId),
       contextFiles: await loadContextFiles(this.deps.contextFiles, req.agentId, this.deps.user()),
     });
     const user = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;

@@ -8,11 +8,12 @@ import { REVISION_MIGRATIONS } from '../memory/revision-store';
 import { SESSION_MIGRATIONS } from '../sessions/session-store';
 import { SUBAGENT_MIGRATIONS } from '../subagents/subagent-store';
 import { TEAM_MIGRATIONS } from '../teams/board-schema';
+import { TEAM_BINDING_MIGRATIONS } from '../teams/lead-bindings';
 import { TOOL_LOG_MIGRATIONS } from './tool-log-store';
 import { CRON_MIGRATIONS } from '../automation/cron-store';
 import type { Migration } from './types';
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   ...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS,
-  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS, ...SUBAGENT_MIGRATIONS, ...TEAM_MIGRATIONS, ...CRON_MIGRATIONS,
+  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS, ...SUBAGENT_MIGRATIONS, ...TEAM_MIGRATIONS, ...TEAM_BINDING_MIGRATIONS, ...CRON_MIGRATIONS,
 ];

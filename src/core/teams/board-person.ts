@@ -13,7 +13,8 @@ export const PERSON = 'person';
 export async function personAction(svc: TeamService, teamId: string, a: PersonAction): Promise<{ ok: boolean; text: string }> {
   const team = svc.team(teamId);
   if (!team) return { ok: false, text: `There is no team ${teamId}.` };
-  // Members are started under the lead's chat session, when one led this team in this window.
+  // Members are started under the lead's chat session, when one was started for this team.
+  await svc.ready();
   const c: TeamCaller = { team, name: PERSON, role: 'lead', leadSessionKey: svc.leadSession(teamId) ?? '' };
   try {
     const r = await run(svc, c, a);

@@ -19,7 +19,7 @@ export function createTeamMessageTool(svc: () => TeamService | undefined) {
     async execute(args: z.infer<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
       const s = svc();
       if (!s) return fail('Teams are not available here (no workspace database).');
-      const c = s.identify(ctx);
+      const c = await s.identify(ctx);
       if (typeof c === 'string') return fail(c);
       const board = await s.board();
       if (args.action === 'read') {

@@ -14,10 +14,13 @@
 //   never starts it again, so a member that will not do a task cannot loop.
 // - The watchdog also runs on a timer and at start, which covers runs that ended while nobody listened
 //   (a window reload marks them interrupted).
+// - Which chat sessions were started for a team is kept (lead-bindings.ts) and read back when the
+//   service starts: everything that asks who leads waits for that read, so a reload changes nothing.
 import type { AgentDefinition } from '../agents/types';
 import type { Clock } from '../clock';
 import type { ToolContext } from '../tools/types';
 import type { BoardStore, BoardTask } from './board-types';
+import type { LeadBindings } from './lead-bindings';
 import type { MemberRuns, RunEnded } from './member-runs';
 import type { TeamDefinition } from './team-definition';
 import { memberActivation } from './team-prompt';
@@ -43,6 +46,8 @@ export interface TeamServiceDeps {
   runs: MemberRuns;
   clock: Clock;
   askUser?: AskUser;
+  /** Where the sessions started for a team are kept across reloads; without it they live as long as the service. */
+  bindings?: LeadBindings;
   /** Returns before a task goes to the lead instead of back to pending (default 2). */
   maxReturns?: number;
   /** How often the watchdog runs on its own; 0 = only at run ends and when called (tests). Default 30 s. */
@@ -62,8 +67,10 @@ export class TeamService {
   private readonly ended: { dispose(): void };
   private readonly timer: ReturnType<typeof setInterval> | undefined;
   private sweeping: Promise<BoardTask[]> = Promise.resolve([]);
+  private readonly restored: Promise<void>;
 
   constructor(private readonly deps: TeamServiceDeps) {
+    this.restored = this.restore();
     this.ended = deps.runs.onEnded((e) => void this.runEnded(e));
     const every = deps.sweepEveryMs ?? 30_000;
     if (every > 0) {
@@ -86,9 +93,34 @@ export class TeamService {
     return this.deps.clock.now();
   }
 
-  /** The chat session `sessionKey` is led by `teamId`'s lead (the person picked the team). */
-  bindLead(sessionKey: string, teamId: string): void {
+  /** Resolves once the kept bindings are read back: leadTeam and leadSession know them from then on. */
+  ready(): Promise<void> {
+    return this.restored;
+  }
+
+  /** The chat session `sessionKey` is led by `teamId`'s lead (the person picked the team); kept across reloads. */
+  async bindLead(sessionKey: string, teamId: string): Promise<void> {
+    this.leads.delete(sessionKey);
     this.leads.set(sessionKey, teamId);
+    await this.restored;
+    await this.deps.bindings?.bind(sessionKey, teamId, this.now());
+  }
+
+  /** The kept bindings come first (older), bindings made meanwhile in this window after them. */
+  private async restore(): Promise<void> {
+    if (!this.deps.bindings) return;
+    try {
+      const kept = await this.deps.bindings.all();
+      const meanwhile = [...this.leads];
+      this.leads.clear();
+      for (const b of kept) this.leads.set(b.sessionKey, b.teamId);
+      for (const [key, team] of meanwhile) {
+        this.leads.delete(key);
+        this.leads.set(key, team);
+      }
+    } catch (e) {
+      this.deps.warn?.(`Pincer could not read which chat sessions lead a team: ${(e as Error).message}`);
+    }
   }
 
   /**
@@ -109,7 +141,8 @@ export class TeamService {
   }
 
   /** Who is calling, or why the caller has no part in a team. */
-  identify(ctx: ToolContext): TeamCaller | string {
+  async identify(ctx: ToolContext): Promise<TeamCaller | string> {
+    await this.restored;
     const m = this.members.get(ctx.sessionKey);
     if (m) {
       const team = this.team(m.teamId);

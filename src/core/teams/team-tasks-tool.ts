@@ -47,7 +47,7 @@ export function createTeamTasksTool(svc: () => TeamService | undefined, gates?: 
     async execute(args: Args, ctx: ToolContext): Promise<ToolResult> {
       const s = svc();
       if (!s) return fail('Teams are not available here (no workspace database).');
-      const caller = s.identify(ctx);
+      const caller = await s.identify(ctx);
       if (typeof caller === 'string') return fail(caller);
       if (LEAD_ONLY.has(args.action) && caller.role !== 'lead') return fail(`Only the lead (${caller.team.lead}) may ${args.action} tasks: send the lead a message with team_message.`);
       if (NEEDS_ID.has(args.action) && args.id === undefined) return fail(`${args.action} needs the task's id.`);

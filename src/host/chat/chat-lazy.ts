@@ -50,7 +50,7 @@ export interface ChatHost extends vscode.Disposable {
 
 export function registerChatLazily(
   context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost,
-  teamMd?: (sessionKey: string, agentId: string) => string | undefined,
+  teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>,
 ): ChatHost {
   let store: Promise<SessionStore | undefined> | undefined;
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));

@@ -41,7 +41,7 @@ export interface ChatDeps {
   exec: ExecHost;
   review: ReviewHost;
   /** TEAM.md for a lead's turn (teams-host.ts). */
-  teamMd?: (sessionKey: string, agentId: string) => string | undefined;
+  teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>;
 }
 
 /**

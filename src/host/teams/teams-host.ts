@@ -10,6 +10,7 @@ import { systemClock } from '../../core/clock';
 import type { PincerRuntime } from '../../core/runtime';
 import type { BoardStore } from '../../core/teams/board-types';
 import { subagentMemberRuns } from '../../core/teams/member-runs';
+import { SqlLeadBindings, type LeadBindings } from '../../core/teams/lead-bindings';
 import { gatePorts } from '../../core/teams/quality-gates';
 import type { TeamDefinition } from '../../core/teams/team-definition';
 import { teamMd } from '../../core/teams/team-prompt';
@@ -50,7 +51,7 @@ export interface TeamsHost extends vscode.Disposable {
   /** The window's team service (starts it, and loads the chat bundle, on first call); undefined without a team. */
   service(): TeamService | undefined;
   /** TEAM.md for a chat turn of `agentId` in `sessionKey`, when the session was started for a team that agent leads. */
-  teamMd(sessionKey: string, agentId: string): string | undefined;
+  teamMd(sessionKey: string, agentId: string): Promise<string | undefined>;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
   /** Set Team Store Password, Move Team to Server… */
@@ -98,11 +99,18 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     fireAll();
   }));
   const board = async () => (await boardWatched())?.open.store;
+  // The sessions started for a team are kept in the workspace database beside the chat sessions.
+  const kept = async () => {
+    const db = await d.storage.database();
+    if (!db) throw new Error('the workspace database could not be opened');
+    return new SqlLeadBindings(db);
+  };
+  const leadBindings: LeadBindings = { all: async () => (await kept()).all(), bind: async (key, team, at) => (await kept()).bind(key, team, at) };
   const service = () => {
     if (!defs.teams.length) return undefined;
     return (svc ??= new TeamService({
       board, teams: () => defs.teams, agents: d.agents, runs: subagentMemberRuns(d.chat().subagents), clock: systemClock,
-      warn: d.warn,
+      warn: d.warn, bindings: leadBindings,
       askUser: async (q, signal) => {
         const cts = new vscode.CancellationTokenSource();
         signal.addEventListener('abort', () => cts.cancel(), { once: true });
@@ -137,8 +145,10 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
       return emitter.event(listener);
     },
     service,
-    teamMd(sessionKey, agentId) {
-      const team = service()?.leadTeam(sessionKey, agentId);
+    async teamMd(sessionKey, agentId) {
+      const s = service();
+      await s?.ready();
+      const team = s?.leadTeam(sessionKey, agentId);
       return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);
     },
     reload,
@@ -164,7 +174,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
       await view.controller.pickAgent(team.lead);
       await view.controller.handle({ type: 'new-session' });
       const key = view.controller.currentSession;
-      if (key) service()?.bindLead(key, team.id);
+      if (key) await service()?.bindLead(key, team.id).catch((e: unknown) => d.warn(`Pincer could not keep that this chat session leads team ${team.id}: ${(e as Error).message}`));
       return team;
     },
     dispose: () => {

@@ -22,19 +22,19 @@ suite('Teams', () => {
     try {
       await waitFor('the team', () => pincer.teams.teams().some((t) => t.id === 'hostteam'));
       await waitFor('the team tools', () => rt.registry.get('team_tasks') && rt.registry.get('team_message'));
-      assert.strictEqual(pincer.teams.teamMd('host-other-session', 'default'), undefined, 'the lead leads only in a session started for its team');
+      assert.strictEqual(await pincer.teams.teamMd('host-other-session', 'default'), undefined, 'the lead leads only in a session started for its team');
       const picked = await vscode.commands.executeCommand<{ id: string } | undefined>('pincer.teams.pick', 'hostteam');
       assert.strictEqual(picked?.id, 'hostteam');
       assert.strictEqual(pincer.teams.picked(), 'hostteam');
       // Pick Team… started a new chat session for the team: its lead leads there.
       const leadSession = pincer.teams.service()?.leadSession('hostteam');
       assert.ok(leadSession, 'Pick Team… starts a session for the team');
-      const md = pincer.teams.teamMd(leadSession, 'default') ?? '';
+      const md = (await pincer.teams.teamMd(leadSession, 'default')) ?? '';
       assert.match(md, /^# TEAM\.md — team Host Team \(hostteam\)/);
       assert.match(md, /- \*\*ann\*\* — writes the API/);
       assert.match(md, /## Team instructions\nKeep tasks small\./);
-      assert.strictEqual(pincer.teams.teamMd(leadSession, 'ann'), undefined, 'only the lead gets TEAM.md');
-      assert.strictEqual(pincer.teams.teamMd('host-other-session', 'default'), undefined, 'and only in that session');
+      assert.strictEqual(await pincer.teams.teamMd(leadSession, 'ann'), undefined, 'only the lead gets TEAM.md');
+      assert.strictEqual(await pincer.teams.teamMd('host-other-session', 'default'), undefined, 'and only in that session');
 
       // The lead plans through the real tool pipeline; the board panel is open and follows.
       await vscode.commands.executeCommand('pincer.teams.openBoard', 'hostteam');

@@ -104,7 +104,7 @@ describe('chat service', () => {
     const asked: string[] = [];
     let lead = { key: '' };
     const { chat, store, server } = await setup(() => reply(text('ok')), {}, {
-      teamMd: (key, agent) => {
+      teamMd: async (key, agent) => {
         asked.push(agent);
         return agent === 'coder' && key === lead.key ? '# TEAM.md — team Web (web)\nYou lead it.' : undefined;
       },

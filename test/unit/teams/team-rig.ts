@@ -86,7 +86,7 @@ export function teamRigs(): { start: (opts: TeamRigOptions) => Promise<TeamRig> 
       open.push({ db, svc });
       const lead = await r.session();
       // The lead's session was started for the team (as Pincer: Pick Team… does).
-      if (opts.leadSession !== false) svc.bindLead(lead, team.id);
+      if (opts.leadSession !== false) await svc.bindLead(lead, team.id);
       const ctx = r.x.rt.context({ channel: 'chat', sessionKey: lead, agentId: 'default' });
       return { r, svc, board, team, lead, asLead: (tool, args) => r.x.rt.registry.execute(tool, args, ctx) };
     },
