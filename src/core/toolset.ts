@@ -17,7 +17,9 @@ import { interceptFsTools } from './memory/fs-interceptor';
 import type { MemoryServices } from './memory/memory-services';
 import { createMemoryTools } from './memory/memory-tools';
 import type { PincerRuntime } from './runtime';
+import type { HandoffStore } from './sessions/handoff-store';
 import type { SessionStore } from './sessions/session-store';
+import { createHandoffTool } from './sessions/tools/handoff';
 import { createSessionsHistoryTool } from './sessions/tools/sessions-history';
 import { createSessionsListTool } from './sessions/tools/sessions-list';
 import { createSessionsSendTool, type SessionRunner } from './sessions/tools/sessions-send';
@@ -65,6 +67,8 @@ export interface ToolsetPorts {
   subagents?: () => SubagentManager | undefined;
   /** The agents a child may be started as (listed in spawn's description). */
   agents?: () => readonly AgentDefinition[];
+  /** The chat's handed-over sessions; absent (an entry point without a chat): no handoff tool. */
+  handoffs?: () => Promise<HandoffStore | undefined>;
   /**
    * What exec, process and credentialed_exec run with, given the toolset's path guard (the executors
    * read its roots when a command starts; the sandbox makes them writable).
@@ -142,6 +146,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
       ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
+      ...(p.handoffs ? [createHandoffTool({ handoffs: p.handoffs, sessions: p.sessions, agents: p.agents ?? (() => []) })] : []),
       ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
       ...(p.skills ? createSkillTools({
         catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, used: p.skills.used, registry: () => p.rt.registry, home: p.home,

@@ -36,6 +36,8 @@ export interface ChatServiceDeps {
   subagents?: () => SubagentHooks | undefined;
   /** TEAM.md when `agentId` leads a team in this session (top-level turns only: members never get it). */
   teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>;
+  /** The agent a chat session was handed to (the handoff tool), which runs its top-level turns. */
+  handedTo?: (sessionKey: string) => Promise<string | undefined>;
 }
 
 /** What a chat turn owes the subagents its session started. */
@@ -87,19 +89,21 @@ export class ChatService {
     // together each wait one round trip less behind each other's. The history is used only once the
     // session is known to be this agent's.
     const [session, stored] = await Promise.all([store.owned(req.sessionKey, req.agentId), store.messages(req.sessionKey)]);
-    const agent = this.deps.agent(req.agentId);
+    // A conversation handed to another agent goes on as that agent, in the same session (never a child's turn).
+    const agentId = (req.toolContext?.subagentDepth ? undefined : await this.deps.handedTo?.(session.key)) ?? req.agentId;
+    const agent = this.deps.agent(agentId);
     const model = await this.deps.model(agent, req.sessionKey);
     if (!model) throw new Error('No model is available. Pick one with "Pincer: Select Model…" (VS Code\'s language models, an OpenAI-compatible endpoint or Anthropic).');
     const history: ModelMessage[] = stored.map(({ role, parts }) => ({ role, parts }));
     const toolContext = { ...this.deps.toolContext(), ...req.toolContext };
     const policyCtx = this.deps.rt.context({
-      channel: 'chat', sessionKey: session.key, agentId: req.agentId, provider: model.provider.id, ...toolContext,
+      channel: 'chat', sessionKey: session.key, agentId, provider: model.provider.id, ...toolContext,
     } as Partial<ToolContext> & Pick<ToolContext, 'channel'>);
     const { tools, aliases } = turnTools(this.deps.rt.registry, this.deps.rt.registry.policyRequest(policyCtx));
     const system = buildSystemPrompt({
       agent, tools, aliases, workspace: this.deps.workspace(), extra: req.extra,
-      teamMd: toolContext.subagentDepth ? undefined : await this.deps.teamMd?.(session.key, req.agentId),
-      contextFiles: await loadContextFiles(this.deps.contextFiles, req.agentId, this.deps.user()),
+      teamMd: toolContext.subagentDepth ? undefined : await this.deps.teamMd?.(session.key, agentId),
+      contextFiles: await loadContextFiles(this.deps.contextFiles, agentId, this.deps.user()),
     });
     const user = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;
     // Stored as they are added: a window closed mid-turn keeps what was said.
@@ -111,7 +115,7 @@ export class ChatService {
     const onAbort = () => hooks?.turnCancelled(session.key);
     req.signal.addEventListener('abort', onAbort, { once: true });
     const result = await runAgentTurn({ provider: model.provider, runtime: this.deps.rt, model: model.model, contextTokens: model.contextTokens, ...(pricing ? { pricing } : {}) }, {
-      sessionKey: session.key, agentId: req.agentId, turnId: `${session.key}#${Date.now()}-${++this.turnSeq}`,
+      sessionKey: session.key, agentId, turnId: `${session.key}#${Date.now()}-${++this.turnSeq}`,
       history, user, system, tools, signal: req.signal, toolContext,
       limits: { maxIterations: this.deps.rt.currentConfig.chat.maxIterations, ...(this.deps.rt.currentConfig.chat.maxTurnTokens ? { maxTurnTokens: this.deps.rt.currentConfig.chat.maxTurnTokens } : {}), ...req.limits },
       onEvent: (e) => {

@@ -7,7 +7,7 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   fs: ['read_file', 'write_file', 'edit', 'apply_patch', 'list_files', 'grep', 'glob'],
   runtime: ['exec', 'process', 'credentialed_exec'],
   memory: ['memory_search', 'memory_get', 'memory_expand'],
-  sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn'],
+  sessions: ['sessions_list', 'sessions_history', 'sessions_send', 'session_status', 'spawn', 'handoff'],
   automation: ['datetime', 'cron'],
   teams: ['team_tasks', 'team_message'],
   web: ['web_fetch', 'web_search'],
@@ -38,9 +38,10 @@ export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly stri
 
 /**
  * The one subagent deny list. Subagents work on a task for their parent: they must not read the
- * user's memory, report on or message other sessions, nor change the person's own skills or scheduled work.
+ * user's memory, report on or message other sessions, take over the person's conversation (handoff),
+ * nor change the person's own skills or scheduled work.
  */
-export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send', 'publish_skill', 'cron'];
+export const SUBAGENT_DENY: readonly string[] = ['session_status', 'memory_search', 'memory_get', 'memory_expand', 'sessions_send', 'handoff', 'publish_skill', 'cron'];
 
 /** At the maximum depth a subagent may not look at other sessions, nor start children of its own. */
 export const LEAF_DENY: readonly string[] = ['sessions_list', 'sessions_history', 'spawn'];

@@ -5,6 +5,7 @@ import { EXEC_APPROVAL_MIGRATIONS } from '../exec/approval-store';
 import { CONTEXT_MIGRATIONS } from '../memory/context-schema';
 import { MEMORY_MIGRATIONS } from '../memory/memory-schema';
 import { REVISION_MIGRATIONS } from '../memory/revision-store';
+import { HANDOFF_MIGRATIONS } from '../sessions/handoff-store';
 import { SESSION_MIGRATIONS } from '../sessions/session-store';
 import { SUBAGENT_MIGRATIONS } from '../subagents/subagent-store';
 import { TEAM_MIGRATIONS } from '../teams/board-schema';
@@ -15,5 +16,5 @@ import type { Migration } from './types';
 
 export const WORKSPACE_MIGRATIONS: readonly Migration[] = [
   ...TOOL_LOG_MIGRATIONS, ...CHECKPOINT_MIGRATIONS, ...MEMORY_MIGRATIONS, ...CONTEXT_MIGRATIONS, ...REVISION_MIGRATIONS,
-  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS, ...SUBAGENT_MIGRATIONS, ...TEAM_MIGRATIONS, ...TEAM_BINDING_MIGRATIONS, ...CRON_MIGRATIONS,
+  ...EXEC_APPROVAL_MIGRATIONS, ...SESSION_MIGRATIONS, ...HANDOFF_MIGRATIONS, ...SUBAGENT_MIGRATIONS, ...TEAM_MIGRATIONS, ...TEAM_BINDING_MIGRATIONS, ...CRON_MIGRATIONS,
 ];

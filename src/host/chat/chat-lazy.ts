@@ -7,6 +7,7 @@
 // shape (error names and codes), never with instanceof against a class from the other side.
 import * as vscode from 'vscode';
 import type { PincerRuntime } from '../../core/runtime';
+import { HandoffStore } from '../../core/sessions/handoff-store';
 import { SessionStore } from '../../core/sessions/session-store';
 import { SubagentStore } from '../../core/subagents/subagent-store';
 import type { SubagentManager } from '../../core/subagents/subagent-manager';
@@ -43,6 +44,8 @@ export interface ChatHost extends vscode.Disposable {
   /** Whether the chat bundle has been loaded (nothing of it runs before). */
   isLoaded(): boolean;
   sessions(): Promise<SessionStore | undefined>;
+  /** The sessions handed to another agent (the handoff tool, and the turns it routes). */
+  handoffs(): Promise<HandoffStore | undefined>;
   /** Once loaded, refreshes the model list (after settings changed). */
   rebuild(): void;
   commands: Record<string, (...args: never[]) => unknown>;
@@ -55,8 +58,9 @@ export function registerChatLazily(
   let store: Promise<SessionStore | undefined> | undefined;
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
   const subagentStore = () => storage.database().then((db) => db && new SubagentStore(db));
+  const handoffs = () => storage.database().then((db) => db && new HandoffStore(db));
   let chat: LoadedChat | undefined;
-  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, memory, exec, review, teamMd }));
+  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, handoffs, memory, exec, review, teamMd }));
   // The session tools are in the toolset (host-core); sessions_send's runner loads the chat here.
   const rebuild = () => chat?.models.changed();
   return {
@@ -70,7 +74,7 @@ export function registerChatLazily(
       return c.subagents;
     },
     isLoaded: () => chat !== undefined,
-    sessions, rebuild,
+    sessions, handoffs, rebuild,
     commands: Object.fromEntries(CHAT_COMMAND_IDS.map((id) => [id, (...args: unknown[]) => (load().commands[id] as (...a: unknown[]) => unknown)(...args)])),
     dispose: () => chat?.dispose(),
   };

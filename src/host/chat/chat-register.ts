@@ -12,6 +12,7 @@ import { originLabel } from '../../core/subagents/subagent-format';
 import { SubagentManager } from '../../core/subagents/subagent-manager';
 import type { SubagentStore } from '../../core/subagents/subagent-store';
 import type { PincerRuntime } from '../../core/runtime';
+import type { HandoffStore } from '../../core/sessions/handoff-store';
 import type { SessionStore } from '../../core/sessions/session-store';
 import { ModelHost, selectModelCommand, setModelKeyCommand } from '../agent/model-host';
 import { connectLocalModelCommand, useVscodeModelsCommand, type ConnectLocalOptions } from '../agent/model-setup';
@@ -36,6 +37,7 @@ export interface LoadedChat extends vscode.Disposable {
 export interface ChatDeps {
   rt: PincerRuntime;
   sessions(): Promise<SessionStore | undefined>;
+  handoffs(): Promise<HandoffStore | undefined>;
   subagentStore(): Promise<SubagentStore | undefined>;
   memory: MemoryHost;
   exec: ExecHost;
@@ -59,7 +61,7 @@ function windowId(context: vscode.ExtensionContext): string {
   return id;
 }
 
-export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, memory, exec, review, teamMd }: ChatDeps): LoadedChat {
+export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, handoffs, memory, exec, review, teamMd }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
   const service = new ChatService({
@@ -84,6 +86,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     }),
     subagents: () => subagents,
     teamMd,
+    handedTo: async (key) => (await (await handoffs())?.get(key))?.agent,
   });
   const subagents: SubagentManager = new SubagentManager({
     runner: (req) => service.turn(req), sessions, store: subagentStore, agents,
