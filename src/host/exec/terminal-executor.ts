@@ -8,6 +8,7 @@ import type { Executor, OutputStream, RunningProcess, RunOutcome, RunRequest } f
 import { killTree } from '../../core/exec/run/kill-tree';
 import { TerminalTextDecoder } from '../../core/exec/run/terminal-text';
 import { shellArgv, shellPath, shellQuote } from '../../core/exec/run/shell-command';
+import { createExitCodeFile } from '../../core/exec/run/exit-code-file';
 
 interface PooledTerminal {
   terminal: vscode.Terminal;
@@ -17,6 +18,8 @@ interface PooledTerminal {
 
 /** How long after SIGKILL a terminal may stay silent before it is closed to end the command for sure. */
 const CLOSE_AFTER_KILL_MS = 2000;
+/** How long the end event may lag behind the status file before the file's status is taken. */
+const STATUS_FILE_GRACE_MS = 3000;
 
 export class TerminalExecutor implements Executor, vscode.Disposable {
   readonly kind = 'terminal' as const;
@@ -71,7 +74,10 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     // cannot change what the judged text means, and `exit` cannot end the terminal. The folder is set
     // by `cd` rather than the terminal's cwd option: VS Code refuses a folder made moments ago as a
     // terminal's starting folder, and one terminal can then serve every folder.
-    const line = `cd -- ${shellQuote(req.cwd)} && ${argv.map(shellQuote).join(' ')}`;
+    // The status also goes to a private file: when the shell's end-of-command sequence goes missing,
+    // the file still ends the wait instead of the command's timeout.
+    const statusFile = createExitCodeFile();
+    const line = `cd -- ${shellQuote(req.cwd)} && ${argv.map(shellQuote).join(' ')}${statusFile.suffix}`;
     const execution = integration.executeCommand(line);
     const stream = execution.read();
     // Closing the terminal may end the execution first (with no exit code) and close it after.
@@ -82,12 +88,16 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
       isClosed = true;
       resolve();
     })));
-    const ended = new Promise<number | undefined>((resolve) => {
-      subs.push(vscode.window.onDidEndTerminalShellExecution((e) => {
-        if (e.execution === execution) resolve(e.exitCode);
-      }));
-      void closed.then(() => resolve(undefined));
+    const endEvent = new Promise<number | undefined>((resolve) => subs.push(vscode.window.onDidEndTerminalShellExecution((e) => {
+      if (e.execution === execution) resolve(e.exitCode);
+    })));
+    // The file is written before the terminal has passed the last output on, so the end event, which
+    // comes after all of it, still wins when it comes; the file's status ends a wait it would not end.
+    const fromFile = statusFile.code.then(async (code) => {
+      await Promise.race([endEvent, new Promise((r) => setTimeout(r, STATUS_FILE_GRACE_MS))]);
+      return code;
     });
+    const ended = Promise.race([endEvent, closed.then(() => undefined), fromFile]);
     const reading = (async () => {
       for await (const chunk of stream) {
         const out = decoder.push(chunk);
@@ -108,6 +118,7 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     // event when a closing terminal ended the execution without an exit code).
     await Promise.race([Promise.all([reading, exitCode === undefined ? closed : undefined]), new Promise((r) => setTimeout(r, 500))]);
     subs.forEach((d) => d.dispose());
+    statusFile.dispose();
     const rest = decoder.flush();
     if (rest) onOutput(rest, 'terminal');
     p.busy = false;
