@@ -83,14 +83,14 @@ const node = {
 
 /**
  * main.ts's `import('./cli-run')`, `import('./cli-config')`, `import('./cli-mcp-serve')`,
- * `import('./cli-hook')` and `import('./cli-cron')`, and bin.ts's `import('./main')`, stay loads of
+ * `import('./cli-hook')`, `import('./cli-cron')` and `import('./cli-team')`, and bin.ts's `import('./main')`, stay loads of
  * the bundles beside them (dist/cli-run.js, …, dist/cli-main.js): inlined, the MCP server's SDK, ajv and zod would make
  * every check-command read a bundle three times the size.
  */
 const cliSubcommandsApart = {
   name: 'cli-subcommands-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/cli-(run|config|mcp-serve|hook|cron)$/ }, (a) => ({ path: `${a.path}.js`, external: true }));
+    b.onResolve({ filter: /^\.\/cli-(run|config|mcp-serve|hook|cron|team)$/ }, (a) => ({ path: `${a.path}.js`, external: true }));
     b.onResolve({ filter: /^\.\/main$/ }, (a) => (path.basename(a.importer) === 'bin.ts' ? { path: './cli-main.js', external: true } : undefined));
   },
 };
@@ -112,7 +112,7 @@ const builds = [
   // reader (zod, every tool) are bundles of their own, loaded when used.
   { ...node, entryPoints: ['src/cli/bin.ts'], outfile: `${dist}/cli.js`, plugins: [cliSubcommandsApart] },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: `${dist}/cli-main.js`, plugins: [...node.plugins, cliSubcommandsApart] },
-  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts', 'cli-cron': 'src/cli/cli-cron.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
+  { ...node, entryPoints: { 'cli-run': 'src/cli/cli-run.ts', 'cli-config': 'src/cli/cli-config.ts', 'cli-mcp-serve': 'src/cli/cli-mcp-serve.ts', 'cli-hook': 'src/cli/cli-hook.ts', 'cli-cron': 'src/cli/cli-cron.ts', 'cli-team': 'src/cli/cli-team.ts' }, outdir: dist, plugins: [...node.plugins, cliSubcommandsApart] },
   { ...node, entryPoints: ['src/core/storage/storage-worker.ts'], outfile: `${dist}/storage-worker.js` },
   // playwright-core reads its own package files at run time, so it is not bundled: it is copied whole to
   // dist/node_modules (it has no dependencies), where dist/browser-engine.js finds it.

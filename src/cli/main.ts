@@ -58,6 +58,12 @@ Usage:
       answers), a prompt only in the editor. --json prints {"jobs"}, {"job", "runs"},
       {"job"}, {"run"}, {"id", "message"} or {"error"}. Exit 0 done, 1 refused, no such job
       or a run that did not end ok, 2 bad usage.
+  pincer team list|board|task [<team>] [<n>] [--workspace DIR] [--config FILE] [--state DIR] [--json]
+      The workspace's teams (.pincer/teams/*.md and pincer.teams, with each definition's problem),
+      one team's board in the Team Board's columns (pending, in progress, in review, done,
+      failed), or one task with its audit trail, from the same database as run's; it only reads.
+      --json prints {"teams", "problems"}, {"team", "columns"}, {"task", "events"} or {"error"}.
+      Exit 0 done, 1 no such team or task (or no database), 2 bad usage.
   pincer scrub [--secret VALUE]...
       Copies standard input to standard output with secrets replaced by [REDACTED].
   pincer mcp [--workspace DIR] [--config FILE] [--write] [--approve once|always|deny] [--state DIR]
@@ -145,12 +151,13 @@ export async function main(argv: string[]): Promise<number> {
       shortLivedWasm();
       return await (await import('./cli-cron')).cron(values, rest);
     }
+    if (cmd === 'team') return await (await import('./cli-team')).team(values, rest);
     if (cmd === 'mcp') return await (await import('./cli-mcp-serve')).serveMcp(values, rest, VERSION);
     if (cmd === 'hook') {
       shortLivedWasm();
       return await (await import('./cli-hook')).hook(values, rest);
     }
-    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub, cron, mcp, hook (pincer --help).`);
+    throw new UsageError(`unknown command "${cmd}". Commands: tools, run, check-command, scrub, cron, team, mcp, hook (pincer --help).`);
   } catch (e) {
     const usage = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`pincer: ${(e as Error).message}\n`);
