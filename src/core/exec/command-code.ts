@@ -49,7 +49,10 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
   if (flags) {
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
-      if (fam === 'deno' && a === 'eval') { out.push({ lang: 'node', code: args.slice(i + 1).join(' ') }); break; }
+      // `bun run -e …`: the subcommand before the code changes nothing.
+      if (i === 0 && fam === 'bun' && a === 'run') continue;
+      const url = flags.lang === 'node' ? dataUrlCode(a.replace(/^--(import|require|loader|experimental-loader)=/, '')) : undefined;
+      if (url !== undefined) { out.push({ lang: 'node', code: url }); continue; }
       if (a.startsWith('--')) {
         const [n, v] = a.slice(2).split(/=(.*)/s);
         if ((flags.long ?? []).includes(n)) { out.push({ lang: flags.lang, code: v ?? args[++i] ?? '' }); continue; }
@@ -66,7 +69,12 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
     }
     return out;
   }
-  if (fam === 'deno') { const i = args.indexOf('eval'); if (i >= 0) out.push({ lang: 'node', code: args.slice(i + 1).filter((a) => !a.startsWith('-')).join(' ') }); return out; }
+  if (fam === 'deno') {
+    const i = args.indexOf('eval');
+    if (i >= 0) out.push({ lang: 'node', code: args.slice(i + 1).filter((a) => !a.startsWith('-')).join(' ') });
+    for (const a of args) { const url = dataUrlCode(a.replace(/^--[\w-]+=/, '')); if (url !== undefined) out.push({ lang: 'node', code: url }); }
+    return out;
+  }
   if (/^(awk|gawk|mawk|nawk)$/.test(fam)) {
     let program: string | undefined;
     for (let i = 0; i < args.length; i++) {
@@ -123,6 +131,17 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
   }
   if (fam === 'm4') { const d = args.filter((a) => /(esys|sys)cmd/.test(a)); if (d.length) out.push({ lang: 'm4', code: d.join('\n') }); return out; }
   return out;
+}
+
+/**
+ * The program text of a `data:` URL given as a script or a module to load (`deno run data:…,code`,
+ * `node --import data:text/javascript,…`): percent- or base64-decoded, so it is judged like `-e` code.
+ */
+export function dataUrlCode(arg: string): string | undefined {
+  const m = /^data:([^,]*),([\s\S]*)$/i.exec(arg);
+  if (!m) return undefined;
+  if (/;base64$/i.test(m[1])) return Buffer.from(m[2], 'base64').toString('utf8');
+  try { return decodeURIComponent(m[2]); } catch { return m[2]; }
 }
 
 /** Operands of an interpreter, the values of its value-taking letters (`-r fileutils`) not counted. */
@@ -183,6 +202,10 @@ export function embeddedCommands(c: InlineCode): string[] {
   if (c.lang === 'm4') {
     for (const m of code.matchAll(/\b(?:esyscmd|syscmd)\s*\(\s*`?([^`')]*)'?\s*\)/g)) out.push(m[1]);
     return out;
+  }
+  if (c.lang === 'applescript') {
+    for (const m of code.matchAll(/\bdo\s+shell\s+script\s+"((?:\\.|[^"\\])*)"/g)) out.push(m[1]);
+    return out.map((x) => x.replace(/\\(["\\])/g, '$1'));
   }
   if (c.lang === 'awk') {
     for (const m of code.matchAll(/\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"/g)) out.push(m[1]);

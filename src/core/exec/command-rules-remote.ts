@@ -18,7 +18,11 @@ function words(args: readonly string[]): string[] {
 const DELETE_VERB = /^(delete|destroy|terminate|purge|remove|rm|rb|drop|deregister|deprovision|uninstall|wipe|erase|nuke|reset|deallocate|down|disable|archive)([-:_].*)?$|^[\w-]+-(delete|destroy|remove|purge)$|^(batch-delete|force-delete|bulk-delete)|^[\w-]+:(delete|destroy|remove|rm|purge|disable)$/i;
 /** Verbs that change access or switch off protection: attach/detach policies, bindings, key deletion, audit logging off. */
 const IAM_CHANGE = /^((attach|detach|put|add|delete|update)-[\w-]*(polic(y|ies)|iam|role|binding|permission)[\w-]*|add-iam-policy-binding|set-iam-policy|schedule-key-deletion|disable-key|stop-logging|delete-trail|leave-organization|disable-[\w-]+|deactivate-[\w-]+)$/;
-const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli)$/;
+/** aws verbs that rewrite a live resource's rules in place: lifecycle expiry, retention, replication, DNS records, batched writes. */
+const IN_PLACE = /^(put-[\w-]*(lifecycle|retention|replication|versioning)[\w-]*|change-resource-record-sets|batch-write-item|put-bucket-acl)$/;
+/** An API path whose last part is an action that ends something (`stripe post /v1/subscriptions/sub_x/cancel`). */
+const ENDING_PATH = /^\/[\w./{}:-]*\/(cancel|delete|destroy|void|close|revoke|purge|terminate|deactivate|expire|permanent-delete|reject)$/i;
+const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli|databricks|stripe|twilio|snow|confluent|atlas|mongocli|pscale|neonctl|turso|okta|auth0|sentry-cli|algolia|datadog|linode|upstash|cloudflared|ngrok)$/;
 
 export function remoteRules(v: SegmentView): Finding[] {
   const { name, args } = v;
@@ -109,6 +113,8 @@ function cloudRule(name: string, args: string[]): Finding[] {
     if (svc === 's3' && verb === 'rb') return gone('aws s3 rb deletes a bucket');
     if (svc === 's3' && verb === 'sync' && args.includes('--delete')) return gone('aws s3 sync --delete deletes objects that are not in the source');
     if (verb && (DELETE_VERB.test(verb) || IAM_CHANGE.test(verb))) return gone(`aws ${svc} ${verb} deletes a cloud resource or changes who may act`);
+    // What a resource keeps (lifecycle expiry, retention) or where a name points, replaced wholesale; a batch of writes from a file may be deletions.
+    if (verb && IN_PLACE.test(verb)) return gone(`aws ${svc} ${verb} replaces what a resource keeps or where its name points, from text the judge cannot review`);
     return [];
   }
   if (name === 'gsutil') return /^(rm|rb)$/.test(w[0] ?? '') || (w[0] === 'rsync' && args.includes('-d')) ? gone(`gsutil ${w[0]} deletes storage objects or buckets`) : [];
@@ -124,6 +130,8 @@ function cloudRule(name: string, args: string[]): Finding[] {
   const verb = w.find((x, i) => i > 0 && (DELETE_VERB.test(x) || IAM_CHANGE.test(x))) ?? (DELETE_VERB.test(w[0] ?? '') ? w[0] : undefined)
     ?? (w.some((x) => /^(role|iam|policy|assignment|binding|owner|permissions?)$/.test(x)) && w.some((x) => /^(create|add|set|grant|update)$/.test(x)) ? 'grant' : undefined);
   if (verb) return gone(`${name} ${verb} deletes a cloud resource`);
+  const ending = w.find((x) => ENDING_PATH.test(x));
+  if (ending) return gone(`${name} calls ${ending}, which ends or deletes a remote resource`);
   return [];
 }
 

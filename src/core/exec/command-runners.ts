@@ -27,6 +27,8 @@ interface RunnerSpec {
   scriptOptions?: readonly string[];
   /** The command is everything after this word (`gdb --args prog …`). */
   argsAfter?: string;
+  /** Subcommands that are the program they start, which takes the rest (`yarn node -e …`, `dotnet fsi …`). */
+  runs?: readonly string[];
 }
 
 const R: Record<string, RunnerSpec> = {
@@ -41,8 +43,9 @@ const R: Record<string, RunnerSpec> = {
   pnpx: { short: 'p', long: ['package'], scriptOptions: ['c', 'call'] },
   bunx: { short: 'p', long: ['package'] },
   npm: { sub: ['exec', 'x'], short: 'pw', long: ['package', 'workspace'], scriptOptions: ['c', 'call'] },
-  pnpm: { sub: ['exec', 'dlx'], short: 'pC', long: ['package', 'filter', 'dir'], scriptOptions: ['c', 'shell-mode'] },
-  yarn: { sub: ['exec', 'dlx'], short: 'p', long: ['package'] },
+  pnpm: { sub: ['exec', 'dlx'], runs: ['node'], short: 'pC', long: ['package', 'filter', 'dir'], scriptOptions: ['c', 'shell-mode'] },
+  yarn: { sub: ['exec', 'dlx'], runs: ['node'], short: 'p', long: ['package'] },
+  dotnet: { runs: ['fsi'] },
   bun: { sub: ['x', 'exec'] },
   poetry: { sub: ['run'], short: 'C', long: ['directory', 'project'] },
   pipenv: { sub: ['run'] }, pdm: { sub: ['run'], short: 'p', long: ['project'] }, hatch: { sub: ['run'], short: 'e', long: ['env'] }, rye: { sub: ['run'] },
@@ -107,11 +110,12 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
     return at > 0 && at + 1 < argv.length ? [...out, { kind: 'argv', label: `${name} ${spec.argsAfter}`, argv: argv.slice(at + 1) }] : out;
   }
   let i = 1;
-  if (spec.sub) {
+  if (spec.sub || spec.runs) {
     i = skipOptions(argv, 1, spec.short ?? '', [...(spec.long ?? [])]);
     // `docker container exec` is `docker exec` in the older spelling.
     if (/^(docker|podman|nerdctl)$/.test(name) && argv[i]?.text === 'container') i++;
-    if (spec.sub.length && !spec.sub.includes(argv[i]?.text ?? '')) return out;
+    if (spec.runs?.includes(argv[i]?.text ?? '')) return [...out, { kind: 'argv', label: `${name} ${argv[i].text}`, argv: argv.slice(i) }];
+    if (!spec.sub || spec.sub.length && !spec.sub.includes(argv[i]?.text ?? '')) return out;
     if (spec.sub.length) i++;
   }
   const afterSub = i;
