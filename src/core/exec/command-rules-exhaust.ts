@@ -135,6 +135,8 @@ export function endlessSpawning(text: string): Finding[] {
     // `while true; do job & sleep 60; done` waits each round: a watcher, not a bomb.
     const paced = /\bsleep\s+[\d.]+[smhd]?\s*(;|\n|$)/.test(body) || /\b(wait|read)\b/.test(body);
     if (background && !paced) return [deny('destructive_ops', 'a loop without end that starts a background process each time (fork bomb)')];
+    // A folder, a file or a copy made each round with no pause: the disk (or its inodes) fills up.
+    if (!paced && /(^|[;&|(])\s*(mkdir|touch|cp|dd|fallocate|truncate|mktemp|ln)\s|>>\s*(?!\/dev\/null)[^\s&]/.test(body)) return [ask('destructive_ops', 'a loop without end that creates a file or folder each time, until the disk is full')];
   }
   return [];
 }

@@ -109,14 +109,14 @@ function serviceRule(name: string, args: string[]): Finding[] {
 const OFFICIAL_REGISTRY = /^https:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmjs\.com|pypi\.org\/simple|repo\.packagist\.org|rubygems\.org|index\.crates\.io|proxy\.golang\.org|api\.nuget\.org\/v3\/index\.json)\/?$/;
 
 /** Settings that say where packages come from or what runs their scripts. */
-const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-options|git|ignore-scripts|strict-ssl|ca|cafile|proxy|https-proxy|http-proxy|noproxy|globalconfig|userconfig|prefix|init-module|onload-script|unsafe-perm|npmRegistryServer|unsafeHttpWhitelist|enableStrictSsl|yarnPath|global\.index-url|global\.extra-index-url|global\.trusted-host|install\.index-url|install\.extra-index-url|index-url|extra-index-url|trusted-host|global\.cert|channels|channel_alias|default_channels|custom_channels|repositories\..*|sources|source|secure-http|disable-tls|repo-url|url\..*)$/i;
+const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-options|git|ignore-scripts|strict-ssl|ca|cafile|proxy|https-proxy|http-proxy|noproxy|globalconfig|userconfig|prefix|init-module|onload-script|unsafe-perm|npmRegistryServer|unsafeHttpWhitelist|enableStrictSsl|yarnPath|global\.index-url|global\.extra-index-url|global\.trusted-host|install\.index-url|install\.extra-index-url|index-url|extra-index-url|trusted-host|global\.cert|channels|channel_alias|default_channels|custom_channels|repositories\..*|sources|source|secure-http|disable-tls|ssl_verify|verify_ssl|sslverify|repo-url|url\..*)$/i;
 
 /** npm/pnpm/yarn/pip/conda/poetry/composer/gem config pointed at another source, the editor given an extension from a file or URL, npx of a URL. */
 function repointRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const w = args.filter((a) => !a.startsWith('-'));
   if (/^(npm|pnpm|yarn|bun|cnpm|pip|pip3|pipx|conda|mamba|poetry|composer|gem|uv|pdm|cargo|nuget|dotnet)$/.test(name)) {
-    const setting = w[0] === 'config' && /^(set|add|--add)$/.test(w[1] ?? '') ? w[2] : w[0] === 'set' && name !== 'pip' ? w[1] : w[0] === 'config' && name === 'conda' ? args[args.indexOf('--add') + 1] ?? args[args.indexOf('--set') + 1] : w[0] === 'config' && name === 'poetry' ? w[1] : w[0] === 'config' && name === 'composer' ? w[1] : undefined;
+    const setting = w[0] === 'config' && /^(set|add|--add)$/.test(w[1] ?? '') ? w[2] : w[0] === 'set' && name !== 'pip' ? w[1] : w[0] === 'config' && name === 'conda' ? args[args.findIndex((a) => /^--(add|append|prepend|set)$/.test(a)) + 1] : w[0] === 'config' && name === 'poetry' ? w[1] : w[0] === 'config' && name === 'composer' ? w[1] : undefined;
     const key = (setting ?? '').split('=')[0].replace(/^--/, '');
     // Set back to the public registry itself (`npm config set registry https://registry.npmjs.org/`): nothing re-pointed.
     const urls = w.filter((a) => /:\/\//.test(a)).map((a) => a.replace(/^[^=]*=/, ''));
