@@ -1,29 +1,45 @@
-// Tokens with no prefix and no key name, recognised by length and alphabet alone: Azure DevOps
-// personal access tokens. The legacy kind is 52 characters of lower-case base32 (`a-z`, `2-7`); the
-// kind issued since 2024 is 84 alphanumeric characters with the fixed signature `AZDO` at offset 76
-// (Azure DevOps documentation and blog on the PAT format; gitleaks and trufflehog describe the
-// legacy shape). Nothing in front of them says what they are, so they turn up bare in logs, prose,
-// URLs and under any name.
+// Tokens with no known prefix and no key name, found where they stand (in logs, prose, URLs, JSON
+// arrays, call arguments), by their own outline:
+//   - Azure DevOps personal access tokens: the legacy kind is 52 characters of lower-case base32
+//     (`a-z`, `2-7`); the kind issued since 2024 is 84 alphanumeric characters with the fixed
+//     signature `AZDO` at offset 76 (Azure DevOps documentation and blog on the PAT format);
+//   - Mailchimp API keys: 32 hex digits, `-us` and the data centre's number (Mailchimp docs);
+//   - any other random token standing alone (scrub-bare-random.ts decides what is random).
 //
-// A regex cannot find them cheaply: every lower-case letter could start one, and V8 would try a
-// 52-character run at each (about five times the cost of the whole combined scan). This lane is a
-// plain scan instead: a token of at least MIN_RUN characters covers one of every MIN_RUN positions,
-// so only those positions are looked at; where one falls on a letter or digit, the run around it is
-// measured once (never back past where the scan was asked to start) and the scan jumps past it.
-// Each character is read a bounded number of times (linear), and ordinary text costs one to three
-// reads in 52 characters.
+// A regex cannot find them cheaply: every letter could start one, and V8 would try a long run at
+// each (about five times the cost of the whole combined scan). This lane is a plain scan instead: a
+// run of token characters of at least MIN_RUN covers one of every MIN_RUN positions, so only those
+// positions are looked at; where one falls on a token character, the run around it is measured once
+// (never back past where the scan was asked to start) and the scan jumps past it. Each character is
+// read a bounded number of times (linear), and ordinary text costs one to three reads in MIN_RUN.
+//
+// The lane is a fallback (runCombined): where a rule of the patterns matches inside a run it found
+// (a vendor prefix, a JWT), the rule wins, so the prefix that names the kind of key stays visible.
 import { entropy } from './scrub-value';
+import { isRandomToken, MIN_RANDOM_LENGTH } from './scrub-bare-random';
 import type { Combined, Matcher } from './scrub-combine';
 
-/** The shortest token this lane finds (a legacy PAT); also the stride of the scan. */
-const MIN_RUN = 52;
+/** The shortest token this lane finds (a random one); also the stride of the scan. */
+const MIN_RUN = MIN_RANDOM_LENGTH;
 const HALF = MIN_RUN / 2;
-/** The new-format PAT: its length and where its signature stands. */
+/** The spacing of the reads that test one side of a sampled position. */
+const STEP = 2;
+/** The Azure PATs: the legacy length, the new one and where its signature stands. */
+const LEGACY_LENGTH = 52;
 const NEW_LENGTH = 84;
 const NEW_SIGNATURE = 'AZDO';
 const NEW_SIGNATURE_AT = 76;
+const MAILCHIMP_HEX = 32;
 
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const ALNUM = 1;
+const SEPARATOR = 2;
+/** Per ASCII code: ALNUM, SEPARATOR (`-`, `_`, `.`, which join the parts of many tokens), or 0. */
+const KIND = new Uint8Array(128);
+for (let c = 0; c < 128; c++) KIND[c] = isAlnum(c) ? ALNUM : c === 45 || c === 95 || c === 46 ? SEPARATOR : 0;
+/** ALNUM, SEPARATOR or 0 (anything else, also past either end of the text). */
+const kindOf = (c: number): number => (c < 128 ? KIND[c] : 0);
+const isTokenChar = (c: number): boolean => kindOf(c) !== 0;
 
 /**
  * A legacy PAT rather than a digest or a word: lower-case base32 only; at least two digits; a letter
@@ -32,7 +48,7 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <=
  * and spread out like random text.
  */
 export function isLegacyAzurePat(run: string): boolean {
-  if (run.length !== MIN_RUN || !/^[a-z2-7]+$/.test(run)) return false;
+  if (run.length !== LEGACY_LENGTH || !/^[a-z2-7]+$/.test(run)) return false;
   const digits = run.replace(/[^2-7]/g, '').length;
   return digits >= 2 && digits <= 26 && /[g-z]/.test(run) && /[eotu]/.test(run) && entropy(run) >= 4;
 }
@@ -41,6 +57,58 @@ export function isLegacyAzurePat(run: string): boolean {
 export function isNewAzurePat(run: string): boolean {
   return run.length === NEW_LENGTH && run.startsWith(NEW_SIGNATURE, NEW_SIGNATURE_AT) && /^[A-Za-z0-9]+$/.test(run) &&
     entropy(run.slice(0, NEW_SIGNATURE_AT)) >= 4.5;
+}
+
+/** The length of a Mailchimp key starting at `start` (32 hex, `-us`, one or two digits), or 0. */
+export function mailchimpKeyLength(text: string, start: number, alnumEnd: number): number {
+  if (alnumEnd - start !== MAILCHIMP_HEX || !text.startsWith('-us', alnumEnd)) return 0;
+  const m = /^-us[0-9]{1,2}(?![A-Za-z0-9])/.exec(text.slice(alnumEnd, alnumEnd + 6));
+  const hex = text.slice(start, alnumEnd);
+  return m && /^[a-f0-9]+$/.test(hex) && /[a-f]/.test(hex) && /[0-9]/.test(hex) ? MAILCHIMP_HEX + m[0].length : 0;
+}
+
+/** Whether every STEP-th character on one side of i, out to HALF, is a token character (farthest first). */
+function sideIsRun(text: string, i: number, dir: -1 | 1): boolean {
+  for (let d = HALF; d > 0; d -= STEP) if (!isTokenChar(text.charCodeAt(i + dir * d))) return false;
+  return true;
+}
+
+/** An Azure PAT's length and outline, for the alphanumeric part [p, q). */
+function isAzurePat(text: string, p: number, q: number): boolean {
+  if (q - p !== LEGACY_LENGTH && q - p !== NEW_LENGTH) return false;
+  const part = text.slice(p, q);
+  return isLegacyAzurePat(part) || isNewAzurePat(part);
+}
+
+/**
+ * Start and end of the first token in the run of token characters [start, end), or undefined;
+ * `separated`: the run has a `-`, `_` or `.` (else it is one alphanumeric part).
+ */
+function tokenInRun(text: string, start: number, end: number, from: number, separated: boolean): [number, number] | undefined {
+  // The whole run, when it began where the scan may look (not inside an earlier run).
+  if (start >= from) {
+    const random = isRandomToken(text, start, end);
+    if (random) return [start, random];
+    if (!separated) return isAzurePat(text, start, end) ? [start, end] : undefined;
+  }
+  // Else an alphanumeric part of it that is an Azure PAT (a part longer than the run's other
+  // characters, so the run is longer) or a Mailchimp key (`-us` in the run).
+  if (end - start <= LEGACY_LENGTH && !text.substring(start, end).includes('-us')) return undefined;
+  for (let p = start; p < end;) {
+    if (!isAlnum(text.charCodeAt(p))) {
+      p += 1;
+      continue;
+    }
+    let q = p + 1;
+    while (q < end && isAlnum(text.charCodeAt(q))) q += 1;
+    if (p >= from) {
+      if (isAzurePat(text, p, q)) return [p, q];
+      const mailchimp = mailchimpKeyLength(text, p, q);
+      if (mailchimp) return [p, p + mailchimp];
+    }
+    p = q;
+  }
+  return undefined;
 }
 
 /** Finds the next bare token at or after `lastIndex`, with the exec interface runCombined walks. */
@@ -52,24 +120,33 @@ export class BareTokenScanner implements Matcher {
     // The first sampled position a run starting at `from` or later can cover.
     let i = from + MIN_RUN - 1;
     while (i < text.length) {
-      // A run of MIN_RUN or more through i reaches HALF characters to one side of it or the other, so
-      // a word shorter than that around i is passed over after two more reads.
-      if (!isAlnum(text.charCodeAt(i)) || (!isAlnum(text.charCodeAt(i - HALF)) && !isAlnum(text.charCodeAt(i + HALF)))) {
+      // A run of MIN_RUN or more through i holds all of i - HALF … i or all of i … i + HALF, so a word
+      // shorter than that around i is passed over after a few reads on each side.
+      if (!isTokenChar(text.charCodeAt(i)) || (!sideIsRun(text, i, -1) && !sideIsRun(text, i, 1))) {
         i += MIN_RUN;
         continue;
       }
       // Back at most to the character before `from`: reaching it means the run began earlier.
       const limit = Math.max(0, from - 1);
+      let kinds = kindOf(text.charCodeAt(i));
       let start = i;
-      while (start > limit && isAlnum(text.charCodeAt(start - 1))) start -= 1;
+      for (let k = kindOf(text.charCodeAt(start - 1)); start > limit && k !== 0; k = kindOf(text.charCodeAt(start - 1))) {
+        kinds |= k;
+        start -= 1;
+      }
       let end = i + 1;
-      while (end < text.length && isAlnum(text.charCodeAt(end))) end += 1;
-      if (start >= from && (end - start === MIN_RUN || end - start === NEW_LENGTH)) {
-        const run = text.slice(start, end);
-        if (isLegacyAzurePat(run) || isNewAzurePat(run)) {
-          this.lastIndex = end;
-          const m = [run, run] as unknown as RegExpExecArray;
-          m.index = start;
+      for (let k = kindOf(text.charCodeAt(end)); k !== 0; k = kindOf(text.charCodeAt(end))) {
+        kinds |= k;
+        end += 1;
+      }
+      if (end - start >= MIN_RUN) {
+        const found = tokenInRun(text, start, end, from, (kinds & SEPARATOR) !== 0);
+        if (found) {
+          const [s, e] = found;
+          this.lastIndex = e;
+          const token = text.slice(s, e);
+          const m = [token, token] as unknown as RegExpExecArray;
+          m.index = s;
           m.input = text;
           return m;
         }
@@ -82,7 +159,9 @@ export class BareTokenScanner implements Matcher {
   }
 }
 
-/** The bare-token lane: one rule, the whole token redacted. */
+/** The bare-token lane: one rule, the whole token redacted; a fallback to the rules of the patterns. */
 export function bareTokenLane(): Combined {
-  return { re: new BareTokenScanner(), groups: [1], inner: [[]], renders: [(_g, placeholder) => placeholder], accepts: [undefined] };
+  return {
+    re: new BareTokenScanner(), groups: [1], inner: [[]], renders: [(_g, placeholder) => placeholder], accepts: [undefined], fallback: true,
+  };
 }

@@ -29,6 +29,11 @@ export interface Combined {
   readonly inner: readonly (readonly [string, number][])[];
   readonly renders: readonly Render[];
   readonly accepts: readonly (Accept | undefined)[];
+  /**
+   * A fallback lane (the bare-token scan): a match of another lane that starts inside one of its
+   * matches is taken first, and its match waits while a refused candidate inside it is looked past.
+   */
+  readonly fallback?: boolean;
 }
 
 /** A Combined whose matcher is one compiled pattern (what combine builds). */
@@ -240,8 +245,9 @@ function matchFrom(re: Matcher, text: string, from: number): RegExpExecArray | n
  * earlier in `patterns` wins — exactly what one pattern of all their alternatives in that order
  * would find. A pattern's next match, once found, stays valid while the scan has not passed its
  * start (a match at a position does not depend on where the search began), so each pattern is
- * searched again only when the scan moved past its match. Returns `text` itself when nothing was
- * replaced.
+ * searched again only when the scan moved past its match. A fallback pattern's match yields to any
+ * other match starting inside it, and stays pending until text is replaced past its start. Returns
+ * `text` itself when nothing was replaced.
  */
 export function runCombined(patterns: readonly Combined[], text: string, placeholder: string): string {
   let out: Output | undefined;
@@ -252,10 +258,20 @@ export function runCombined(patterns: readonly Combined[], text: string, placeho
     let k = -1;
     for (let i = 0; i < patterns.length; i++) {
       let m = next[i];
-      if (m !== null && m.index < at) m = next[i] = matchFrom(patterns[i].re, text, at);
+      if (m !== null && m.index < (patterns[i].fallback ? last : at)) m = next[i] = matchFrom(patterns[i].re, text, at);
       if (m !== null && (k < 0 || m.index < (next[k] as RegExpExecArray).index)) k = i;
     }
     if (k < 0) break;
+    if (patterns[k].fallback) {
+      // Another lane's match inside the fallback's (a vendor prefix in a random run) is tried first.
+      const fallbackEnd = (next[k] as RegExpExecArray).index + (next[k] as RegExpExecArray)[0].length;
+      let inside = -1;
+      for (let i = 0; i < patterns.length; i++) {
+        const m = next[i];
+        if (i !== k && m !== null && m.index < fallbackEnd && (inside < 0 || m.index < (next[inside] as RegExpExecArray).index)) inside = i;
+      }
+      if (inside >= 0) k = inside;
+    }
     const hit = next[k] as RegExpExecArray;
     const { groups, inner, renders, accepts } = patterns[k];
     const match = hit[0];

@@ -41,7 +41,13 @@ export function fmt(id: string, prefix: string, body: string, doc: string): Toke
   return { id, prefix, body, doc };
 }
 
-/** A row whose prefix may follow any character (a host name inside a URL). */
-export function url(id: string, prefix: string, body: string, doc: string): TokenFormat {
-  return { id, prefix, body, doc, anywhere: true };
+/**
+ * The rows of a secret URL (a webhook), whose prefix may follow any character (a host name inside a
+ * URL): as written, and percent-encoded (`hooks.slack.com%2Fservices%2F…`, as it stands when the URL
+ * is itself a query parameter or a form value), where `/` and `@` in the body are `%2F` and `%40`.
+ */
+export function url(id: string, prefix: string, cls: string, min: number, doc: string): TokenFormat[] {
+  const encoded = (hex: string): TokenFormat =>
+    ({ id: `${id}-encoded`, prefix: prefix.replace(/\//g, `%2${hex}`), body: atLeast(`%${cls}`, min), doc, anywhere: true });
+  return [{ id, prefix, body: atLeast(cls, min), doc, anywhere: true }, encoded('F'), encoded('f')];
 }

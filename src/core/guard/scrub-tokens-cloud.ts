@@ -36,7 +36,8 @@ export const CLOUD_TOKENS: readonly TokenFormat[] = [
   ...['pat-na1-', 'pat-eu1-'].map((p) => fmt(`hubspot-${p}`, p, UUID, 'HubSpot docs (private app access tokens)')),
   ...['s-s4t2ud-', 's-s4t2af-'].map((p) => fmt(`intra42-${p}`, p, exact(HEX, 64), 'gitleaks intra42-client-secret')),
   ...['api-', 'sdk-'].map((p) => fmt(`launchdarkly-${p}`, p, UUID, 'LaunchDarkly docs (API access tokens, SDK keys)')),
-  fmt('twitter-bearer', 'AAAAAAAAAAAAAAAAAAAAA', atLeast('A-Za-z0-9%', 80), 'gitleaks twitter-bearer-token'),
+  // Issued tokens run to about 90 characters after the run of `A`s; 21 `A`s are distinctive enough that a shorter body still counts.
+  fmt('twitter-bearer', 'AAAAAAAAAAAAAAAAAAAAA', atLeast('A-Za-z0-9%', 30), 'gitleaks twitter-bearer-token'),
   fmt('facebook-square-eaa', 'EAA', atLeast(B64U, 60), 'Meta Graph API access tokens (EAA…); Square access tokens (EAAA + 60); gitleaks facebook-access-token, square-access-token'),
   ...['FwoGZXIvYXdz', 'FQoGZXIvYXdz', 'IQoJb3JpZ2luX2Vj', 'IQoDYXdz'].map((p) => fmt(`aws-session-${p}`, p, atLeast(B64, 100, '={0,2}'),
     'AWS STS session tokens (base64 of the token header); trufflehog aws session keys')),

@@ -60,7 +60,8 @@ export const DEV_TOKENS: readonly TokenFormat[] = [
   fmt('deno-deploy-w', 'ddw_', exact(AN, 36), 'trufflehog denodeploy'),
   fmt('octopus', 'API-', exact('A-Z0-9', 26), 'gitleaks octopus-deploy-api-key'),
   fmt('infracost', 'ico-', exact(AN, 32), 'gitleaks infracost-api-token'),
-  fmt('harness', 'pat.', atLeast('A-Za-z0-9.', 60), 'gitleaks harness-api-key'),
+  // `pat.<account id>.<token id>.<secret>`; account ids are base64url, so `-` and `_` belong to the body.
+  fmt('harness', 'pat.', atLeast('A-Za-z0-9._-', 60), 'Harness docs (API tokens pat.<account>.<token id>.<secret>); gitleaks harness-api-key'),
   fmt('scalingo', 'tk-us-', atLeast(B64U, 40), 'gitleaks scalingo-api-token'),
   fmt('packagist-uat', 'packagist_uat_', atLeast(AN, 60), 'gitleaks private-packagist'),
   fmt('packagist-ort', 'packagist_ort_', atLeast(AN, 60), 'gitleaks private-packagist'),

@@ -167,7 +167,7 @@ export function charClasses(v: string): number {
 }
 
 /** Keys that are public by design: Stripe publishable, Mapbox public, PostHog project keys. */
-const PUBLIC_BY_DESIGN = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_)/;
+export const PUBLIC_BY_DESIGN = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_)/;
 
 /**
  * A setting's ordinary value: numbers and durations (`3600`, `30d`), booleans, IPs and CIDRs

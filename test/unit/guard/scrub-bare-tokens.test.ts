@@ -82,9 +82,7 @@ describe('Scrubber bare tokens (Azure DevOps PATs)', () => {
       `ipfs://bafy${random(55, BASE32, 14)}`,
       `A${legacy(15)}`,
       `${legacy(16)}9`,
-      // 84 characters without the signature, or with it elsewhere.
-      random(84, ALNUM, 17),
-      `${random(70, ALNUM, 18)}AZDO${random(10, ALNUM, 19)}`,
+      // The signature in a run that is not random.
       `${'ab'.repeat(38)}AZDO1234`,
     ];
     for (const text of texts) same(text);

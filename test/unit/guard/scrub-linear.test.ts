@@ -33,6 +33,13 @@ const HOSTILE: Record<string, string[]> = {
   // One endless run, runs one short of a token (every sampled position lands in one), and runs of
   // token length that are refused (too repetitive), so each is measured and checked.
   'bare tokens (scan lane)': ['a7', `${'b'.repeat(51)} `, `${'k3'.repeat(26)} `, `${'Zq'.repeat(42)}.`, 'smtp://a@b:'],
+  // Random-looking runs: one short of a token, tokens found one after another, one endless run with
+  // no place to end, runs refused for what follows them, and runs with a refused vendor candidate
+  // inside (the fallback waits past it).
+  'random bare tokens (scan lane)': ['k3ZqW9xR7mP2vB5nL8tY4hJ6cD1fG0s ', 'k3ZqW9xR7mP2vB5nL8tY4hJ6cD1fG0sA ',
+    'aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY', 'k3ZqW9xR7mP2vB5nL8tY4hJ6cD1fG0sAx/', 'k3Zq-W9xR.7mP2_vB5nL8tY4hJ6cD1fG0sA=',
+    '"NTAwMDAwMDAwMDAwMDAwMDAw.aB1cD2.Xq9Lm2Vb7Nc4Tz8Kw1Rj5Hs3Gd6Fp0Qe2Ya4" ', 'N0aB1cD2eF3gH4iJ5kL6mN7oP.aB1cD2.',
+    '-----BEGIN PUBLIC KEY-----\naB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY\n', 'ssh-rsa aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY '],
 };
 
 function cpuMs(s: Scrubber, text: string): number {
