@@ -166,6 +166,8 @@ export function stdinLanguage(name: string, args: readonly string[]): string | u
   return undefined;
 }
 
+/** The start of a command line in a string literal: a program the judge knows how to judge, then an argument. */
+const SHELL_LINE = /^\s*(sh|bash|zsh|rm|curl|wget|nc|ncat|cat|env|chmod|chown|python3?|perl|node|dd|find|xargs|sudo|kill|pkill|mkfs|shred|scp|rsync|base64|tar)\s/;
 const STR = /(["'`])((?:\\.|(?!\1)[^\\])*)\1/;
 /** Calls that hand their (first) string argument to a shell or run it as a program. */
 const SHELL_CALL = /\b(os\.system|os\.popen|popen[23]?|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|system2?|exec|execSync|spawnSync|execFileSync|spawn|execFile|shell_exec|passthru|proc_open|os\.execute|io\.popen|Kernel\.(?:system|exec|spawn)|IO\.popen|Open3\.\w+|run|shell|pipeline|esyscmd|syscmd|child_process\.\w+)(?![\w.])\s*\(?\s*\[?\s*/g;
@@ -211,6 +213,8 @@ export function embeddedCommands(c: InlineCode): string[] {
     for (const m of code.matchAll(/\bsystem\s*\(\s*"((?:\\.|[^"\\])*)"/g)) out.push(m[1]);
     for (const m of code.matchAll(/"((?:\\.|[^"\\])*)"\s*\|\s*getline/g)) out.push(m[1]);
     for (const m of code.matchAll(/\|\s*"((?:\\.|[^"\\])*)"/g)) out.push(m[1]);
+    // A command line kept in a variable first (`cmd = "rm -rf ~"; system(cmd)`): any string that starts like one, when the program runs commands.
+    if (/\bsystem\s*\(\s*[A-Za-z_]|\|\s*getline|\|\s*[A-Za-z_]/.test(code)) for (const m of code.matchAll(/"((?:\\.|[^"\\])*)"/g)) if (SHELL_LINE.test(m[1]) && !out.includes(m[1])) out.push(m[1]);
     return out;
   }
   for (const m of code.matchAll(SHELL_CALL)) {
@@ -227,7 +231,7 @@ export function embeddedCommands(c: InlineCode): string[] {
   }
   if (c.lang === 'generic') {
     for (const line of code.split('\n')) { const m = /^\s*(?::?!|\.(?:pso|sy)\s)\s*([\s\S]+)$/.exec(line); if (m) out.push(m[1]); }
-    for (const m of code.matchAll(/(["'])((?:\\.|(?!\1)[^\\])*)\1/g)) if (/^\s*(sh|bash|rm|curl|wget|nc|cat|env|chmod|python3?|perl|node|dd|find|xargs|sudo|kill)\b\s/.test(m[2])) out.push(m[2]);
+    for (const m of code.matchAll(/(["'])((?:\\.|(?!\1)[^\\])*)\1/g)) if (SHELL_LINE.test(m[2])) out.push(m[2]);
   }
   if (/^(perl|ruby|php|julia|node|generic)$/.test(c.lang) || c.lang === 'r') {
     for (const m of code.matchAll(/(?:^|[^\\\w])`([^`]+)`/g)) out.push(m[1]);

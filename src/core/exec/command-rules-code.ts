@@ -21,7 +21,12 @@ const UPLOAD = /(requests\.(post|put|patch)|httpx\.(post|put|patch)|urlopen\s*\(
 const NETWORK = /(urllib|requests\.|httpx|http\.client|http\.get|https\.get|fetch\s*\(|axios|Net::HTTP|LWP::|open-uri|URI\.open|file_get_contents\s*\(\s*['"]https?:|curl_init|download\.file|url\s*\(|HTTP\.jl|Downloads\.download|socket)/i;
 const CREDENTIAL = /(\.ssh\/(id_|.*_key\b|authorized_keys)|\.aws\/(credentials|config)|\.config\/gh\/|\.docker\/config\.json|\.kube\/config|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gnupg|\/etc\/(shadow|gshadow|sudoers)|\/proc\/[^'"`\s]*\/environ|\.password-store|Keychains|keyring|Cookies|Login Data|\.mozilla\/firefox|google-chrome|\.vault-token|\.pgpass|['"/\s]\.env(\.[\w-]+)?['"\s])/;
 const PERSIST = /(\.bashrc|\.bash_profile|\.profile|\.zshrc|\.zprofile|\.zshenv|config\.fish|crontab|\/etc\/cron|\/var\/spool\/cron|authorized_keys|LaunchAgents|\.config\/autostart|systemd\/user|\.git\/hooks)/;
-const WRITE = /(open\s*\([^)]*,\s*['"][wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.(write|open\([^)]*['"][wa])|IO\.write|file_put_contents|>>|print\s*\{?\s*\$?\w+\s*\}?|fwrite|writeLines|cat\s*\([^)]*file\s*=|\bwrite\s*\()/;
+/** A system file named in code: configuration, programs, libraries, boot files. */
+const SYSTEM_FILE = /['"`]\/(etc|usr|boot|bin|sbin|lib|lib64|var\/lib|System|Library)\//;
+/** Records of what was typed: the shells', REPLs' and PowerShell's history files. */
+const HISTORY = /(\.(bash|zsh|sh|python|node_repl|psql|mysql|sqlite|lesshst|irb|rediscli)_history|fish_history|ConsoleHost_history)/;
+const TRUNCATE = /\b(truncate(Sync)?|ftruncate|File\.truncate|os\.truncate)\s*\(/;
+const WRITE = /(open\s*\([^)]*,\s*['"][wax+]|write_text|write_bytes|writeFile|appendFile|createWriteStream|File\.(write|open\([^)]*['"][wa])|IO\.write|file_put_contents|>>|print\s*\{?\s*\$?\w+\s*\}?|fwrite|writeLines|\bprintf?\b[^;{}\n]*?[^>=<!]>(?![=>])|cat\s*\([^)]*file\s*=|\bwrite\s*\()/;
 const EXEC = /\b(os\.system|os\.popen|os\.exec\w*|os\.spawn\w*|subprocess|child_process|execSync|spawnSync|execFileSync|exec[lv]p?e?\s*\(|system2?\s*\(|popen|Runtime\.getRuntime|qx\s*[{(]|\bexec\s*\(|shell_exec|passthru|proc_open|pcntl_exec|os\.execute|io\.popen|Kernel\.|IO\.popen|Open3|Deno\.(run|Command)|Bun\.spawn|\brun\s*\(\s*`|pty\.spawn|ctypes|cffi|dlopen|ffi\b|getline)|`[^`]+`|%x[{([]/;
 const DYNAMIC_CODE = /\b(eval|exec|compile|__import__|importlib|getattr|globals|locals|vars|Function\s*\(|new\s+Function|vm\.run|require\s*\(\s*[^'"`)]|import\s*\(|(?<![.\w])load\s*\(|loadstring|dofile|instance_eval|class_eval|send\s*\(|public_send|const_get|create_function|assert\s*\(|preg_replace.*\/e|base64|b64decode|fromCharCode|unescape|decode\s*\(|marshal|pickle|\\x[0-9a-f]{2})/i;
 /** Modules whose import alone does nothing outside the process. */
@@ -56,6 +61,8 @@ function classify(name: string, c: InlineCode): Finding[] {
   if (DELETE.test(code) && OUTSIDE.test(code)) return [deny('destructive_ops', `${name} code deletes files outside the workspace`)];
   if (UPLOAD.test(code) && !/localhost|127\.0\.0\.1/.test(code)) return [deny('data_exfiltration', `${name} code sends data to another host`)];
   if (PERSIST.test(code) && WRITE.test(code)) return [deny('persistence', `${name} code writes a start-up file, a scheduled job or login keys`)];
+  if (SYSTEM_FILE.test(code) && (WRITE.test(code) || TRUNCATE.test(code))) return [deny('destructive_ops', `${name} code writes or empties a system file`)];
+  if (HISTORY.test(code) && (WRITE.test(code) || TRUNCATE.test(code) || DELETE.test(code))) return [deny('destructive_ops', `${name} code erases or rewrites the shell history`)];
   if (c.lang === 'tex' && code.startsWith('\0escape')) return [ask('code_injection', `${name} --shell-escape lets the document run commands`)];
   if (harmless(c)) return [];
   if (EXEC.test(code)) return [ask('code_injection', `${name} code runs other programs`)];
