@@ -2,7 +2,7 @@
 // (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop.
 import { CHAT_LIMITS, type ContextChip, type MentionItem } from '../../src/core/chat/chat-protocol';
 import { el, icon, textButton, toolButton } from './dom';
-import { chipLabel } from './message-view';
+import { chipIcon, chipLabel } from './message-view';
 import { Mentions } from './mentions';
 
 export interface ComposerHooks {
@@ -13,7 +13,7 @@ export interface ComposerHooks {
   changed(): void;
 }
 
-const chipKey = (c: ContextChip) => `${c.kind}:${c.path}:${c.range?.startLine ?? ''}-${c.range?.endLine ?? ''}`;
+const chipKey = (c: ContextChip) => `${c.kind}:${c.server ?? ''}:${c.path}:${c.range?.startLine ?? ''}-${c.range?.endLine ?? ''}`;
 
 export class Composer {
   readonly el: HTMLElement;
@@ -119,9 +119,15 @@ export class Composer {
   }
 
   private addMention(item: MentionItem): void {
-    const chip: ContextChip = { kind: 'file', path: item.path, origin: 'user' };
-    const chips = this.chips;
-    if (chips.length < CHAT_LIMITS.chips && !chips.some((c) => chipKey(c) === chipKey(chip))) this.userChips.push(chip);
+    this.attach([{ kind: 'file', path: item.path, origin: 'user' }]);
+  }
+
+  /** Chips the person attached (an @file mention, an MCP resource the host attached): each once. */
+  attach(chips: readonly ContextChip[]): void {
+    for (const chip of chips) {
+      const all = this.chips;
+      if (all.length < CHAT_LIMITS.chips && !all.some((c) => chipKey(c) === chipKey(chip))) this.userChips.push({ ...chip, origin: 'user' });
+    }
     this.renderChips();
     this.hooks.changed();
   }
@@ -137,7 +143,7 @@ export class Composer {
   private renderChips(): void {
     const chips = this.chips;
     this.chipsEl.replaceChildren(...chips.map((c) => el('span', { class: `chip chip-${c.origin ?? 'user'}`, role: 'listitem', title: c.path },
-      icon(c.kind === 'selection' ? 'selection' : 'file'), ' ', chipLabel(c), c.origin === 'editor' ? el('span', { class: 'chip-note' }, c.kind === 'selection' ? ' selection' : ' current file') : null,
+      icon(chipIcon(c)), ' ', chipLabel(c), c.origin === 'editor' ? el('span', { class: 'chip-note' }, c.kind === 'selection' ? ' selection' : ' current file') : null,
       toolButton('close', `Remove ${chipLabel(c)}`, 'remove-chip', () => this.remove(c)))));
     this.chipsEl.hidden = chips.length === 0;
   }

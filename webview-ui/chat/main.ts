@@ -205,6 +205,9 @@ function handle(m: ToWebview): void {
     case 'context':
       composer.setEditorChips(m.chips);
       break;
+    case 'attach':
+      composer.attach(m.chips);
+      break;
     case 'mention-results':
       composer.mentionResults(m.prefix, m.items);
       break;

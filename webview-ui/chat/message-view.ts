@@ -10,15 +10,21 @@ import { subagentCard } from './subagent-card';
 import { toolCard } from './tool-card';
 
 export function chipLabel(c: ContextChip): string {
+  if (c.kind === 'resource') return `${c.server ?? ''}: ${baseName(c.path) || c.path}`;
   const name = baseName(c.path);
   return c.kind === 'selection' && c.range ? `${name}:${c.range.startLine}-${c.range.endLine}` : name;
+}
+
+/** The codicon of a chip's kind. */
+export function chipIcon(c: ContextChip): string {
+  return c.kind === 'resource' ? 'plug' : c.kind === 'selection' ? 'selection' : 'file';
 }
 
 export function userMessage(id: string, text: string, chips: readonly ContextChip[] = []): HTMLElement {
   return el('div', { class: 'msg user', 'data-id': id },
     el('div', { class: 'msg-role' }, 'You'),
     chips.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
-      el('span', { class: 'chip', title: c.path }, icon(c.kind === 'selection' ? 'selection' : 'file'), ' ', chipLabel(c)))) : null,
+      el('span', { class: 'chip', title: c.path }, icon(chipIcon(c)), ' ', chipLabel(c)))) : null,
     el('div', { class: 'user-text' }, text));
 }
 

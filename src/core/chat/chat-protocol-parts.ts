@@ -46,13 +46,17 @@ export const idString = z.string().check(z.minLength(1), z.maxLength(L.id));
 export const count = z.number().check(z.int(), z.gte(0), z.lte(L.count));
 export const list = <T extends z.core.SomeType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 
-/** A file or a selection the person attaches to a message. */
+/**
+ * A file, a selection or an MCP server's resource the person attaches to a message. A resource's
+ * `path` is its URI, `server` the server it came from, and `text` what the host read of it.
+ */
 export const contextChip = z.strictObject({
-  kind: z.enum(['file', 'selection']),
+  kind: z.enum(['file', 'selection', 'resource']),
   path: z.string().check(z.minLength(1), z.maxLength(L.path)),
+  server: z.optional(capped(L.label)),
   /** 1-based, inclusive line numbers of a selection. */
   range: z.optional(z.strictObject({ startLine: count, endLine: count })),
-  /** The selected text, when the host attaches it. */
+  /** The selected text, or the resource's, when the host attaches it. */
   text: z.optional(capped(L.chipText)),
   /** 'editor': follows the active editor (the host replaces it with `context`); 'user': picked by the person. */
   origin: z.optional(z.enum(['editor', 'user'])),

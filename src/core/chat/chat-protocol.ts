@@ -96,6 +96,8 @@ const pickers = msg('pickers', {
 });
 /** The editor's chips changed (another file, another selection): they replace the `origin: 'editor'` ones. */
 const context = msg('context', { chips: list(contextChip, L.chips) });
+/** Chips the host attaches for the person (an MCP resource from the MCP Servers view): added to the composer's. */
+const attach = msg('attach', { chips: list(contextChip, L.chips) });
 const mentionResults = msg('mention-results', { prefix: capped(L.mentionPrefix), items: list(mentionItem, L.mentionResults) });
 /** Shown as an alert. With the turnId of a turn that never started, it also ends that wait. */
 const error = msg('error', { message: capped(L.sentence), turnId: z.optional(idString) });
@@ -107,7 +109,7 @@ const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
   init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent,
-  turnEnd, sessions, pickers, context, mentionResults, error, setup,
+  turnEnd, sessions, pickers, context, attach, mentionResults, error, setup,
 ]);
 
 // ---- webview → host ----

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
-  type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Tool as McpTool,
+  type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ReadResourceResult, type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { Emitter } from '../events';
@@ -246,6 +246,18 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor);
     return out;
+  }
+
+  /** One resource's contents as the server sends them (Attach to Chat reads them through mcp-resource.ts). */
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    if (!this.client || this.stateValue !== 'connected') await this.connect();
+    const client = this.client;
+    if (!client) throw this.explain(new Error('the connection closed'));
+    try {
+      return await client.readResource({ uri }, { timeout: this.o.connectTimeoutMs });
+    } catch (e) {
+      throw this.explain(e);
+    }
   }
 
   /** The server's prompts with their arguments, every page (Browse Resources lists them); empty when it offers none. */

@@ -11,6 +11,7 @@ import type { Scrubber } from '../guard/scrubber';
 import type { Registry } from '../tools/registry';
 import type { ResolvedServer } from './config-expand';
 import { McpConnection, type McpConnectionOptions, type McpPromptInfo, type McpState } from './mcp-connection';
+import { resourceAttachment, type ResourceAttachment } from './mcp-resource';
 import { destructiveAsk, type DestructiveAskDeps } from './destructive-ask';
 import { bridgeTool, DEFAULT_MCP_TIMEOUT_MS } from './mcp-tool';
 import { bridgedToolNames, pairKey } from './tool-names';
@@ -116,6 +117,13 @@ export class McpManager {
   /** A server's resources (connecting first if it is down); undefined for a server not known. */
   async resources(name: string): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[] | undefined> {
     return this.entries.get(name)?.conn.listResources();
+  }
+
+  /** One resource of a server as a chat attachment (mcp-resource.ts: capped, scrubbed); undefined for a server not known. */
+  async readResource(name: string, uri: string): Promise<ResourceAttachment | undefined> {
+    const e = this.entries.get(name);
+    if (!e) return undefined;
+    return resourceAttachment(name, uri, await e.conn.readResource(uri), (t) => this.deps.scrubber.scrub(t));
   }
 
   /** A server's prompts (connecting first if it is down); undefined for a server not known. */

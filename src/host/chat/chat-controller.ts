@@ -15,7 +15,8 @@ import type { SessionMark, SessionStore } from '../../core/sessions/session-stor
 import type { SubagentControl } from '../../core/subagents/types';
 import type { ModelHost } from '../agent/model-host';
 import { connectLocalModelCommand, useVscodeModelsCommand } from '../agent/model-setup';
-import { chipsToText, editorChips } from './chat-context';
+import { chipsToText } from '../../core/chat/chips-text';
+import { editorChips } from './chat-context';
 import { chatChoices } from './chat-choices';
 import { ChatSubagentCards } from './chat-subagent-cards';
 
@@ -55,6 +56,8 @@ export class ChatController {
   private current?: string;
   private agentId = DEFAULT_AGENT_ID;
   private running?: Running;
+  /** Chips attached for the person since the last message (attach()). */
+  private attached: ContextChip[] = [];
   private readonly cards = new Map<string, ShownCard>();
   private readonly children?: ChatSubagentCards;
 
@@ -114,6 +117,15 @@ export class ChatController {
     return this.d.sessions().then((s) => s?.mark(key, kind, data)).catch(() => undefined);
   }
 
+  /**
+   * Chips attached for the person from outside the page (an MCP resource from the MCP Servers view):
+   * added to the composer's, and posted again when the page loads anew, until the next message.
+   */
+  attach(chips: readonly ContextChip[]): void {
+    this.attached.push(...chips.map((c) => ({ ...c, origin: 'user' as const })));
+    this.d.post({ type: 'attach', chips: this.attached });
+  }
+
   async handle(m: ToHost): Promise<void> {
     switch (m.type) {
       case 'ready': return this.init();
@@ -159,6 +171,7 @@ export class ChatController {
       type: 'init', sessions: sessions.map(summary), session: await this.page(this.current), models, agents, model, agent: this.agentId,
       chips: editorChips(), ...(this.running ? { live: this.running.live } : {}),
     });
+    if (this.attached.length) this.d.post({ type: 'attach', chips: this.attached });
     // The full model list can take a network round trip per provider: it follows when ready.
     void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }));
   }
@@ -171,6 +184,7 @@ export class ChatController {
   /** Sends one message: the session is created on the first one; the turn streams live events. */
   async send(m: MessageOf<ToHost, 'send'>): Promise<void> {
     if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });
+    this.attached = [];
     const store = await this.d.sessions();
     if (!store) return this.d.post({ type: 'error', message: 'The workspace database could not be opened, so the chat cannot keep its history.' });
     // No model at all: the first-run card instead of a turn that fails before it starts.
@@ -193,7 +207,7 @@ export class ChatController {
     };
     try {
       const r = await this.d.chat.turn({
-        sessionKey, agentId: this.agentId, text: m.text, attachments: await chipsToText(m.chips as ContextChip[]),
+        sessionKey, agentId: this.agentId, text: m.text, attachments: chipsToText(m.chips as ContextChip[]),
         signal: running.abort.signal, onEvent: (e) => this.onEvent(running.turnId, e),
       });
       await footer({

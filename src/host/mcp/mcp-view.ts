@@ -29,7 +29,7 @@ const ICON: Record<McpViewState, string> = {
 export interface McpViewHost {
   isLoaded(): boolean;
   onDidLoad: vscode.Event<void>;
-  readonly manager: Pick<McpManager, 'status' | 'onDidChange' | 'output' | 'resources' | 'prompts' | 'stop'>;
+  readonly manager: Pick<McpManager, 'status' | 'onDidChange' | 'output' | 'resources' | 'readResource' | 'prompts' | 'stop'>;
   /** Reads the definitions again and starts what should run. */
   reload(): Promise<void>;
   /** Like reload, but a server the person declined to start is asked about again (Restart, Enable). */

@@ -60,6 +60,7 @@ const TO_WEBVIEW: ToWebview[] = [
   { type: 'sessions', sessions: [{ key: 's1', title: 'A', updatedAt: 1, messageCount: 0 }], current: 's1' },
   { type: 'pickers', models: [{ id: 'm', name: 'M', source: 'Copilot' }], agents: [], model: 'm' },
   { type: 'context', chips: [{ kind: 'selection', path: '/ws/a.ts', range: { startLine: 1, endLine: 2 }, origin: 'editor' }] },
+  { type: 'attach', chips: [{ kind: 'resource', server: 'docs', path: 'docs://guide', text: 'The guide.', origin: 'user' }] },
   { type: 'mention-results', prefix: 'ap', items: [{ path: 'src/app.ts', label: 'app.ts', detail: 'src' }] },
   { type: 'error', message: 'No model is configured.' },
 ];

@@ -82,6 +82,20 @@ chatSuite('chat webview: controls', ({ browser, url }) => {
     assert.equal(await chat.page.locator('.messages > .msg.user').last().locator('.user-text').textContent(), 'first line\nsecond line');
   });
 
+  it('an MCP resource the host attaches is one chip, however often it comes, and goes with the next message', async () => {
+    const chip = { kind: 'resource', server: 'docs', path: 'docs://guide/intro.md', text: 'The guide.', origin: 'user' } as const;
+    await chat.post({ type: 'attach', chips: [chip] });
+    await chat.post({ type: 'attach', chips: [chip] });
+    assert.match(await chat.page.locator('.chips').innerText(), /docs: intro\.md/);
+    assert.equal(await chat.page.locator('.chips .chip-user').count(), 1);
+    const n = (await chat.posted()).length;
+    await input().fill('Summarise it');
+    await input().press('Enter');
+    const sent = await chat.waitPosted('send', undefined, n);
+    assert.deepEqual(sent.chips, [{ kind: 'file', path: '/ws/src/app.ts', origin: 'editor' }, chip]);
+    assert.equal(await chat.page.locator('.chips .chip-user').count(), 0);
+  });
+
   it('a message over the protocol\'s cap is not sent and not lost', async () => {
     const n = (await chat.posted()).length;
     const long = 'x'.repeat(200_001);
