@@ -34,7 +34,16 @@ export function openMemoryServices(db: Database, opts: MemoryServicesOptions): M
 
 /** Whose memory and per-user context files these are: pincer.user, else the OS user name. */
 export function memoryUserId(configured: string | undefined): string {
-  if (configured) return configured;
+  return configured || (osUserName ??= readOsUserName());
+}
+
+/**
+ * Read once per process: the file tools ask for the user on every call, a process's user does not
+ * change, and os.userInfo() is a password-database lookup (tens of µs, more on a busy machine).
+ */
+let osUserName: string | undefined;
+
+function readOsUserName(): string {
   try {
     return os.userInfo().username || 'user';
   } catch {
