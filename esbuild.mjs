@@ -120,6 +120,8 @@ const builds = [
   { ...node, entryPoints: Object.fromEntries(LAZY_PACKAGES.map((p) => [`lazy-${p}`, p])), outdir: dist },
   // web_fetch's HTML → markdown converter (a DOM, Readability, turndown) on its worker thread (src/core/web/html-converter.ts).
   { ...node, entryPoints: ['src/core/web/web-convert-worker.ts'], outfile: `${dist}/web-convert-worker.js` },
+  // Images shrunk and checked with pure-JS codecs on a worker thread of their own (src/core/media/image-fit.ts).
+  { ...node, entryPoints: ['src/core/media/image-resize-worker.ts'], outfile: `${dist}/image-resize-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },

@@ -37,6 +37,7 @@ import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
 import { createCronTool, type CronToolPorts } from './automation/cron-tool';
 import { createReadDocumentTool } from './media/read-document-tool';
+import { createReadImageTool } from './media/read-image-tool';
 import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
 
 export interface ToolsetPorts {
@@ -141,7 +142,7 @@ export function createToolset(p: ToolsetPorts): Toolset {
     });
     const tools = [
       ...routed,
-      createReadDocumentTool({ guard: fsGuard, fs: p.fs }),
+      createReadDocumentTool({ guard: fsGuard, fs: p.fs }), createReadImageTool({ guard: fsGuard, fs: p.fs }),
       ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
       createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.

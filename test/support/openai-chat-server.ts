@@ -10,8 +10,8 @@ import { retryHeaders, sendJson, sendSse, startModelServer, type ModelServer, ty
 export interface OpenAiChatServerOptions {
   /** When set, requests without `Authorization: Bearer <token>` get a 401. */
   token?: string;
-  /** Ids for GET /v1/models (default ['test-model']); an object adds a context_length. */
-  models?: (string | { id: string; context_length?: number })[];
+  /** Ids for GET /v1/models (default ['test-model']); an object adds a context_length, or OpenRouter's architecture. */
+  models?: (string | { id: string; context_length?: number; architecture?: { input_modalities: string[] } })[];
 }
 
 const FINISH: Record<ScriptStop, string> = {

@@ -10,6 +10,7 @@ import { runToolCalls } from './agent-tools';
 import { DEFAULT_TURN_LIMITS, type AgentLoopDeps, type TurnEvent, type TurnInput, type TurnLimits, type TurnResult, type TurnStopReason } from './agent-types';
 import { addResponseUsage, costOf, emptyTurnUsage } from './agent-usage';
 import type { ModelMessage, TokenUsage, ToolCallPart } from './model-types';
+import { imagesAsText, MAX_IMAGES_PER_REQUEST } from '../media/images-in-messages';
 
 export { turnTools } from './agent-tools';
 
@@ -51,10 +52,15 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
   // Grows during the turn when a search finds deferred tools (ToolResult.offerTools).
   const tools = [...input.tools];
   const offeredTools = new Set(tools.map((t) => t.name));
+  const imageInput = provider.imageInput?.(deps.model);
+  // A model that takes no images reads each one's placeholder line; one that does gets the newest few.
+  const withImages = (messages: ModelMessage[]) => (imageInput === false
+    ? imagesAsText(messages, 0, `the model ${deps.model} does not take images`)
+    : imagesAsText(messages, MAX_IMAGES_PER_REQUEST));
   let ctx = runtime.context({
     channel: 'chat', ...input.toolContext,
     sessionKey: input.sessionKey, agentId: input.agentId, turnId: input.turnId, provider: provider.id, signal,
-    offeredTools,
+    offeredTools, ...(imageInput !== undefined ? { imageInput } : {}),
   });
 
   let iterations = 0;
@@ -93,7 +99,7 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
     emit({ type: 'request', iteration });
     let responseUsage: TokenUsage | undefined;
     const r = await requestWithRetry(provider, {
-      model: deps.model, messages: [...prefix, ...added], tools: [...tools], signal,
+      model: deps.model, messages: withImages([...prefix, ...added]), tools: [...tools], signal,
       ...(limits.maxOutputTokens !== undefined ? { maxOutputTokens: limits.maxOutputTokens } : {}),
       ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     }, {

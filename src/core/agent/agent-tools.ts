@@ -104,7 +104,8 @@ export async function runToolCalls(calls: readonly ToolCallPart[], opts: ToolRun
     if (r.halt && !halt) halt = r.halt.reason;
     if (r.offerTools) offered.push(...r.offerTools);
     if (r.narrowTools) narrow = narrow ? narrow.filter((n) => r.narrowTools!.includes(n)) : [...r.narrowTools];
-    end(i, { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError }, r.outcome ?? (r.isError ? 'error' : 'ok'), args, at, r.forUser ?? r.forLLM);
+    const part: ToolResultPart = { type: 'tool-result', id: call.id, name: call.name, content: r.forLLM, isError: r.isError, ...(r.images?.length ? { images: r.images } : {}) };
+    end(i, part, r.outcome ?? (r.isError ? 'error' : 'ok'), args, at, r.forUser ?? r.forLLM);
   };
 
   for (const batch of batches(runtime.registry, calls)) {

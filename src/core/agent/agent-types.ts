@@ -53,7 +53,7 @@ export interface TurnLimits {
 export const DEFAULT_TURN_LIMITS: TurnLimits = Object.freeze({ maxIterations: 20, maxRetries: 3 });
 
 /** Context fields the host decides (trust, ownership, workspace); the loop sets the rest itself. */
-export type TurnToolContext = Partial<Omit<ToolContext, 'sessionKey' | 'agentId' | 'turnId' | 'signal' | 'offeredTools' | 'provider'>>;
+export type TurnToolContext = Partial<Omit<ToolContext, 'sessionKey' | 'agentId' | 'turnId' | 'signal' | 'offeredTools' | 'provider' | 'imageInput'>>;
 
 export interface TurnInput {
   sessionKey: string;

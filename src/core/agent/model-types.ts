@@ -2,6 +2,7 @@
 // Model API, an OpenAI-compatible endpoint, Anthropic). One request streams events — text, tool calls,
 // usage — and ends with a stop reason; cancellation is the AbortSignal. Providers translate to and from
 // their wire formats; nothing provider-specific leaks past this file's types.
+import type { ImagePart } from '../media/image-part';
 
 /** A tool as the model is shown it (already normalised for the provider by the provider itself). */
 export interface ModelTool {
@@ -30,9 +31,12 @@ export interface ToolResultPart {
   /** What the model sees (ToolResult.forLLM, already capped and scrubbed). */
   content: string;
   isError: boolean;
+  /** Images the result carries (a screenshot, read_image): sent as images where the model takes them. */
+  images?: ImagePart[];
 }
 
-export type MessagePart = { type: 'text'; text: string } | ToolCallPart | ToolResultPart;
+/** An image in a user message: one the person pasted or dropped into the chat. */
+export type MessagePart = { type: 'text'; text: string } | ImagePart | ToolCallPart | ToolResultPart;
 
 /**
  * A conversation turn. 'system' text goes to the provider's system slot; 'tool' messages carry
@@ -83,6 +87,8 @@ export interface ModelInfo {
   source: string;
   /** Context window in tokens, when known (adaptive read paging and the token budget use it). */
   contextTokens?: number;
+  /** Whether the model takes images, when the provider says (undefined: not known, images are sent). */
+  imageInput?: boolean;
 }
 
 export interface ModelProvider {
@@ -95,4 +101,9 @@ export interface ModelProvider {
    * signal ends the stream with stop 'cancelled' rather than throwing.
    */
   stream(req: ModelRequest): AsyncIterable<ModelEvent>;
+  /**
+   * Whether `model` takes images, as far as the provider knows (its models list, or a request the
+   * model refused for its images): undefined when not known, and then images are sent.
+   */
+  imageInput?(model: string): boolean | undefined;
 }

@@ -16,8 +16,8 @@ export const STATIC_GROUPS: Readonly<Record<string, readonly string[]>> = {
   // SKILL.md folders (src/core/skills): loading one and publishing a workspace's skill to the person's own.
   skills: ['use_skill', 'publish_skill'],
   knowledge: ['skill_search'],
-  // Documents and media read for the model (src/core/media): a PDF's text page by page.
-  media_read: ['read_document'],
+  // Documents and media read for the model (src/core/media): a PDF's text page by page, an image file as an image.
+  media_read: ['read_document', 'read_image'],
   // The person's own tools (src/core/customtools): members only by declaring the group, none built in.
   custom: [],
 };

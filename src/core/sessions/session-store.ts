@@ -198,6 +198,8 @@ export class SessionStore {
 function scrubPart(part: MessagePart, scrub: (t: string) => string): MessagePart {
   if (part.type === 'text') return { ...part, text: scrub(part.text) };
   if (part.type === 'tool-result') return { ...part, content: scrub(part.content) };
+  // An image's pixels cannot be scrubbed; where it came from (a URL with a token in it) can.
+  if (part.type === 'image') return { ...part, source: scrub(part.source) };
   const json = JSON.stringify(part.args ?? null);
   const clean = scrub(json);
   if (clean === json) return part;

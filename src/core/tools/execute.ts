@@ -64,6 +64,8 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     const scrubbedUser = result.forUser === undefined ? undefined : scrubber.scrub(result.forUser);
     const capped = capText(scrubbedLLM, reg.limits.maxResultChars, 'pincer.tools.maxResultChars');
     const out: ToolResult = { ...result, forLLM: capped.text };
+    // Pixels cannot be scrubbed; where an image came from (a URL with a token in it) can.
+    if (result.images) out.images = result.images.map((image) => ({ ...image, source: scrubber.scrub(image.source) }));
     if (scrubbedUser !== undefined) out.forUser = capText(scrubbedUser, reg.limits.maxUserChars, 'pincer.tools.maxResultChars').text;
     if (capped.truncated) out.details = { ...out.details, truncatedChars: capped.omitted };
 

@@ -1,6 +1,7 @@
 // The contract between the runtime and every tool. One tool instance serves many concurrent calls,
 // so everything a call needs arrives in its ToolContext; tools keep no per-call state of their own.
 import type { z } from 'zod';
+import type { ImagePart } from '../media/image-part';
 import { knownErrorResult } from './known-errors';
 
 /** What a tool may do to the world; the policy engine, the rate limiter and the scheduler read it. */
@@ -40,6 +41,11 @@ export interface ToolContext {
   readonly workspaceTrusted: boolean;
   /** Where a long call reports how far it got (an MCP server's progress notifications); the chat shows it on the tool card. */
   readonly onProgress?: (p: ToolProgress) => void;
+  /**
+   * Whether the model that reads this call's result takes images: false when it is known not to
+   * (read_image then says which models would), undefined when not known or no model reads it.
+   */
+  readonly imageInput?: boolean;
 }
 
 /** How far a running call got: `progress` of `total` when the total is known, and what it is doing. */
@@ -71,6 +77,11 @@ export interface ToolResult {
   forLLM: string;
   /** What a person sees (markdown); defaults to forLLM when a tool has nothing better to show. */
   forUser?: string;
+  /**
+   * Images for the model beside forLLM (which describes them in words): sent as image parts to
+   * providers that take images, as those words' placeholder lines to the others (media/image-part.ts).
+   */
+  images?: ImagePart[];
   /** True exactly when `outcome` is not 'ok'. */
   isError: boolean;
   /**

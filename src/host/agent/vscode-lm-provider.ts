@@ -2,33 +2,66 @@
 // setup of Pincer's own. The API has no system role, so the system prompt opens the first user turn;
 // tool results travel in user turns as the API wants. It reports no token usage: what the loop counts
 // for it is an estimate through the model's own countTokens, and says so.
+//
+// Images go as LanguageModelDataPart.image: inside a LanguageModelToolResultPart beside the result's
+// text, and in the user's message for pictures the person pasted. Whether a model reads images is
+// only in the proposed `capabilities.supportsImageToText` of the model object: read where VS Code
+// gives it (never required), and a model that says false gets each image's placeholder line instead.
 import * as vscode from 'vscode';
 import { ModelError, type MessagePart, type ModelEvent, type ModelInfo, type ModelMessage, type ModelProvider, type ModelRequest } from '../../core/agent/model-types';
 import { normalizeToolsFor } from '../../core/agent/schema-normalize';
+import type { ImagePart } from '../../core/media/image-part';
+import { imagesAsText } from '../../core/media/images-in-messages';
 
 export const VSCODE_LM_ID = 'vscode-lm';
 
+/** The proposed API's answer, when this VS Code gives it to Pincer; undefined otherwise. */
+function readsImages(model: vscode.LanguageModelChat): boolean | undefined {
+  try {
+    const said = (model as { capabilities?: { supportsImageToText?: unknown } }).capabilities?.supportsImageToText;
+    return typeof said === 'boolean' ? said : undefined;
+  } catch {
+    // A proposed API that is not enabled for this extension throws when read.
+    return undefined;
+  }
+}
+
 export class VscodeLmProvider implements ModelProvider {
   readonly id = VSCODE_LM_ID;
+  private readonly imageInputs = new Map<string, boolean>();
 
   async listModels(): Promise<ModelInfo[]> {
     const models = await vscode.lm.selectChatModels();
     return models
-      .map((m) => ({ id: m.id, source: `${m.vendor} · ${m.name} (VS Code)`, contextTokens: m.maxInputTokens }))
+      .map((m) => {
+        const imageInput = this.remember(m);
+        return { id: m.id, source: `${m.vendor} · ${m.name} (VS Code)`, contextTokens: m.maxInputTokens, ...(imageInput !== undefined ? { imageInput } : {}) };
+      })
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  imageInput(model: string): boolean | undefined {
+    return this.imageInputs.get(model);
+  }
+
+  private remember(model: vscode.LanguageModelChat): boolean | undefined {
+    const said = readsImages(model);
+    if (said !== undefined) this.imageInputs.set(model.id, said);
+    return said;
   }
 
   async *stream(req: ModelRequest): AsyncIterable<ModelEvent> {
     const [model] = await vscode.lm.selectChatModels({ id: req.model });
     if (!model) throw new ModelError(`The model "${req.model}" is not available in VS Code any more; pick another with "Pincer: Select Model…".`, false);
     const { tools, nameMap } = normalizeToolsFor(this.id, model.family, req.tools);
+    const messages = this.remember(model) === false ? imagesAsText(req.messages, 0, `the model ${req.model} does not take images`) : req.messages;
     const wireName = new Map([...nameMap].map(([wire, name]) => [name, wire]));
     const cts = new vscode.CancellationTokenSource();
     const onAbort = () => cts.cancel();
     req.signal.addEventListener('abort', onAbort, { once: true });
     let sawCall = false;
     try {
-      const response = await model.sendRequest(toVscodeMessages(req.messages, (n) => wireName.get(n) ?? n), {
+      const response = await model.sendRequest(toVscodeMessages(messages, (n) => wireName.get(n) ?? n), {
         justification: 'Pincer runs your agent with the tools you allowed.',
         tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
       }, cts.token);
@@ -67,7 +100,7 @@ export class VscodeLmProvider implements ModelProvider {
 }
 
 function textOf(m: ModelMessage): string {
-  return m.parts.map((p) => (p.type === 'text' ? p.text : p.type === 'tool-result' ? p.content : JSON.stringify(p.args))).join('\n');
+  return m.parts.map((p) => (p.type === 'text' ? p.text : p.type === 'tool-result' ? p.content : p.type === 'tool-call' ? JSON.stringify(p.args) : '')).join('\n');
 }
 
 /** Pincer's messages in the API's shape: system text first in a user turn, results in user turns. */
@@ -79,14 +112,19 @@ export function toVscodeMessages(messages: readonly ModelMessage[], wire: (name:
     } else if (m.role === 'assistant') {
       out.push(vscode.LanguageModelChatMessage.Assistant(m.parts.flatMap((p) => assistantPart(p, wire))));
     } else {
-      out.push(vscode.LanguageModelChatMessage.User(m.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] => {
+      out.push(vscode.LanguageModelChatMessage.User(m.parts.flatMap((p): (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart | vscode.LanguageModelDataPart)[] => {
         if (p.type === 'text') return [new vscode.LanguageModelTextPart(p.text)];
-        if (p.type === 'tool-result') return [new vscode.LanguageModelToolResultPart(p.id, [new vscode.LanguageModelTextPart(p.content)])];
+        if (p.type === 'image') return [dataPart(p)];
+        if (p.type === 'tool-result') return [new vscode.LanguageModelToolResultPart(p.id, [new vscode.LanguageModelTextPart(p.content), ...(p.images ?? []).map(dataPart)])];
         return [];
       })));
     }
   }
   return out;
+}
+
+function dataPart(image: ImagePart): vscode.LanguageModelDataPart {
+  return vscode.LanguageModelDataPart.image(Buffer.from(image.data, 'base64'), image.mimeType);
 }
 
 function assistantPart(p: MessagePart, wire: (name: string) => string): (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] {

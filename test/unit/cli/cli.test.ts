@@ -39,7 +39,7 @@ describe('pincer CLI', () => {
     const d = JSON.parse(sub.out);
     assert.ok(!d.allowed.includes('session_status'));
     assert.deepEqual(d.removed.map((x: { tool: string; step: string }) => `${x.tool}:${x.step}`),
-      ['browser:profile', 'memory_expand:subagent deny', 'memory_get:subagent deny', 'memory_search:subagent deny', 'publish_skill:subagent deny', 'read_document:profile', 'session_status:subagent deny',
+      ['browser:profile', 'memory_expand:subagent deny', 'memory_get:subagent deny', 'memory_search:subagent deny', 'publish_skill:subagent deny', 'read_document:profile', 'read_image:profile', 'session_status:subagent deny',
         'sessions_history:leaf deny', 'sessions_list:leaf deny', 'sessions_send:subagent deny', 'web_fetch:profile', 'web_search:profile']);
     const untrusted = JSON.parse(pincer(['tools', '--untrusted', '--json']).out);
     assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'read_file', 'session_status', 'sessions_history', 'sessions_list', 'skill_search', 'use_skill']);

@@ -65,6 +65,9 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
     fetch: opts.fetch,
   });
 
+  // What the models list says each model reads (`capabilities.image_input`); the loop describes images in words to one that reads none.
+  const imageInputs = new Map<string, boolean>();
+
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
     const { tools, nameMap } = normalizeToolsFor(id, req.model, req.tools);
     const names = toolNameMapper(id, req.model, nameMap);
@@ -88,7 +91,9 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
     try {
       for await (const model of client.models.list({ limit: 100 }, { signal })) {
         const contextTokens = model.max_input_tokens ?? undefined;
-        models.push({ id: model.id, source, ...(contextTokens ? { contextTokens } : {}) });
+        const takesImages = model.capabilities?.image_input?.supported;
+        if (typeof takesImages === 'boolean') imageInputs.set(model.id, takesImages);
+        models.push({ id: model.id, source, ...(contextTokens ? { contextTokens } : {}), ...(typeof takesImages === 'boolean' ? { imageInput: takesImages } : {}) });
       }
     } catch (err) {
       if (signal?.aborted) throw new ModelError(`${ctx.where}: listing models was cancelled.`, false);
@@ -101,5 +106,5 @@ export function createAnthropicProvider(opts: AnthropicProviderOptions): ModelPr
     return models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  return { id, stream, listModels };
+  return { id, stream, listModels, imageInput: (model) => imageInputs.get(model) };
 }

@@ -3,12 +3,16 @@
 // (several tool results, a result and the user's next words) merge into one turn with the results
 // first, as the API requires right after the assistant's tool_use blocks. Cache breakpoints mark the
 // system prompt, the tool list and the conversation so far: each agent iteration re-sends all three.
+// Images go as base64 `image` blocks: inside a tool_result's content beside its text, and in the
+// user's turn for pictures the person pasted.
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageParam,
   TextBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
+import type { ImagePart } from '../../media/image-part';
 import type { MessagePart, ModelMessage, ModelTool, ToolCallPart } from '../model-types';
 import type { ToolNameMapper } from '../schema-normalize';
 
@@ -58,20 +62,29 @@ export function toAnthropicConversation(messages: ModelMessage[], names: ToolNam
 
 function toResultBlock(part: MessagePart): ContentBlockParam[] {
   if (part.type !== 'tool-result') return [];
+  const images = part.images ?? [];
+  const content = images.length
+    ? [...(part.content ? [{ type: 'text' as const, text: part.content }] : []), ...images.map(imageBlock)]
+    : part.content;
   return [
     {
       type: 'tool_result',
       tool_use_id: part.id,
-      ...(part.content ? { content: part.content } : {}),
+      ...(content.length ? { content } : {}),
       ...(part.isError ? { is_error: true } : {}),
     },
   ];
+}
+
+function imageBlock(image: ImagePart): ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: image.mimeType, data: image.data } };
 }
 
 function toBlock(part: MessagePart, names: ToolNameMapper): ContentBlockParam[] {
   // The API refuses empty text blocks.
   if (part.type === 'text') return part.text ? [{ type: 'text', text: part.text }] : [];
   if (part.type === 'tool-call') return [{ type: 'tool_use', id: part.id, name: names.toWire(part.name), input: inputOf(part) }];
+  if (part.type === 'image') return [imageBlock(part)];
   return [];
 }
 

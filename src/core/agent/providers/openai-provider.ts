@@ -3,6 +3,10 @@
 // parsing; this file adds the translation both ways, tool-name mapping, and errors the loop can act
 // on. The SDK's own retries are off: the agent loop retries with its backoff and knows what was
 // already streamed to the user.
+//
+// Whether a model takes images is rarely said by these servers (OpenRouter's models list does): images
+// are sent, and a model whose server refuses a request for its images gets the same request again
+// with each image as its placeholder line; the model is then remembered as one that takes none.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { IsolatedOpenAI } from './isolated-openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
@@ -13,6 +17,7 @@ import { toChatMessages, toChatTools } from './openai-request';
 import { relayStream } from './provider-stream';
 import { toModelError, type FailureContext } from './provider-errors';
 import { checkBaseUrl } from './provider-options';
+import { countImages, imagesAsText } from '../../media/images-in-messages';
 
 export interface OpenAiProviderOptions {
   /** Up to and including the version segment: https://api.openai.com/v1, http://127.0.0.1:11434/v1. */
@@ -53,12 +58,18 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
   const host = new URL(baseUrl).hostname;
   const completionTokensParam = host === 'api.openai.com' || host.endsWith('.openai.azure.com');
 
+  // What the models list said, and what servers refused: model id → takes images.
+  const imageInputs = new Map<string, boolean>();
+  const imageInput = (model: string) => imageInputs.get(model);
+
   async function* stream(req: ModelRequest): AsyncGenerator<ModelEvent> {
     const { tools, nameMap } = normalizeToolsFor(id, req.model, req.tools);
     const names = toolNameMapper(id, req.model, nameMap);
+    const textOnly = imageInput(req.model) === false;
+    const messages = textOnly ? imagesAsText(req.messages, 0, `the model ${req.model} does not take images`) : req.messages;
     const params: ChatCompletionCreateParamsStreaming = {
       model: req.model,
-      messages: toChatMessages(req.messages, names),
+      messages: toChatMessages(messages, names),
       stream: true,
       stream_options: { include_usage: true },
       ...(tools.length > 0 ? { tools: toChatTools(tools) } : {}),
@@ -70,7 +81,17 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     };
     const assembler = new ChatStreamAssembler(names.fromWire, ctx.where);
-    yield* relayStream(() => client.chat.completions.create(params, { signal: req.signal }), assembler, req.signal, (err) => toModelError(err, ctx, SDK_ERRORS), (err) => err instanceof APIUserAbortError);
+    let started = false;
+    try {
+      for await (const event of relayStream(() => client.chat.completions.create(params, { signal: req.signal }), assembler, req.signal, (err) => toModelError(err, ctx, SDK_ERRORS), (err) => err instanceof APIUserAbortError)) {
+        started = true;
+        yield event;
+      }
+    } catch (err) {
+      if (started || textOnly || countImages(messages) === 0 || !refusesImages(err)) throw err;
+      imageInputs.set(req.model, false);
+      yield* stream(req);
+    }
   }
 
   async function listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
@@ -79,7 +100,9 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
     try {
       for await (const model of client.models.list({ signal })) {
         const contextTokens = contextWindowOf(model);
-        models.push({ id: model.id, source, ...(contextTokens !== undefined ? { contextTokens } : {}) });
+        const takesImages = imageInputOf(model);
+        if (takesImages !== undefined) imageInputs.set(model.id, takesImages);
+        models.push({ id: model.id, source, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(takesImages !== undefined ? { imageInput: takesImages } : {}) });
       }
     } catch (err) {
       if (signal?.aborted) throw new ModelError(`${ctx.where}: listing models was cancelled.`, false);
@@ -88,7 +111,19 @@ export function createOpenAiProvider(opts: OpenAiProviderOptions): ModelProvider
     return models.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  return { id, stream, listModels };
+  return { id, stream, listModels, imageInput };
+}
+
+/** A request the server refused because of its images (the model takes none): worth sending again without them. */
+function refusesImages(err: unknown): boolean {
+  return err instanceof ModelError && (err.status === 400 || err.status === 415 || err.status === 422)
+    && /image|vision|multi-?modal|modalit/i.test(err.message);
+}
+
+/** OpenRouter lists what a model reads (`architecture.input_modalities`); most servers say nothing. */
+function imageInputOf(model: object): boolean | undefined {
+  const modalities = (model as { architecture?: { input_modalities?: unknown } }).architecture?.input_modalities;
+  return Array.isArray(modalities) ? modalities.includes('image') : undefined;
 }
 
 /** Servers that know a model's context window say so under different names. */

@@ -1,6 +1,7 @@
 // sessions_history: the messages of one of the calling agent's sessions, paged. A look-up never
 // creates a session, and another agent's key is refused.
 import { z } from 'zod';
+import { describeImage } from '../../media/image-part';
 import { defineTool, ok } from '../../tools/types';
 import type { SessionStore, StoredMessage } from '../session-store';
 import { withSessions } from './session-tool-base';
@@ -41,6 +42,7 @@ function render(m: StoredMessage): string {
   const parts = m.parts.map((p) => {
     if (p.type === 'text') return clip(p.text);
     if (p.type === 'tool-call') return `→ ${p.name}(${clip(JSON.stringify(p.args))})`;
+    if (p.type === 'image') return `[image: ${describeImage(p)}]`;
     return `← ${p.name}${p.isError ? ' (error)' : ''}: ${clip(p.content)}`;
   });
   return `#${m.seq} ${m.role}: ${parts.join('\n  ')}`;
