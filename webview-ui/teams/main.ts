@@ -1,9 +1,10 @@
 // The Team Board's script: renders the snapshot the extension posts (the team's tasks in five columns,
-// the audit trail, the lead's unread mail) and sends a person's actions back (add a task, cancel,
+// the questions members and the lead wait on the person for, the audit trail, the lead's unread mail) and sends a person's actions back (add a task, cancel,
 // retry, approve, reject with feedback, reassign). Every control is a native button, select or input, so the board
 // works from the keyboard; colours are the theme's. Task text is data: it only ever becomes textContent.
 import type { BoardSnapshot, PersonActionName, ToBoardPage } from '../../src/core/teams/board-protocol';
 import type { BoardTask } from '../../src/core/teams/board-types';
+import type { OpenQuestion } from '../../src/core/teams/open-questions';
 
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void };
 
@@ -67,6 +68,18 @@ function card(t: BoardTask, s: BoardSnapshot): HTMLElement {
   return el('article', { class: `card status-${t.status}`, 'data-task': String(t.id), 'aria-label': `Task ${t.id}: ${t.subject}` }, ...lines, controls(t, s));
 }
 
+/** An ask_user question: answered here or in the editor's prompt, whichever comes first. */
+function question(q: OpenQuestion): HTMLElement {
+  const answer = el('input', { type: 'text', class: 'answer-text', placeholder: 'Your answer', 'aria-label': `Answer to ${q.from}'s question ${q.id}` });
+  const form = el('form', { class: 'answer' }, answer, el('button', { type: 'submit', class: 'act-answer' }, 'Answer'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (answer.value.trim()) vscode.postMessage({ type: 'answer', id: q.id, text: answer.value.trim() });
+  });
+  return el('article', { class: 'question', 'data-question': String(q.id), 'aria-label': `Question from ${q.from}` },
+    el('div', { class: 'meta' }, `${q.from} asks${q.taskId !== undefined ? ` (task #${q.taskId})` : ''}`), el('p', {}, q.question), form);
+}
+
 function header(s: BoardSnapshot): HTMLElement {
   const head = el('header', {});
   if (s.teams.length > 1) {
@@ -102,6 +115,9 @@ function render(): void {
     return;
   }
   children.push(header(s));
+  if (s.questions.length) {
+    children.push(el('section', { class: 'questions', 'aria-label': `Questions for you: ${s.questions.length}` }, el('h2', {}, 'Questions for you'), ...s.questions.map(question)));
+  }
   const board = el('div', { class: 'columns' });
   for (const c of s.columns) {
     const tasks = s.tasks.filter((t) => c.statuses.includes(t.status));
@@ -115,13 +131,14 @@ function render(): void {
   children.push(el('details', { class: 'trail', open: '' }, el('summary', {}, 'Audit trail'), audit));
   // A re-render must not steal the keyboard focus from the control the person is on.
   const focused = document.activeElement instanceof HTMLElement && app.contains(document.activeElement) ? document.activeElement : undefined;
-  const inCard = focused?.closest('[data-task]')?.getAttribute('data-task');
+  const holder = focused?.closest('[data-task],[data-question]');
+  const inCard = holder && (holder.hasAttribute('data-task') ? `[data-task="${holder.getAttribute('data-task')}"]` : `[data-question="${holder.getAttribute('data-question')}"]`);
   const cls = focused?.className ? `.${focused.className.split(' ').join('.')}` : undefined;
   const typed = focused instanceof HTMLInputElement ? focused.value : undefined;
   app.replaceChildren(...children);
   if (cls) {
     // Controls outside the cards (the team choice, the new task's subject) are one of a kind.
-    const again = app.querySelector<HTMLElement>(inCard ? `[data-task="${inCard}"] ${cls}` : cls);
+    const again = app.querySelector<HTMLElement>(inCard ? `${inCard} ${cls}` : cls);
     if (again instanceof HTMLInputElement && typed !== undefined) again.value = typed;
     again?.focus();
   }

@@ -4,6 +4,7 @@
 // Node, so the page's type check can follow it.
 import { z } from 'zod';
 import type { BoardEvent, BoardTask, TaskStatus } from './board-types';
+import type { OpenQuestion } from './open-questions';
 
 export const BOARD_COLUMNS: readonly { id: string; title: string; statuses: readonly TaskStatus[] }[] = [
   { id: 'pending', title: 'Pending', statuses: ['pending'] },
@@ -24,6 +25,7 @@ export const fromBoardPage = z.discriminatedUnion('type', [
     type: z.literal('action'), action: z.enum(PERSON_ACTIONS), id: z.number().int().min(1),
     assignee: z.string().min(1).max(64).optional(), text: z.string().max(20_000).optional(),
   }).strict(),
+  z.object({ type: z.literal('answer'), id: z.number().int().min(1), text: z.string().trim().min(1).max(20_000) }).strict(),
 ]);
 export type FromBoardPage = z.infer<typeof fromBoardPage>;
 export type PersonAction = Extract<FromBoardPage, { type: 'action' }>;
@@ -40,6 +42,8 @@ export interface BoardSnapshot {
   events: BoardEvent[];
   /** Messages waiting unread for the lead. */
   leadUnread: number;
+  /** ask_user questions waiting for the person, oldest first (answered on the board or in the editor's prompt). */
+  questions: OpenQuestion[];
   /** Definitions that could not be read, with file and field. */
   problems: string[];
 }

@@ -3,6 +3,7 @@
 import { chatCsp } from '../chat/chat-html';
 import { BOARD_COLUMNS, type BoardSnapshot } from './board-protocol';
 import type { BoardStore } from './board-types';
+import type { OpenQuestion } from './open-questions';
 import type { TeamDefinition } from './team-definition';
 
 /**
@@ -10,15 +11,15 @@ import type { TeamDefinition } from './team-definition';
  * when reading it fails (a shared server gone offline), the page shows why instead of the tasks.
  */
 export async function boardSnapshot(board: BoardStore | undefined, teams: readonly TeamDefinition[], shown: string | undefined, problems: readonly string[],
-  noBoard = 'The workspace database could not be opened, so there is no board.'): Promise<BoardSnapshot> {
+  noBoard = 'The workspace database could not be opened, so there is no board.', questions: (teamId: string) => readonly OpenQuestion[] = () => []): Promise<BoardSnapshot> {
   const team = teams.find((t) => t.id === shown) ?? teams[0];
-  const base = { columns: BOARD_COLUMNS, teams: teams.map((t) => ({ id: t.id, name: t.name })), tasks: [], events: [], leadUnread: 0, problems: [...problems] };
+  const base = { columns: BOARD_COLUMNS, teams: teams.map((t) => ({ id: t.id, name: t.name })), tasks: [], events: [], leadUnread: 0, questions: [], problems: [...problems] };
   if (!team) return base;
   const info = { id: team.id, name: team.name, lead: team.lead, members: team.members.map((m) => m.agent) };
   if (!board) return { ...base, team: info, problems: [...problems, noBoard] };
   try {
     const [tasks, events, leadUnread] = await Promise.all([board.list(team.id, 'all', 'priority'), board.events(team.id, { limit: 100 }), board.unreadCount(team.id, team.lead)]);
-    return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread };
+    return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread, questions: [...questions(team.id)] };
   } catch (e) {
     return { ...base, team: info, problems: [...problems, (e as Error).message] };
   }

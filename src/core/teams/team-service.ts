@@ -21,6 +21,7 @@ import type { Clock } from '../clock';
 import type { ToolContext } from '../tools/types';
 import type { BoardStore, BoardTask } from './board-types';
 import type { LeadBindings } from './lead-bindings';
+import { OpenQuestions } from './open-questions';
 import type { MemberRuns, RunEnded } from './member-runs';
 import type { TeamDefinition } from './team-definition';
 import { memberActivation } from './team-prompt';
@@ -58,6 +59,8 @@ export interface TeamServiceDeps {
 interface MemberEntry { teamId: string; member: string; runId: string; leadSessionKey: string }
 
 export class TeamService {
+  /** ask_user questions waiting for the person (the Team Board shows and answers them). */
+  readonly questions = new OpenQuestions();
   private readonly leads = new Map<string, string>();
   private readonly members = new Map<string, MemberEntry>();
   /** team/member → the live run, or the start in flight. */
@@ -207,8 +210,12 @@ export class TeamService {
     this.deps.runs.cancel(runId, why);
   }
 
+  /** ask_user: the question waits on the Team Board and in the editor's prompt; the first answer wins. */
   async ask(caller: TeamCaller, question: string, taskId: number | undefined, signal: AbortSignal): Promise<string | undefined> {
-    return this.deps.askUser?.({ teamId: caller.team.id, ...(taskId !== undefined ? { taskId } : {}), from: caller.name, question }, signal);
+    const askUser = this.deps.askUser;
+    if (!askUser) return undefined;
+    const q = { teamId: caller.team.id, ...(taskId !== undefined ? { taskId } : {}), from: caller.name, question };
+    return this.questions.ask({ ...q, at: this.now() }, (stop) => askUser(q, stop), signal);
   }
 
   describe(agent: string): string | undefined {

@@ -53,6 +53,11 @@ export class TeamBoardPanel implements vscode.Disposable {
     if (!parsed.success) return;
     const m = parsed.data;
     if (m.type === 'pick-team') this.shown = m.team;
+    if (m.type === 'answer') {
+      const answered = this.teams.service()?.questions.answer(m.id, m.text) ?? false;
+      this.lastResult = answered ? { ok: true, text: 'Answered.' } : { ok: false, text: 'That question is no longer open.' };
+      this.post({ type: 'result', ...this.lastResult });
+    }
     if (m.type === 'action' || m.type === 'create') {
       const svc = this.teams.service();
       const team = this.last?.team?.id;
@@ -74,7 +79,7 @@ export class TeamBoardPanel implements vscode.Disposable {
         this.again = false;
         const store = this.teams.storeProblem();
         this.last = await boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, [...this.teams.problems(), ...(store ? [store] : [])],
-          store ? 'There is no board until the team store can be opened.' : undefined);
+          store ? 'There is no board until the team store can be opened.' : undefined, (team) => this.teams.service()?.questions.list(team) ?? []);
         this.post({ type: 'snapshot', snapshot: this.last });
       } while (this.again);
     })().finally(() => (this.refreshing = undefined));

@@ -108,7 +108,8 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
   const leadBindings: LeadBindings = { all: async () => (await kept()).all(), bind: async (key, team, at) => (await kept()).bind(key, team, at) };
   const service = () => {
     if (!defs.teams.length) return undefined;
-    return (svc ??= new TeamService({
+    if (svc) return svc;
+    svc = new TeamService({
       board, teams: () => defs.teams, agents: d.agents, runs: subagentMemberRuns(d.chat().subagents), clock: systemClock,
       warn: d.warn, bindings: leadBindings,
       askUser: async (q, signal) => {
@@ -122,7 +123,10 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
           cts.dispose();
         }
       },
-    }));
+    });
+    // A question asked or settled redraws its team's board.
+    subs.push(svc.questions.onChange((team) => emitter.fire(team)));
+    return svc;
   };
 
   const folder = d.folder();

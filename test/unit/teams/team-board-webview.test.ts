@@ -15,6 +15,7 @@ import type { BoardSnapshot } from '../../../src/core/teams/board-protocol';
 import { boardHtml, boardSnapshot } from '../../../src/core/teams/board-view';
 import { Database } from '../../../src/core/storage/database';
 import { WORKSPACE_MIGRATIONS } from '../../../src/core/storage/workspace-migrations';
+import { OpenQuestions } from '../../../src/core/teams/open-questions';
 import { SqlBoardStore } from '../../../src/core/teams/sql-board-store';
 import { parseTeamFile } from '../../../src/core/teams/team-definition';
 import { CHROMIUM, CHROMIUM_ARGS, ROOT } from '../chat/chat-page-server';
@@ -67,6 +68,16 @@ async function boardOfEveryKind(): Promise<BoardSnapshot> {
   } finally {
     await f.close();
   }
+}
+
+/** The same board while ann's ask_user question waits for the person (a real open question, then settled). */
+async function withQuestion(snapshot: BoardSnapshot): Promise<BoardSnapshot> {
+  const questions = new OpenQuestions();
+  const stop = new AbortController();
+  const waiting = questions.ask({ teamId: 'web', taskId: 3, from: 'ann', question: 'Which <b>format</b> for the docs?', at: 1 }, async () => undefined, stop.signal);
+  const shown = { ...snapshot, questions: questions.list('web') };
+  await waiting;
+  return shown;
 }
 
 describe('teams: the Team Board page in a browser', function () {
@@ -200,6 +211,29 @@ describe('teams: the Team Board page in a browser', function () {
     assert.equal(await page.locator('input.new-subject').inputValue(), 'Half typ');
     assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.className), 'new-subject');
     assert.deepEqual(await posted(), [{ type: 'create', subject: 'Check the links' }, { type: 'create', subject: 'Update the changelog' }]);
+  });
+
+  it('shows the questions waiting for the person; an answer is sent from the keyboard, never an empty one, and survives a live update half typed', async () => {
+    const asked = await withQuestion(snapshot);
+    await post({ type: 'snapshot', snapshot: asked });
+    const q = page.locator(`[data-question="${asked.questions[0]!.id}"]`);
+    await q.waitFor();
+    assert.equal(await q.locator('.meta').textContent(), 'ann asks (task #3)');
+    assert.equal(await q.locator('p').textContent(), 'Which <b>format</b> for the docs?');
+    assert.equal(await q.locator('p *').count(), 0, 'the question is text, not markup');
+    assert.equal(await page.locator('.questions').getAttribute('aria-label'), 'Questions for you: 1');
+    const answer = q.locator('input.answer-text');
+    await answer.fill('  ');
+    await answer.press('Enter');
+    await answer.fill('Markdown');
+    await answer.press('Enter');
+    await answer.fill('Half');
+    await post({ type: 'snapshot', snapshot: { ...asked, leadUnread: 4 } });
+    await page.locator('header .meta', { hasText: '4 unread' }).waitFor();
+    assert.equal(await page.locator('input.answer-text').inputValue(), 'Half');
+    assert.deepEqual(await posted(), [{ type: 'answer', id: asked.questions[0]!.id, text: 'Markdown' }]);
+    await post({ type: 'snapshot', snapshot });
+    await page.locator('.questions').waitFor({ state: 'detached' });
   });
 
   it('a second team is one choice away, and no team says how to define one', async () => {
