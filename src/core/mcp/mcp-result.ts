@@ -1,10 +1,17 @@
 // An MCP tool result as a Pincer result: every content block rendered as text the model can read
-// (images and audio by their type and size, resource links by URI and name, embedded resources by
-// their text), structured content as JSON when no text accompanies it, all inside the
-// untrusted-content markers. `isError` stays an error result carrying the server's own message.
+// (audio by its type and size, resource links by URI and name, embedded resources by their text),
+// structured content as JSON when no text accompanies it, all inside the untrusted-content markers.
+// Image blocks become image parts (checked and shrunk like any image: media/image-fit.ts), named in
+// the text by their place; an image that cannot be sent is named with the reason. `isError` stays an
+// error result carrying the server's own message.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ImageRefused, prepareImage } from '../media/image-fit';
+import { describeImage, type ImagePart } from '../media/image-part';
 import { wrapUntrusted } from '../tools/untrusted-content';
 import { fail, ok, type ToolResult } from '../tools/types';
+
+/** Images of one result sent as images; the rest are named only (a server could send hundreds). */
+export const MAX_MCP_IMAGES = 4;
 
 type Block = CallToolResult['content'][number];
 
@@ -16,7 +23,6 @@ function renderBlock(b: Block): string {
   switch (b.type) {
     case 'text':
       return b.text;
-    case 'image':
     case 'audio':
       return `[${b.type}: ${b.mimeType}, ${base64Bytes(b.data)} bytes]`;
     case 'resource_link':
@@ -32,14 +38,38 @@ function renderBlock(b: Block): string {
   }
 }
 
+/** An image block as an image part, or the line saying why it is not one. */
+async function imageOf(b: Extract<Block, { type: 'image' }>, where: string, sent: number, signal?: AbortSignal): Promise<{ line: string; image?: ImagePart }> {
+  const bytes = base64Bytes(b.data);
+  if (sent >= MAX_MCP_IMAGES) return { line: `[${where}: ${b.mimeType}, ${bytes} bytes, not shown: at most ${MAX_MCP_IMAGES} images of one result are]` };
+  try {
+    const image = await prepareImage(Buffer.from(b.data, 'base64'), where, { signal });
+    return { line: `[${where}: ${describeImage(image)}, shown as an image]`, image };
+  } catch (e) {
+    if (!(e instanceof ImageRefused)) throw e;
+    return { line: `[${where}: ${b.mimeType}, ${bytes} bytes, not shown: ${e.message}]` };
+  }
+}
+
 /** `source` names the server and tool (`mcp:<server>/<tool>`). */
-export function toToolResult(source: string, r: CallToolResult): ToolResult {
+export async function toToolResult(source: string, r: CallToolResult, signal?: AbortSignal): Promise<ToolResult> {
   const content = Array.isArray(r.content) ? r.content : [];
-  const parts = content.map(renderBlock);
+  const images: ImagePart[] = [];
+  const parts: string[] = [];
+  for (const [i, b] of content.entries()) {
+    if (b.type !== 'image') {
+      parts.push(renderBlock(b));
+      continue;
+    }
+    const { line, image } = await imageOf(b, `image ${i + 1} of ${source}`, images.length, signal);
+    parts.push(line);
+    if (image) images.push(image);
+  }
   const hasText = content.some((b) => b.type === 'text' && b.text.trim() !== '');
   if (r.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(r.structuredContent, null, 2));
   const text = parts.join('\n\n') || '(the server returned no content)';
   const details = { mcp: source, blocks: content.map((b) => b.type) };
-  if (r.isError) return fail(`The MCP server reported an error:\n${wrapUntrusted(source, text)}`, { details });
-  return ok(wrapUntrusted(source, text), { details });
+  const extra = images.length ? { details, images } : { details };
+  if (r.isError) return fail(`The MCP server reported an error:\n${wrapUntrusted(source, text)}`, extra);
+  return ok(wrapUntrusted(source, text), extra);
 }

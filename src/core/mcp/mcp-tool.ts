@@ -54,7 +54,7 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
       const report = ctx.onProgress;
       const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
       const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: sdkTimeoutMs, onProgress });
-      return toToolResult(source, r);
+      return toToolResult(source, r, ctx.signal);
     },
   });
 }

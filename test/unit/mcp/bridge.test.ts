@@ -74,12 +74,14 @@ describe('MCP bridge: server-everything', () => {
     assert.deepEqual(mcp.status().map((x) => [x.name, x.state]), [['everything', 'connected']]);
   });
 
-  it('structured content, resource links and images are rendered as text for the model', async () => {
+  it('structured content and resource links are rendered as text for the model; images go as image parts', async () => {
     const s = setup();
     mcp = s.mcp;
     await mcp.start([stdioServer('everything', EVERYTHING)]);
     const img = await call(s.rt, 'mcp_everything__get-tiny-image', {});
-    assert.match(img.forLLM, /\[image: image\/png, \d+ bytes\]/);
+    assert.match(img.forLLM, /\[image \d of mcp:everything\/get-tiny-image: PNG, \d+×\d+ pixels, [\d,]+ bytes, shown as an image\]/);
+    assert.equal(img.images?.length, 1);
+    assert.equal(img.images?.[0].mimeType, 'image/png');
     const links = await call(s.rt, 'mcp_everything__get-resource-links', { count: 2 });
     assert.match(links.forLLM, /\[resource link: demo:\/\/resource\//);
     const structured = await call(s.rt, 'mcp_everything__get-structured-content', { location: 'New York' });
