@@ -30,6 +30,8 @@ export interface BrowserActionResult {
   source?: string;
   outcome: 'ok' | 'error' | 'denied';
   details: Record<string, unknown>;
+  /** A screenshot's PNG bytes, for the model to see where it takes images. */
+  image?: Uint8Array;
 }
 
 const sameUrl = (a: string, b: string) => {
@@ -101,7 +103,7 @@ async function screenshot(tab: BrowserTab, req: BrowserActionRequest, dir: strin
   const height = png.readUInt32BE(20);
   return {
     text: `Screenshot of tab ${tab.id} (${tab.page.url()}): ${width}×${height} PNG, ${png.length.toLocaleString('en-US')} bytes, saved to ${file}.`,
-    outcome: 'ok', details: { tab: tab.id, file, width, height, bytes: png.length },
+    outcome: 'ok', details: { tab: tab.id, file, width, height, bytes: png.length }, image: png,
   };
 }
 

@@ -194,6 +194,10 @@ describe('browser: a real Chromium behind the SSRF policy', function () {
     assert.equal(shot.isError, false, shot.forLLM);
     assert.ok(fs.statSync(String(shot.details?.file)).size > 100);
     assert.equal(fs.readFileSync(String(shot.details?.file)).subarray(1, 4).toString(), 'PNG');
+    // The model sees it as an image: the saved file's bytes (a viewport is within the limits).
+    assert.match(shot.forLLM, /The image follows\.$/);
+    assert.equal(shot.images?.length, 1);
+    assert.ok(Buffer.from(shot.images![0].data, 'base64').equals(fs.readFileSync(String(shot.details?.file))));
     for (let i = 2; i <= 5; i++) assert.equal((await run('s-tabs', { action: 'tabs', tabAction: 'open' })).isError, false);
     const sixth = await run('s-tabs', { action: 'tabs', tabAction: 'open' });
     assert.match(sixth.forLLM, /already has 5 pages open/);
