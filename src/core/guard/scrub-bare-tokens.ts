@@ -39,7 +39,6 @@ const KIND = new Uint8Array(128);
 for (let c = 0; c < 128; c++) KIND[c] = isAlnum(c) ? ALNUM : c === 45 || c === 95 || c === 46 ? SEPARATOR : 0;
 /** ALNUM, SEPARATOR or 0 (anything else, also past either end of the text). */
 const kindOf = (c: number): number => (c < 128 ? KIND[c] : 0);
-const isTokenChar = (c: number): boolean => kindOf(c) !== 0;
 
 /**
  * A legacy PAT rather than a digest or a word: lower-case base32 only; at least two digits; a letter
@@ -69,7 +68,10 @@ export function mailchimpKeyLength(text: string, start: number, alnumEnd: number
 
 /** Whether every STEP-th character on one side of i, out to HALF, is a token character (farthest first). */
 function sideIsRun(text: string, i: number, dir: -1 | 1): boolean {
-  for (let d = HALF; d > 0; d -= STEP) if (!isTokenChar(text.charCodeAt(i + dir * d))) return false;
+  for (let d = HALF; d > 0; d -= STEP) {
+    const c = text.charCodeAt(i + dir * d);
+    if (!(c < 128 && KIND[c] !== 0)) return false;
+  }
   return true;
 }
 
@@ -122,7 +124,9 @@ export class BareTokenScanner implements Matcher {
     while (i < text.length) {
       // A run of MIN_RUN or more through i holds all of i - HALF … i or all of i … i + HALF, so a word
       // shorter than that around i is passed over after a few reads on each side.
-      if (!isTokenChar(text.charCodeAt(i)) || (!sideIsRun(text, i, -1) && !sideIsRun(text, i, 1))) {
+      // (Table reads inlined: this loop runs in V8's interpreter on the first scrub of a process.)
+      const c = text.charCodeAt(i);
+      if (!(c < 128 && KIND[c] !== 0) || (!sideIsRun(text, i, -1) && !sideIsRun(text, i, 1))) {
         i += MIN_RUN;
         continue;
       }
