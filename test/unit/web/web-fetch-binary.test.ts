@@ -91,6 +91,11 @@ describe('web: web_fetch reads PDFs and describes images by their bytes', () => 
     assert.equal(png.isError, false, png.forLLM);
     assert.equal(png.details?.kind, 'image');
     assert.match(png.forLLM, /An image: PNG, 64×48 pixels, [\d,]+ bytes/);
+    // The model sees it too: the same bytes as an image part, said in the text.
+    assert.match(png.forLLM, /The image follows\./);
+    assert.equal(png.images?.length, 1);
+    assert.ok(Buffer.from(png.images![0].data, 'base64').equals(makePng(64, 48)));
+    assert.equal(png.images![0].source, `${base}/photo`);
     files.set('/broken.jpg', { type: 'image/jpeg', body: Buffer.from('GIF? no: just text pretending') });
     const broken = await tool().execute({ url: `${base}/broken.jpg` }, ctx());
     assert.equal(broken.isError, true);
@@ -115,5 +120,7 @@ describe('web: web_fetch reads PDFs and describes images by their bytes', () => 
     const r = await tool().execute({ url: `${base}/logo.svg` }, ctx());
     assert.equal(r.isError, false, r.forLLM);
     assert.match(r.forLLM, /An image: SVG, 10×12 pixels/);
+    assert.match(r.forLLM, /It is not shown: .* is a SVG image; images go to the model as PNG, JPEG, GIF or WebP/);
+    assert.equal(r.images, undefined);
   });
 });
