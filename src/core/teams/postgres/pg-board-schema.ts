@@ -6,7 +6,7 @@
 // how the other editors see a change without polling. Claims are the exception: the server puts
 // every transaction that notifies in one line through its commit (so notifications arrive in commit
 // order), which would queue each claim's disk flush behind the others' on the board's hottest write;
-// a claim is announced by its writer right after it commits (pg-claims.ts).
+// a claim is announced by its writer after it commits, gathered with its others for 20 ms (pg-claims.ts).
 import type { PgMigration } from './pg-migrate';
 
 /** The channel every board change is announced on; the payload names the schema it happened in. */

@@ -20,6 +20,12 @@ export interface BoardChange {
 
 type Listener<T> = (value: T) => void;
 
+/** A committed change its writer announces itself (see announce). */
+interface Announcement { teamId: string; taskId: number; action: string }
+
+/** How long a writer gathers its announcements before sending them together (well under the second a change may take to reach the others). */
+const ANNOUNCE_GATHER_MS = 20;
+
 /** PostgreSQL's error codes (and Node's socket errors) that mean the server could not be reached or went away. */
 const UNREACHABLE = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH|ENETUNREACH|EPIPE|08\w{3}|57P0[123])$/;
 const LOST = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i;
@@ -40,6 +46,8 @@ export class PgConnection {
   private isOnline = false;
   private readonly changeListeners = new Set<Listener<BoardChange>>();
   private readonly statusListeners = new Set<Listener<boolean>>();
+  private gathered: Announcement[] = [];
+  private gathering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly conn: TeamStoreConnection) {
     this.pool = new pg.Pool({ ...this.clientConfig(), max: 10, idleTimeoutMillis: 30_000 });
@@ -79,14 +87,56 @@ export class PgConnection {
     }
   }
 
-  /** Announces committed changes the schema's triggers do not announce (claims), as they would. */
-  async announce(changes: { teamId: string; taskId: number; action: string }[]): Promise<void> {
-    const payloads = changes.map((c) => JSON.stringify({ schema: this.conn.schema, teamId: c.teamId, taskId: c.taskId, action: c.action, to: null }));
-    await this.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [BOARD_CHANNEL, payloads]);
+  /**
+   * Announces committed changes the schema's triggers do not announce (claims), as they would. What
+   * is announced within ANNOUNCE_GATHER_MS goes out in one statement, so a burst of claims wakes each
+   * listening editor a few times, not once per claim. A lost announcement loses nothing: the changes
+   * are committed, and the others see them at their next read.
+   */
+  announce(changes: Announcement[]): void {
+    if (!changes.length) return;
+    this.gathered.push(...changes);
+    this.gathering ??= setTimeout(() => void this.sendAnnouncements(), ANNOUNCE_GATHER_MS);
+  }
+
+  /** The notifications are sent at commit, which need not wait for the disk: what they name is durable already. */
+  private async sendAnnouncements(): Promise<void> {
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    const payloads = this.gathered.splice(0).map((c) => JSON.stringify({ schema: this.conn.schema, teamId: c.teamId, taskId: c.taskId, action: c.action, to: null }));
+    if (!payloads.length) return;
+    await this.query(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, p) FROM unnest($2::text[]) AS p`, [BOARD_CHANNEL, payloads]).catch(() => undefined);
   }
 
   /** Runs `fn` in one transaction on one session: all of it commits, or none of it. */
-  async tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+  tx<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
+    return this.onSession(async (c, sent) => {
+      await c.query('BEGIN');
+      try {
+        const out = await fn(c);
+        sent();
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        if (!isUnreachable(e)) await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * One statement as its own transaction, in one round trip (a named statement is prepared once per
+   * session). Cut off once sent, whether it was written is unknown, and the error says so.
+   */
+  write<R extends QueryResultRow>(statement: { name?: string; text: string }, params: unknown[]): Promise<R[]> {
+    return this.onSession(async (c, sent) => {
+      sent();
+      return (await c.query<R>({ ...statement, values: params })).rows;
+    });
+  }
+
+  /** A pooled session for `fn`, which calls `sent()` once what it does next may commit. */
+  private async onSession<T>(fn: (c: PoolClient, sent: () => void) => Promise<T>): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
@@ -99,18 +149,13 @@ export class PgConnection {
     const ignore = () => undefined;
     client.on('error', ignore);
     try {
-      await client.query('BEGIN');
-      const out = await fn(client);
-      phase = 'commit';
-      await client.query('COMMIT');
+      const out = await fn(client, () => { phase = 'commit'; });
       client.off('error', ignore);
       client.release();
       return out;
     } catch (e) {
-      const broken = isUnreachable(e);
-      if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       client.off('error', ignore);
-      client.release(broken ? (e as Error) : undefined);
+      client.release(isUnreachable(e) ? (e as Error) : undefined);
       throw this.explain(e, phase);
     }
   }
@@ -132,6 +177,7 @@ export class PgConnection {
   }
 
   async close(): Promise<void> {
+    await this.sendAnnouncements();
     this.closed = true;
     clearTimeout(this.retry);
     await this.listener?.end().catch(() => undefined);
@@ -143,7 +189,9 @@ export class PgConnection {
     return {
       ...this.conn.client, connectionTimeoutMillis: 5_000, types: typeParsers,
       // Every statement names tables without their schema; the session finds them in the team's.
-      options: `-c search_path=${this.conn.schema}`, application_name: 'pincer-team-store',
+      // Generic plans at once: the board's statements look rows up by key, so planning them for each
+      // set of values (five times per session before a prepared statement's plan is kept) buys nothing.
+      options: `-c search_path=${this.conn.schema} -c plan_cache_mode=force_generic_plan`, application_name: 'pincer-team-store',
     };
   }
 
