@@ -2,7 +2,8 @@
 // (the team tools appear, TEAM.md is the lead's), Pick Team… makes its lead the chat's agent, and the
 // Team Board draws the board in its webview and follows it live: tasks the lead creates through the
 // tool pipeline appear, a person approves one on the board (screenshot) and cancels another, and the
-// lead hears of both. Deleting the file takes the team tools away again.
+// lead hears of both; the lead's ask_user question waits on the board and is answered there. Deleting
+// the file takes the team tools away again.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../../src/core/tools/types';
@@ -77,6 +78,15 @@ suite('Teams', () => {
       assert.match(mail.forLLM, /\[person, on the Team Board\] Approved: #\d+ \[completed\]/);
       assert.match(mail.forLLM, /\[person, on the Team Board\] Cancelled #\d+ \[cancelled\]/);
       if (harness) await waitFor('the cancelled card under Failed', async () => /Build the UI/.test((await harness!.webviewText('[data-column="failed"]')) ?? ''));
+
+      // The lead's ask_user waits on the board (and in an input box); the person answers on the board.
+      const asking = rt.registry.execute('team_tasks', { action: 'ask_user', text: 'Which port should the API use?' }, lead) as Promise<ToolResult>;
+      await waitFor('the question on the board', () => panel.last?.questions.length === 1);
+      if (harness) await waitFor('the question in the webview', async () => /Which port should the API use\?/.test((await harness!.webviewText('.questions')) ?? ''));
+      await panel.handle({ type: 'answer', id: panel.last!.questions[0]!.id, text: '8080' });
+      assert.strictEqual(panel.lastResult?.ok, true, panel.lastResult?.text);
+      assert.strictEqual((await asking).forLLM, 'The person answered: 8080');
+      await waitFor('the answered question to leave the board', () => panel.last?.questions.length === 0);
     } finally {
       await vscode.workspace.fs.delete(file);
     }
