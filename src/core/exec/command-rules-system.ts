@@ -88,6 +88,8 @@ export function systemRules(v: SegmentView): Finding[] {
     case 'pm2': case 'forever-service': case 'nssm': case 'loginctl': case 'launchd': case 'supervisord':
       if (args.some((a) => /^(startup|install|enable-linger)$/.test(a))) f.push(ask('persistence', `${name} ${args.find((a) => /^(startup|install|enable-linger)$/.test(a))} makes programs start with the machine or outlive the login`));
       break;
+    // A program group added to a running supervisor is started now and restarted whenever it stops.
+    case 'supervisorctl': if (/^(add|update)$/.test(args.find((a) => !a.startsWith('-')) ?? '')) f.push(ask('persistence', `supervisorctl ${args.find((a) => !a.startsWith('-'))} starts programs the supervisor keeps restarting`)); break;
     // macOS network settings: a proxy or DNS server set here sees every connection.
     case 'networksetup': if (args.some((a) => /^-set(web|secureweb|socksfirewall|ftp|streaming|gopher)proxy$|^-setautoproxyurl$|^-setdnsservers$|^-setproxybypassdomains$/i.test(a))) f.push(deny('data_exfiltration', 'networksetup sends the machine\'s traffic or name lookups through another server')); break;
     case 'launchctl': if (!/^(list|print|print-disabled|version|help|blame|dumpstate|managerpid|manageruid|managername)$/.test(args[0] ?? '')) f.push(deny('persistence', 'launchctl loads or changes what runs later')); break;

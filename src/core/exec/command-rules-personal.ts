@@ -1,0 +1,64 @@
+// The person's own data outside the workspace, reached through programs no credential rule names:
+// what desktop applications keep in the home folder (chat tokens in a leveldb, a password manager's
+// vault, remote-desktop profiles, the address book, recently used files, a tool's `~/.x.cfg` with
+// an API key), and searches of the home folder or the whole machine for passwords, keys and tokens
+// (`rg -uu password ~/.config`, `mdfind -name id_rsa | xargs cat`). Listing such a folder changes
+// nothing and runs; reading, copying or searching it asks; a search for secrets whose results are
+// read or sent on is denied.
+import os from 'node:os';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+
+/** An application's data: a file inside its folder under the usual per-user data roots, or a dotfile of settings. */
+const APP_DATA = /^((\.config|\.local\/share|\.var\/app|snap|Library\/(Application Support|Containers|Group Containers|Messages|Mail|Calendars|Safari|Cookies|Accounts|Metadata|Suggestions|Preferences)|AppData\/(Roaming|Local))\/[^/]+(\/.+)?|\.local\/share\/[^/]+\.(xbel|db|sqlite3?|json)|\.[\w-]+(\.[\w-]+)*\.(cfg|conf|ini|json|toml|ya?ml|xml|db|sqlite3?))$/;
+/** Settings a developer reads and edits as a matter of course: editors, terminals, prompts, shells' plugin managers, formatters. */
+const EVERYDAY_CONFIG = /^(\.config\/(nvim|vim|helix|zed|micro|kak|git|alacritty|kitty|wezterm|tmux|starship\.toml|htop|btop|bat|lazygit|fish|zellij|ghostty|yamllint|ruff|black|flake8|pycodestyle|mypy|pylint|prettier|eslint|direnv|mise|rtx|topgrade\.toml|fontconfig|gtk-[\d.]+|Code\/User\/(settings|keybindings)\.json|Cursor\/User\/(settings|keybindings)\.json|VSCodium\/User\/(settings|keybindings)\.json)(\/|$)|\.local\/share\/(fonts|applications|nvim|vim|zsh|fish|mime)(\/|$)|\.(prettierrc|eslintrc|stylelintrc|markdownlint|yamllint|editorconfig|clang-format|jshintrc|babelrc)\b)/;
+/** Programs that only list or show a folder, or open a file for the person in an editor. */
+const LISTS_OR_EDITS = /^(ls|ll|la|dir|exa|eza|tree|du|df|stat|file|which|type|realpath|readlink|dirname|basename|test|\[|\[\[|cd|pushd|mkdir|touch|code|cursor|codium|vim|vi|nvim|nano|emacs|micro|hx|open|xdg-open|echo|printf|chmod|chown|rm|mv|ln|diff|wc|md5sum|sha256sum|sha1sum)$/;
+
+/** Search tools, and the desktop index searches that cover the whole machine unless told where. */
+const SEARCHERS = /^(grep|egrep|fgrep|rg|ag|ack|ugrep|find|fd|fdfind|locate|plocate|mlocate|mdfind|select-string|sls|get-childitem|gci|findstr|es|everything)$/;
+const WHOLE_MACHINE = /^(locate|plocate|mlocate|mdfind|es|everything)$/;
+/** What a hunt for secrets searches for: password, token and key words, key and vault files. */
+const SECRET_TERM = /(passw|secret|token|api[_-]?key|apikey|private[_ ]?key|BEGIN[ \w]*PRIVATE|aws_secret|credential|id_(rsa|dsa|ecdsa|ed25519)|\.(pem|kdbx|kdb|key|p12|pfx|ppk|keystore|ovpn)\b|wallet\.dat|\.env\b|kMDItemTextContent)/i;
+/** Programs that read, send or copy what a pipeline hands them. */
+const CONSUMERS = /^(xargs|cat|tar|zip|7z|curl|wget|nc|ncat|socat|scp|rsync|base64|xxd|compress-archive|copy-item|get-content|gc|cp|mail|mailx|while|sh|bash)$/;
+
+/** A home-relative path for an argument naming something under the home folder (any user's), else undefined. */
+function underHome(a: string, home: string): string | undefined {
+  const s = a.replace(/^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, '').replace(/\\/g, '/');
+  const m = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\/home\/[^/]+|\/Users\/[^/]+|\/root|[A-Za-z]:\/Users\/[^/]+)(?:\/(.*))?$/i.exec(s);
+  if (m) return m[1] ?? '';
+  if (home && s.startsWith(`${home}/`)) return s.slice(home.length + 1);
+  return s === home ? '' : undefined;
+}
+
+function appData(v: SegmentView, home: string): string | undefined {
+  for (const a of v.args) {
+    const rel = underHome(a, home);
+    if (rel && APP_DATA.test(rel.replace(/\/+$/, '')) && !EVERYDAY_CONFIG.test(rel)) return a;
+  }
+  return undefined;
+}
+
+/** Where the search looks: outside the workspace (home, another user's, the root, system folders) or the whole machine's index. */
+function searchesOutside(v: SegmentView, home: string): boolean {
+  if (WHOLE_MACHINE.test(v.name)) return !v.args.some((a, i) => /^-onlyin$/.test(v.args[i - 1] ?? '') && underHome(a, home) === undefined && !a.startsWith('/'));
+  return v.args.some((a) => underHome(a, home) !== undefined || /^(\/|[A-Za-z]:[\\/]?)(etc|var|opt|srv|home|Users|root|mnt|Volumes)?([\\/]|$)/.test(a.replace(/^-[A-Za-z]*(?=\/)|^--?[\w-]+=/, '')));
+}
+
+function consumed(v: SegmentView): boolean {
+  for (let p = v.pipedTo; p; p = p.pipedTo) if (CONSUMERS.test(p.name) || /^(%|foreach-object)$/.test(p.name)) return true;
+  return false;
+}
+
+export function personalRules(v: SegmentView): Finding[] {
+  const home = os.homedir();
+  if (SEARCHERS.test(v.name) && v.args.some((a) => SECRET_TERM.test(a)) && searchesOutside(v, home)) {
+    return consumed(v)
+      ? [deny('data_exfiltration', `${v.name} hunts for passwords, keys or tokens outside the workspace and hands what it finds on`)]
+      : [ask('data_exfiltration', `${v.name} searches outside the workspace for passwords, keys or tokens`)];
+  }
+  if (LISTS_OR_EDITS.test(v.name)) return [];
+  const p = appData(v, home);
+  return p ? [ask('data_exfiltration', `${v.name} reads an application's own data in the home folder (${p}): tokens, vaults, messages and history live there`)] : [];
+}
