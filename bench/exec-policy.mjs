@@ -1,7 +1,8 @@
 // The exec judge: share of the hostile corpus denied or asked, share of the benign corpus denied
 // (ask rate beside it), and the median time of parse + judge for a ~200-character command after
 // warm-up, against the regex groups alone on the same string in the same run. `--speed` takes only
-// the timing record (the corpus records stay as they are). PINCER_OUT names the compiled output
+// the timing record (the corpus records stay as they are), `--corpora` only the corpus records (the
+// timing record stays as it is: a timing wants a quiet machine). PINCER_OUT names the compiled output
 // folder (default out/), so a helper can measure its own build.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, process.env.PINCER_OUT ?? 'out');
 const EXEC = path.join(OUT, 'src', 'core', 'exec');
 const SPEED_ONLY = process.argv.includes('--speed');
+const CORPORA_ONLY = process.argv.includes('--corpora');
 const { parseCommand } = require(path.join(EXEC, 'command-parse.js'));
 const { judgeCommand, RULES } = require(path.join(EXEC, 'command-judge.js'));
 const { unwrapInner } = require(path.join(EXEC, 'command-flow.js'));
@@ -34,7 +36,7 @@ const judge = async (c) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_P
 
 try {
   if (!SPEED_ONLY) await corpora();
-  await speed();
+  if (!CORPORA_ONLY) await speed();
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
 }
