@@ -3,8 +3,12 @@
 // content comes back, a command the judge denies is denied, one it asks about waits for Pincer's own
 // approval, VS Code's cancellation stops a running command, a tool pincer.lm.offeredTools leaves out
 // is refused. The MCP server definition VS Code is given starts `pincer mcp` on the open folder, and
-// Serve Tools over MCP… serves the window's tools to an MCP client with its token.
+// Serve Tools over MCP… serves the window's tools to an MCP client with its token; the person answers
+// that client's command approvals and reviews its edits in this window.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -140,6 +144,57 @@ suite('VS Code agent tools (lm.registerTool)', () => {
     } finally {
       await client.close();
       await vscode.commands.executeCommand('pincer.serveToolsOverMcp', { stop: true });
+    }
+  });
+
+  test('Serve Tools over MCP: a command that asks waits for the person in this window (deny, then once); an edit waits in the diff review', async function () {
+    this.timeout(90_000);
+    const { exec, review } = await core();
+    const cfg = vscode.workspace.getConfiguration('pincer');
+    // Unconfined, so the command's marker lands in this host's temp folder (the sandbox has a /tmp of its own).
+    const keys = ['exec.host', 'exec.sandbox.mode', 'exec.approvalPrompt'];
+    await cfg.update('exec.host', 'process', vscode.ConfigurationTarget.Global);
+    await cfg.update('exec.sandbox.mode', 'off', vscode.ConfigurationTarget.Global);
+    await cfg.update('exec.approvalPrompt', 'notification', vscode.ConfigurationTarget.Global);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const marker = path.join(os.tmpdir(), `pincer-served-${process.pid}-${Date.now()}`);
+    const served = await vscode.commands.executeCommand<ServeAnswer>('pincer.serveToolsOverMcp', { quiet: true });
+    const client = new Client({ name: 'host-test-approvals', version: '1' });
+    const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.token}` } } }));
+      const touch = () => client.callTool({ name: 'exec', arguments: { command: `touch ${marker}` } }, undefined, { timeout: 60_000 }) as Promise<CallToolResult>;
+      const first = touch();
+      const asked = await waitFor('the approval prompt for the served call', () => exec.approvals.waiting()[0]);
+      assert.strictEqual(asked.command, `touch ${marker}`);
+      assert.ok(!fs.existsSync(marker), 'nothing runs before the person answers');
+      assert.ok(exec.approvals.answer(asked.id, 'deny'));
+      const denied = await first;
+      assert.strictEqual(denied.isError, true);
+      assert.match(text(denied), /denied/);
+      assert.strictEqual((denied.structuredContent as { outcome?: string }).outcome, 'rejected-by-user', 'the person said no');
+      assert.ok(!fs.existsSync(marker));
+      const second = touch();
+      assert.ok(exec.approvals.answer((await waitFor('the second approval prompt', () => exec.approvals.waiting()[0])).id, 'once'));
+      const ran = await second;
+      assert.ok(!ran.isError, text(ran));
+      assert.ok(fs.existsSync(marker), 'approved once in this window: it ran');
+      assert.ok(ends.some((e) => e.tool === 'exec' && e.channel === 'mcp' && e.outcome === 'ok'));
+
+      const rel = 'served/by-mcp.md';
+      const write = client.callTool({ name: 'write_file', arguments: { path: rel, content: 'from an MCP client\n' } }, undefined, { timeout: 60_000 }) as Promise<CallToolResult>;
+      const pending = await waitFor('the diff review of the served edit', () => [...review.diff.pending.values()].find((p) => p.change.path.rel === rel));
+      assert.ok(!fs.existsSync(path.join(root, rel)), 'nothing is written before the review');
+      await vscode.commands.executeCommand('pincer.review.accept', pending.proposedUri);
+      const wrote = await write;
+      assert.ok(!wrote.isError, text(wrote));
+      assert.strictEqual(fs.readFileSync(path.join(root, rel), 'utf8'), 'from an MCP client\n');
+    } finally {
+      await client.close();
+      await vscode.commands.executeCommand('pincer.serveToolsOverMcp', { stop: true });
+      for (const k of keys) await cfg.update(k, undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(marker, { force: true });
+      fs.rmSync(path.join(root, 'served'), { recursive: true, force: true });
     }
   });
 });
