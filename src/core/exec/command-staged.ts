@@ -161,6 +161,9 @@ function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | '
   const bn = baseName(v.name);
   const out: { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] = [];
   if (v.exe.includes('/')) out.push({ file: key(v.exe), as: 'shell' });
+  // cmd runs a batch file named bare from the current folder (`x.bat`), and through `cmd /c`, `call` and `start`.
+  else if (/\.(bat|cmd)$/i.test(v.exe)) out.push({ file: key(v.exe), as: 'shell' });
+  if (/^(cmd|call|start)$/.test(v.name)) { const bat = v.args.find((a) => /\.(bat|cmd)$/i.test(a)); if (bat) out.push({ file: key(bat), as: 'shell' }); }
   const first = parseOptions(v.args, { shortValue: 'oOcmWX' }).operands[0];
   if (/^(sh|bash|dash|zsh|ksh|source|\.)$/.test(bn) && first) out.push({ file: key(first), as: 'shell' });
   else if (INTERPRETERS.has(bn) && first) out.push({ file: key(first), as: 'code', lang: bn.startsWith('python') || bn.startsWith('pypy') ? 'python' : bn === 'nodejs' || bn === 'deno' || bn === 'bun' ? 'node' : bn });

@@ -29,6 +29,11 @@ describe('exec judge: Windows state changed and traces hidden', () => {
     ]);
   });
 
+  it('a batch file written and then run in the same command is judged on what it holds', async () => {
+    await expect('deny', ["echo 'rd /s /q %USERPROFILE%' > x.bat && x.bat", "echo 'rd /s /q %USERPROFILE%' > x.bat && cmd /c x.bat"]);
+    await expect('allow', ["echo 'npm test' > t.bat && t.bat", "echo 'npm test' > t.cmd && call t.cmd"]);
+  });
+
   it('the everyday forms of the same programs run', async () => {
     await expect('allow', [
       'taskkill /im node.exe /f', 'taskkill /pid 4242', 'icacls build', 'Set-Content -Path out.txt -Value hello', 'Set-PSReadLineOption -EditMode Emacs',
