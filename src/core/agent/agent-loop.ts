@@ -52,15 +52,17 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
   // Grows during the turn when a search finds deferred tools (ToolResult.offerTools).
   const tools = [...input.tools];
   const offeredTools = new Set(tools.map((t) => t.name));
-  const imageInput = provider.imageInput?.(deps.model);
+  // Asked again before each request and each batch of tools: a provider may learn it from a request
+  // (VS Code reads the model's capabilities; a server refuses a request over its images).
+  const imageInput = () => provider.imageInput?.(deps.model);
   // A model that takes no images reads each one's placeholder line; one that does gets the newest few.
-  const withImages = (messages: ModelMessage[]) => (imageInput === false
+  const withImages = (messages: ModelMessage[]) => (imageInput() === false
     ? imagesAsText(messages, 0, `the model ${deps.model} does not take images`)
     : imagesAsText(messages, MAX_IMAGES_PER_REQUEST));
   let ctx = runtime.context({
     channel: 'chat', ...input.toolContext,
     sessionKey: input.sessionKey, agentId: input.agentId, turnId: input.turnId, provider: provider.id, signal,
-    offeredTools, ...(imageInput !== undefined ? { imageInput } : {}),
+    offeredTools,
   });
 
   let iterations = 0;
@@ -141,6 +143,8 @@ export async function runAgentTurn(deps: AgentLoopDeps, input: TurnInput): Promi
       return finish('end');
     }
 
+    const takesImages = imageInput();
+    if (takesImages !== undefined) ctx = { ...ctx, imageInput: takesImages };
     const run = await runToolCalls(calls, { runtime, ctx, iteration, now: () => clock.now(), emit });
     for (const result of run.results) add(toolMessage(result));
     if (run.narrow) {

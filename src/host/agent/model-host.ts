@@ -123,6 +123,15 @@ export class ModelHost implements vscode.Disposable {
 }
 
 /** Pincer: Select Model… — every model with where it comes from. */
+/** The picker's line under a model: its context window and whether it reads images, where known. */
+function modelDetail(info: ModelInfo): string | undefined {
+  const facts = [
+    info.contextTokens ? `${info.contextTokens.toLocaleString('en-US')} tokens of context` : '',
+    info.imageInput === true ? 'reads images' : info.imageInput === false ? 'text only: images are described in words' : '',
+  ].filter(Boolean);
+  return facts.length ? facts.join(' · ') : undefined;
+}
+
 export async function selectModelCommand(host: ModelHost): Promise<ModelChoice | undefined> {
   type Item = vscode.QuickPickItem & { choice?: ModelChoice };
   const qp = vscode.window.createQuickPick<Item>();
@@ -132,7 +141,7 @@ export async function selectModelCommand(host: ModelHost): Promise<ModelChoice |
   const listed = await host.models();
   const current = host.choice();
   const items: Item[] = listed.map((m) => m.info
-    ? { label: m.info.id, description: m.info.source, detail: m.info.contextTokens ? `${m.info.contextTokens.toLocaleString('en-US')} tokens of context` : undefined, choice: { provider: m.provider, model: m.info.id }, picked: current?.provider === m.provider && current.model === m.info.id }
+    ? { label: m.info.id, description: m.info.source, detail: modelDetail(m.info), choice: { provider: m.provider, model: m.info.id }, picked: current?.provider === m.provider && current.model === m.info.id }
     : { label: `$(warning) ${LABEL[m.provider]}: could not list models`, detail: m.error });
   if (!items.length) items.push({ label: '$(info) No model available', detail: 'Install a language model extension (e.g. GitHub Copilot), or run "Pincer: Set Model API Key…" for OpenAI or Anthropic, or point pincer.providers.openai.baseUrl at a local server.' });
   qp.items = items;
