@@ -4,11 +4,13 @@
 // password comes from SecretStorage (Pincer: Set Team Store Password…), else the person's
 // `pincer.teamStore.passwordCommand`, else PGPASSWORD / ~/.pgpass. A server that cannot be reached or
 // refuses the login is told once, with the action that fixes it; while it is offline the board says so.
-// Pincer: Move Team to Server… copies a team's workspace board to the server (move-team.ts).
+// Pincer: Move Team to Server… copies a team's workspace board to the server (move-team.ts), and
+// Move Team Back to This Workspace the server's board here (move-team-back.ts).
 import * as vscode from 'vscode';
 import type { BoardStore } from '../../core/teams/board-types';
 import { watchBoard } from '../../core/teams/board-watch';
 import { moveTeamToServer } from '../../core/teams/postgres/move-team';
+import { moveTeamToWorkspace } from '../../core/teams/postgres/move-team-back';
 import { PgBoardStore } from '../../core/teams/postgres/pg-board-store';
 import { passwordSecretKey, teamStorePassword } from '../../core/teams/postgres/team-store-password';
 import { teamStoreConnection, type TeamStoreConnection } from '../../core/teams/postgres/team-store-settings';
@@ -129,22 +131,26 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
     reopen();
   };
 
-  const moveToServer = async (teamId?: string) => {
+  // Move Team to Server… and its reverse, Move Team Back to This Workspace: the same steps, the copy
+  // going one way or the other (move-team.ts, move-team-back.ts).
+  const move = async (toServer: boolean, teamId?: string) => {
     if (!serverSettings()) {
       const pick = await vscode.window.showWarningMessage('Pincer: no team store server is set (the user setting pincer.teamStore.url).', 'Open Settings');
       if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.url`);
       return undefined;
     }
-    const id = teamId ?? (await vscode.window.showQuickPick(teams().map((t) => ({ label: t.name, description: t.id, id: t.id })), { title: 'Pincer: move which team\'s board to the server?' }))?.id;
+    const title = toServer ? 'Pincer: move which team\'s board to the server?' : 'Pincer: move which team\'s board back to this workspace?';
+    const id = teamId ?? (await vscode.window.showQuickPick(teams().map((t) => ({ label: t.name, description: t.id, id: t.id })), { title }))?.id;
     const db = await storage.database();
     if (!id || !db) return undefined;
     try {
       const conn = await connection();
-      const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Moving team ${id} to ${conn.where}`, cancellable: true }, async (progress, token) => {
+      const copy = toServer ? moveTeamToServer : moveTeamToWorkspace;
+      const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Moving team ${id} ${toServer ? 'to' : 'back from'} ${conn.where}`, cancellable: true }, async (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         let last = 0;
-        return moveTeamToServer({
+        return copy({
           source: db, sourceId: storage.dir, teamId: id, connection: conn, actor: 'person', at: Date.now(), signal: ac.signal,
           progress: (p) => {
             const pct = p.total ? Math.round((p.done / p.total) * 100) : 100;
@@ -153,9 +159,10 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
           },
         });
       });
-      void vscode.window.showInformationMessage(out.copied
-        ? `Pincer: team ${id} is on ${conn.where}: ${out.tasks} tasks, ${out.deps} dependencies, ${out.events} events and ${out.messages} messages copied and verified. The workspace board is left as it was.`
-        : `Pincer: team ${id}'s board was moved to ${conn.where} before; nothing was copied again.`);
+      const copied = `${out.tasks} tasks, ${out.deps} dependencies, ${out.events} events and ${out.messages} messages copied and verified`;
+      void vscode.window.showInformationMessage(toServer
+        ? (out.copied ? `Pincer: team ${id} is on ${conn.where}: ${copied}. The workspace board is left as it was.` : `Pincer: team ${id}'s board was moved to ${conn.where} before; nothing was copied again.`)
+        : (out.copied ? `Pincer: team ${id} is back in this workspace: ${copied}. The server's board is left as it was; empty pincer.teamStore.url to use this one.` : `Pincer: this workspace already holds team ${id}'s board as it is on ${conn.where}; nothing was copied.`));
       reopen();
       return out;
     } catch (e) {
@@ -170,7 +177,8 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
     onDidChange: changed.event,
     commands: {
       'pincer.teamStore.setPassword': setPassword,
-      'pincer.teams.moveToServer': (id?: string) => moveToServer(id),
+      'pincer.teams.moveToServer': (id?: string) => move(true, id),
+      'pincer.teams.moveToWorkspace': (id?: string) => move(false, id),
     },
     dispose: () => {
       sub.dispose();

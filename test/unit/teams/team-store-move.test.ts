@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { moveTeamToServer, type MoveProgress, type MoveRequest } from '../../../src/core/teams/postgres/move-team';
+import { moveTeamToWorkspace } from '../../../src/core/teams/postgres/move-team-back';
 import { PgBoardStore } from '../../../src/core/teams/postgres/pg-board-store';
 import { passwordFromCommand, passwordSecretKey, teamStorePassword } from '../../../src/core/teams/postgres/team-store-password';
 import { teamStoreConnection } from '../../../src/core/teams/postgres/team-store-settings';
@@ -200,6 +201,46 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
           await admin.end();
         }
       } finally {
+        await w.f.close();
+      }
+    });
+
+    it('back to this workspace: the server\'s board replaces the one moved from here, verified; again copies nothing; another board of the team is refused; an empty workspace gets it whole', async () => {
+      const w = await workspaceBoard();
+      const options = pgOptions(server);
+      const empty = await openSqlBoard();
+      const pg = await PgBoardStore.open(options);
+      try {
+        const there = await moveTeamToServer(request(w, options));
+        // Work goes on on the server: the workspace's copy is now behind.
+        const a = there.idMap[String(w.a.id)]!;
+        await pg.complete(T, a, 'schema done', { name: 'architect', at: 5 });
+        await pg.create(T, { subject: 'Made on the server' }, { name: 'lead', at: 6 });
+        const seen: MoveProgress[] = [];
+        const back = await moveTeamToWorkspace(request(w, options, { progress: (p) => seen.push(p) }));
+        assert.deepEqual([back.copied, back.tasks, back.deps, back.messages], [true, 4, 1, 2]);
+        assert.deepEqual(seen.at(-1), { step: 'checking', done: 1, total: 1 });
+        const here = await w.f.board.list(T, 'all', 'newest');
+        assert.deepEqual(here.map((t) => [t.subject, t.status]).sort(), (await pg.list(T, 'all', 'newest')).map((t) => [t.subject, t.status]).sort());
+        const [ha, hb] = ['Design the schema', 'Write the parser'].map((s) => here.find((t) => t.subject === s)!);
+        assert.deepEqual([ha!.result, hb!.blockedBy, hb!.openBlockers], ['schema done', [ha!.id], []]);
+        assert.deepEqual((await w.f.board.events(T, { limit: 500 })).map((e) => e.action), (await pg.events(T, { limit: 500 })).map((e) => e.action));
+        assert.deepEqual((await w.f.board.list('other-team', 'all', 'newest')).map((t) => t.subject), ['Not this team']);
+        // The rules hold on what came back: the released task is claimable, a completed one is final.
+        assert.equal((await w.f.board.claim(T, hb!.id, 'run-9', w.f.as('coder'))).owner, 'coder');
+        await assert.rejects(w.f.board.claim(T, ha!.id, 'run-9', w.f.as('coder')), /completed/);
+
+        // Changed here since it came back: moving back again would mix the boards; unchanged, it copies nothing.
+        await assert.rejects(moveTeamToWorkspace(request(w, options)), /^Error: Refused: this workspace already has a board for team web \(4 tasks\) that is not the one moved from here/);
+        assert.equal((await moveTeamToWorkspace(request({ ...w, f: empty }, options, { sourceId: 'workspace-2' }))).copied, true);
+        assert.equal((await moveTeamToWorkspace(request({ ...w, f: empty }, options, { sourceId: 'workspace-2' }))).copied, false);
+        assert.equal((await empty.board.list(T, 'all', 'newest')).length, 4);
+        // Moved back, the server's record names the board now here: moving it to the server again copies nothing.
+        assert.equal((await moveTeamToServer(request({ ...w, f: empty }, options, { sourceId: 'workspace-2' }))).copied, false);
+        assert.equal((await pg.list(T, 'all', 'newest')).length, 4);
+      } finally {
+        await pg.close();
+        await empty.close();
         await w.f.close();
       }
     });

@@ -45,15 +45,15 @@ export interface MoveRequest {
   progress?: (p: MoveProgress) => void;
 }
 
-interface TaskRow {
+export interface TaskRow {
   id: number; subject: string; description: string; priority: number; status: string; assignee: string | null; owner: string | null;
   run_id: string | null; require_review: number | boolean; progress: number; progress_note: string | null; result: string | null;
   returns: number; gate_failures: number; attachments: string | string[]; created_by: string; created_at: number; updated_at: number;
 }
-interface DepRow { task_id: number; blocker_id: number }
-interface EventRow { task_id: number | null; actor: string; action: string; detail: string; at: number }
-interface MessageRow { sender: string; recipient: string; text: string; at: number; read_at: number | null }
-interface Board { tasks: TaskRow[]; deps: DepRow[]; events: EventRow[]; messages: MessageRow[] }
+export interface DepRow { task_id: number; blocker_id: number }
+export interface EventRow { task_id: number | null; actor: string; action: string; detail: string; at: number }
+export interface MessageRow { sender: string; recipient: string; text: string; at: number; read_at: number | null }
+export interface Board { tasks: TaskRow[]; deps: DepRow[]; events: EventRow[]; messages: MessageRow[] }
 
 const BATCH = 500;
 
@@ -72,7 +72,7 @@ export function boardChecksum(b: Board): string {
   return createHash('sha256').update(JSON.stringify(canon)).digest('hex');
 }
 
-async function readWorkspaceBoard(db: Database, teamId: string): Promise<Board> {
+export async function readWorkspaceBoard(db: Database, teamId: string): Promise<Board> {
   const [tasks, deps, events, messages] = await Promise.all([
     db.query<TaskRow>('SELECT * FROM team_tasks WHERE team_id = ? ORDER BY id', [teamId]),
     db.query<DepRow>('SELECT d.task_id, d.blocker_id FROM team_task_deps d JOIN team_tasks t ON t.id = d.task_id WHERE t.team_id = ?', [teamId]),
