@@ -1,7 +1,6 @@
 // A web page as the model should read it: the main content (Readability, the Reader View of Firefox,
 // run on linkedom's server-side DOM) converted to markdown (turndown, with GitHub tables), without
-// menus, scripts, styles and inline images' data. The page is parsed once: turndown converts the DOM
-// element Readability chose, not its HTML serialised and parsed again (a third of a 1 MB page's time).
+// menus, scripts, styles and inline images' data.
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
@@ -15,10 +14,7 @@ export interface PageMarkdown {
 }
 
 interface ParsedElement {
-  nodeName: string;
   textContent: string | null;
-  firstChild: unknown;
-  children: ArrayLike<ParsedElement>;
   setAttribute(name: string, value: string): void;
   prepend(node: ParsedElement): void;
 }
@@ -29,35 +25,7 @@ interface ParsedDocument {
   createElement(tag: string): ParsedElement;
   head: ParsedElement | null;
   documentElement: ParsedElement | null;
-  body: ParsedElement | null;
-}
-
-/**
- * The GFM plugin reads a table's rows through `table.rows`, which linkedom's elements lack: without it
- * every table is written as run-together cell text. The rows as the DOM defines them: the table's own
- * <tr> children and those of its <thead>, <tbody> and <tfoot>, in document order.
- */
-function tableRows(table: ParsedElement): ParsedElement[] {
-  const rows: ParsedElement[] = [];
-  for (const child of Array.from(table.children)) {
-    if (child.nodeName === 'TR') rows.push(child);
-    else if (/^T(HEAD|BODY|FOOT)$/.test(child.nodeName)) rows.push(...Array.from(child.children).filter((r) => r.nodeName === 'TR'));
-  }
-  return rows;
-}
-
-let rowsDefined = false;
-
-/** Gives linkedom's elements `rows` (tables only; on the shared prototype, as turndown converts a clone). */
-function defineTableRows(document: { createElement(tag: string): ParsedElement }): void {
-  if (rowsDefined) return;
-  rowsDefined = true;
-  const proto = Object.getPrototypeOf(document.createElement('table')) as object;
-  if ('rows' in proto) return;
-  Object.defineProperty(proto, 'rows', {
-    configurable: true,
-    get(this: ParsedElement) { return this.nodeName === 'TABLE' ? tableRows(this) : undefined; },
-  });
+  body: { innerHTML: string } | null;
 }
 
 function parse(html: string, pageUrl: string): ParsedDocument {
@@ -70,7 +38,6 @@ function parse(html: string, pageUrl: string): ParsedDocument {
     base.setAttribute('href', pageUrl);
     (document.head ?? document.documentElement)?.prepend(base);
   }
-  defineTableRows(document);
   return document;
 }
 
@@ -95,16 +62,15 @@ function turndown(): TurndownService {
 export function htmlToMarkdown(html: string, pageUrl: string): PageMarkdown {
   const document = parse(html, pageUrl);
   const fallbackTitle = (document.querySelector('title')?.textContent ?? '').trim();
-  let article: { title?: string | null; content?: ParsedElement | null } | null = null;
+  let article: { title?: string | null; content?: string | null } | null = null;
   try {
-    // The serializer hands back the article's element itself (Readability's default is its innerHTML).
-    article = new Readability<ParsedElement>(document as never, { charThreshold: 200, serializer: (el) => el as unknown as ParsedElement }).parse();
+    article = new Readability(document as never, { charThreshold: 200 }).parse();
   } catch {
     // A page Readability cannot take apart is converted whole.
   }
-  const readable = Boolean(article?.content?.firstChild);
+  const readable = Boolean(article?.content);
   // Readability changes the document it reads: the fallback parses the page again.
-  const root = readable ? article!.content! : parse(html, pageUrl).body;
-  const markdown = root ? turndown().turndown(root as never).replace(/\n{3,}/g, '\n\n').trim() : '';
+  const html2 = readable ? article!.content! : (parse(html, pageUrl).body?.innerHTML ?? '');
+  const markdown = turndown().turndown(html2).replace(/\n{3,}/g, '\n\n').trim();
   return { title: (article?.title ?? '').trim() || fallbackTitle, markdown, readable };
 }

@@ -1,5 +1,5 @@
-// The converter hands Readability's chosen element to turndown as a DOM (no second parse): what the
-// GFM tables need from that DOM (their rows), code blocks and links must come out as they did from HTML.
+// HTML → markdown on the calling thread (the worker runs the same function): code blocks fenced with
+// their text intact, GFM tables with and without a marked header, absolute links, menus dropped.
 import assert from 'node:assert/strict';
 import { htmlToMarkdown } from '../../../src/core/web/html-to-markdown';
 
