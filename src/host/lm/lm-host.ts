@@ -35,7 +35,10 @@ export function createLmHost(deps: LmHostDeps): LmHost {
       const cancelled = token.onCancellationRequested(cancel);
       try {
         const r = await callFromLm({ rt, offered, workspaceRoot: deps.workspaceRoot, trusted: () => vscode.workspace.isTrusted }, lmName, input, controller.signal);
-        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.forLLM)]);
+        // A result's images (read_image, a screenshot) go as image data parts: VS Code's agent shows
+        // them to a model that reads images.
+        const images = (r.images ?? []).map((i) => vscode.LanguageModelDataPart.image(Buffer.from(i.data, 'base64'), i.mimeType));
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.forLLM), ...images]);
       } finally {
         cancelled.dispose();
       }
