@@ -32,12 +32,18 @@ import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
 import { systemRules } from './command-rules-system';
 import { toolRules } from './command-rules-tools';
 import { indirectPathRules } from './command-rules-indirect';
+import { leakFlows, leakRules } from './command-rules-leaks';
+import { launcherRules } from './command-rules-launchers';
+import { personalRules } from './command-rules-personal';
+import { trustConcerns, trustRules } from './command-rules-trust';
+import { windowsStateConcerns, windowsStateRules } from './command-rules-windows-state';
+import { loadConcerns, loadRules } from './command-rules-load';
 import { infraConcerns, infraRules } from './command-rules-infra';
 import { tracksRules } from './command-rules-tracks';
 import { unknownProgramRules } from './command-rules-unknown';
 import { windowsConcerns, windowsRules } from './command-rules-windows';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
-import { checkWrite, writeTargets } from './command-writes';
+import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
 
 export interface JudgeContext {
   /** The working directory the command starts in (inside the workspace). */
@@ -103,7 +109,8 @@ type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
 export const RULES: readonly (Rule | { rule: Rule; concerns: (name: string) => boolean })[] = [
   systemRules, networkRules, toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
   { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, attackRules, gatherRules,
-  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, tracksRules, indirectPathRules, unknownProgramRules,
+  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, tracksRules, indirectPathRules, leakRules, launcherRules, personalRules, { rule: trustRules, concerns: trustConcerns },
+  { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,
 ];
 
 /** The rules each program name meets, worked out once per name (a pure function of the name). */
@@ -152,6 +159,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const flow = commandFlow(parsed, views);
   const commandLevel: Finding[] = parsed.problems.map(problemFinding);
   commandLevel.push(...endlessSpawning(parsed.normalized));
+  commandLevel.push(...leakFlows(views));
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
   const guard = oneDecision(ctx.guard);
@@ -162,7 +170,14 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   // What each argv writes, worked out once: the staged files and the write checks both need it.
   const writtenOf = views.map(writeTargets);
   const stagedOf = views.map((x, i) => stagedBy(x, writtenOf[i]));
-  const shown = views.flatMap((x, i) => [...stagedOf[i].map((s) => s.shown), fedBy(x)]).filter((t): t is string => t !== undefined);
+  // Loops rather than flat/flatMap here and below: those builtins cost about a microsecond a call
+  // even on empty arrays, and this runs for every argv of every decision.
+  const shown: string[] = [];
+  for (let i = 0; i < views.length; i++) {
+    for (const s of stagedOf[i]) if (s.shown !== undefined) shown.push(s.shown);
+    const fed = fedBy(views[i]);
+    if (fed !== undefined) shown.push(fed);
+  }
   const shownUsed = new Set<number>();
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
@@ -180,8 +195,12 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       if (found.length) { f.push(...found); shownUsed.add(0); }
     }
     const written = [writtenOf[i], ...all.slice(1).map(writeTargets)];
-    staged.push(...stagedOf[i], ...all.slice(1).flatMap((x, k) => stagedBy(x, written[k + 1])));
-    for (const t of [...written.flat(), ...all.flatMap(outputOptionTargets)]) {
+    staged.push(...stagedOf[i]);
+    for (let k = 1; k < all.length; k++) staged.push(...stagedBy(all[k], written[k]));
+    const targets: WriteTarget[] = [];
+    for (const ts of written) targets.push(...ts);
+    for (const x of all) targets.push(...outputOptionTargets(x));
+    for (const t of targets) {
       const w = await checkWrite(t, { cwd, guard, root: ctx.cwd, home });
       if (w) f.push(w);
     }
