@@ -30,6 +30,7 @@ import { SubagentsView } from './subagents/subagents-view';
 import { registerMcpLazily, type LazyMcpHost } from './mcp-lazy';
 import { registerMcpView } from './mcp/mcp-view-register';
 import type { McpServersView } from './mcp/mcp-view';
+import type { McpStatus } from './mcp/mcp-view-actions';
 import { createCustomToolsHost, type CustomToolsHost } from './customtools/custom-tools-host';
 import { createLmHost, type LmHost } from './lm/lm-host';
 import { lazyMcpServe } from './lm/mcp-serve-lazy';
@@ -54,6 +55,8 @@ export interface HostCore {
   mcp: LazyMcpHost;
   /** The MCP Servers view's data (the tree VS Code shows; tests read it too). */
   mcpView: McpServersView;
+  /** The status bar's warning while an MCP server is down (tests read what it shows). */
+  mcpStatus: McpStatus;
   /** VS Code's own agent calling Pincer's tools (pincer_<tool>, registered by the activation shell). */
   lm: LmHost;
   /** Custom tools from `.pincer/tools/*.json` and pincer.tools.custom, watched. */
@@ -124,7 +127,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     ownStorage: [context.storageUri?.fsPath, context.globalStorageUri.fsPath].filter((p): p is string => !!p),
     memory: () => memory.services(), userId: () => memory.userId(),
     sessions: chat.sessions, runner: () => chat.service.runner(),
-    subagents: () => chat.subagents, agents: () => memory.agents.registry.all(),
+    subagents: () => chat.subagents, agents: () => memory.agents.registry.all(), handoffs: chat.handoffs,
     exec: (g) => {
       guard = g;
       return exec.ports;
@@ -135,7 +138,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
-  const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path);
+  const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path, async (chips) => {
+    await chat.view.reveal();
+    chat.view.controller.attach(chips);
+  });
   const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
   const mcpServe = lazyMcpServe(context, rt, () => workspacePlan().local[0]?.path);
   const applySettings = () => {
@@ -153,7 +159,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     mcp, mcpView, customTools, mcpServe, teams, teamBoard,
   );
   return {
-    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, customTools, lm, teams, teamBoard, cron,
+    services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, mcpStatus: mcpView.status, customTools, lm, teams, teamBoard, cron,
     commands: {
       ...memoryParts.commands(context, docs),
       'pincer.runTool': (name?: string, args?: unknown, opts?: { show?: boolean }) => runToolCommand(services, name, args, opts),

@@ -1,10 +1,13 @@
 // The MCP Servers view in a real window: a server configured in user settings (server-everything over
 // stdio) is listed with its source, transport, state and tools; Disable stops it and lists it as
-// disabled, Enable starts it again; Show Output opens its scrubbed output. Add MCP Server… writes
-// `.vscode/mcp.json` in VS Code's format.
+// disabled, Enable starts it again; Show Output opens its scrubbed output. A server that is down shows in
+// the status bar; Browse Tools runs the tool picked; a resource is attached to the chat's composer. Add
+// MCP Server… writes `.vscode/mcp.json` in VS Code's format.
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { ContextChip } from '../../../src/core/chat/chat-protocol';
+import type { ToolResult } from '../../../src/core/tools/types';
 import { core, EXT_ID, waitFor } from './host-util';
 
 suite('MCP Servers view', () => {
@@ -35,6 +38,57 @@ suite('MCP Servers view', () => {
       await cfg.update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
     }
     await waitFor('viewsrv gone', () => !row());
+  });
+
+  test('a server that is down shows in the status bar; Browse Tools runs the tool picked; a resource attached to the chat', async function () {
+    this.timeout(90_000);
+    const pincer = await core();
+    const ext = vscode.extensions.getExtension(EXT_ID)!;
+    const everything = path.join(ext.extensionPath, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+    const cfg = vscode.workspace.getConfiguration('pincer');
+    const row = (name: string) => pincer.mcpView.rows().find((r) => r.name === name);
+    await cfg.update('mcp.servers', {
+      // Only its get-env tool (no arguments): Browse Tools then offers exactly one.
+      good: { type: 'stdio', command: process.execPath, args: [everything], tools: { allow: ['get-env'] } },
+      broken: { type: 'stdio', command: process.execPath, args: ['-e', 'process.stderr.write("broken on purpose\\n"); process.exit(3)'] },
+    }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('good connected', () => row('good')?.state === 'connected' && row('good')!.tools.length === 1);
+      await waitFor('broken down', () => row('broken')?.state === 'disconnected');
+      const shown = await waitFor('the status bar warning', () => pincer.mcpStatus.shown);
+      assert.strictEqual(shown.text, '$(warning) MCP: broken is down');
+      assert.match(shown.tooltip, /^broken: MCP server "broken"/);
+
+      // Browse Tools: its quick pick lists the one tool; accepting it runs it through Run Tool.
+      let settled = false;
+      const browsed = Promise.resolve(vscode.commands.executeCommand<ToolResult>('pincer.mcp.browseTools', 'good')).finally(() => (settled = true));
+      const result = await waitFor('Browse Tools to run the picked tool', async () => {
+        if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return settled && browsed;
+      });
+      assert.strictEqual(result.isError, false, result.forLLM);
+      assert.match(result.forLLM, /^<<<EXTERNAL_UNTRUSTED_CONTENT source="mcp:good\/get-env">>>/);
+
+      // Attach to Chat: the resource is read through the bridge and lands in the chat's composer.
+      const resources = await pincer.mcp.manager.resources('good');
+      const listed = resources?.find((r) => r.mimeType?.startsWith('text/'));
+      assert.ok(listed, 'server-everything lists a text resource');
+      const chip = await vscode.commands.executeCommand<ContextChip>('pincer.mcp.attachResource', 'good', listed.uri);
+      assert.strictEqual(chip.kind, 'resource');
+      assert.strictEqual(chip.server, 'good');
+      assert.strictEqual(chip.path, listed.uri);
+      assert.ok(chip.text && chip.text.length > 0);
+      const attached = await waitFor('the chip posted to the chat', () => pincer.chat.view.posted.find((m) => m.type === 'attach'));
+      assert.ok(attached.type === 'attach');
+      assert.deepStrictEqual(attached.chips.map((c) => [c.kind, c.server, c.path]), [['resource', 'good', listed.uri]]);
+
+      // The broken server leaves: nothing is down, the warning goes.
+      await cfg.update('mcp.servers', { good: { type: 'stdio', command: process.execPath, args: [everything], tools: { allow: ['get-env'] } } }, vscode.ConfigurationTarget.Global);
+      await waitFor('the status bar warning to go', () => !row('broken') && pincer.mcpStatus.shown === undefined);
+    } finally {
+      await cfg.update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('good gone', () => !row('good'));
   });
 
   test('Add MCP Server… writes .vscode/mcp.json in VS Code\'s format', async () => {
