@@ -27,11 +27,12 @@ export const PROFILE_IDS: readonly ProfileId[] = ['full', 'coding', 'messaging',
 
 /**
  * `coding`: files, commands, sessions, memory, the clock, the tools of the MCP servers the person
- * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON, the team tools and the skill tools (not cron: scheduling is allowed on purpose, e.g. `alsoAllow: ["cron"]`). `messaging`: sessions (the messaging
+ * configured (and, for a workspace's servers, agreed to start), the custom tools defined in JSON, the team tools, the skill tools and
+ * the document and image readers (workspace files through the path guard, like read_file) (not cron: scheduling is allowed on purpose, e.g. `alsoAllow: ["cron"]`). `messaging`: sessions (the messaging
  * tools it is meant for do not exist yet). `full` is every registered tool, MCP tools included.
  */
 export const PROFILES: Readonly<Record<Exclude<ProfileId, 'full'>, readonly string[]>> = {
-  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:custom', 'group:teams', 'group:skills', 'group:knowledge'],
+  coding: ['group:fs', 'group:runtime', 'group:sessions', 'group:memory', 'datetime', 'group:mcp', 'group:custom', 'group:teams', 'group:skills', 'group:knowledge', 'group:media_read'],
   messaging: ['group:sessions'],
   minimal: ['session_status'],
 };

@@ -34,15 +34,15 @@ describe('pincer CLI', () => {
     const r = pincer(['tools']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Profile: coding \(pincer\.tools\.profile\)|Profile: coding \(default\)/);
-    assert.match(r.out, /Allowed \(21\): apply_patch, credentialed_exec, datetime, edit, exec, glob, grep, list_files, memory_expand, memory_get, memory_search, process, publish_skill, read_file, session_status, sessions_history, sessions_list, sessions_send, skill_search, use_skill, write_file/);
+    assert.match(r.out, /Allowed \(23\): apply_patch, credentialed_exec, datetime, edit, exec, glob, grep, list_files, memory_expand, memory_get, memory_search, process, publish_skill, read_document, read_file, read_image, session_status, sessions_history, sessions_list, sessions_send, skill_search, use_skill, write_file/);
     const sub = pincer(['tools', '--depth', '1', '--json']);
     const d = JSON.parse(sub.out);
     assert.ok(!d.allowed.includes('session_status'));
     assert.deepEqual(d.removed.map((x: { tool: string; step: string }) => `${x.tool}:${x.step}`),
-      ['browser:profile', 'memory_expand:subagent deny', 'memory_get:subagent deny', 'memory_search:subagent deny', 'publish_skill:subagent deny', 'read_document:profile', 'read_image:profile', 'session_status:subagent deny',
+      ['browser:profile', 'memory_expand:subagent deny', 'memory_get:subagent deny', 'memory_search:subagent deny', 'publish_skill:subagent deny', 'session_status:subagent deny',
         'sessions_history:leaf deny', 'sessions_list:leaf deny', 'sessions_send:subagent deny', 'web_fetch:profile', 'web_search:profile']);
     const untrusted = JSON.parse(pincer(['tools', '--untrusted', '--json']).out);
-    assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'read_file', 'session_status', 'sessions_history', 'sessions_list', 'skill_search', 'use_skill']);
+    assert.deepEqual(untrusted.allowed, ['datetime', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'read_document', 'read_file', 'read_image', 'session_status', 'sessions_history', 'sessions_list', 'skill_search', 'use_skill']);
     assert.deepEqual(JSON.parse(pincer(['tools', '--profile', 'minimal', '--json']).out).allowed, ['session_status']);
   });
 
