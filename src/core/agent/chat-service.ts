@@ -3,6 +3,8 @@
 // policy allows, run the agent loop, and store every message as it is added and the usage at the end.
 // A session is one conversation at a time: a second turn on a busy session waits for the first.
 import type { AgentDefinition } from '../agents/types';
+import { prepareImage } from '../media/image-fit';
+import type { ImagePart } from '../media/image-part';
 import type { PincerRuntime } from '../runtime';
 import type { SessionStore } from '../sessions/session-store';
 import type { SessionRunner } from '../sessions/tools/sessions-send';
@@ -54,6 +56,8 @@ export interface ChatTurnRequest {
   text: string;
   /** Context the person attached (current file, selection, @file mentions), as text for the model. */
   attachments?: string;
+  /** Images the person pasted or dropped (base64, as the chat page sent them): checked and shrunk before the turn. */
+  images?: readonly { name: string; data: string }[];
   signal: AbortSignal;
   onEvent?: (e: TurnEvent) => void;
   /** Host-specific instructions appended to the system prompt. */
@@ -105,10 +109,13 @@ export class ChatService {
       teamMd: toolContext.subagentDepth ? undefined : await this.deps.teamMd?.(session.key, agentId),
       contextFiles: await loadContextFiles(this.deps.contextFiles, agentId, this.deps.user()),
     });
-    const user = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;
+    const text = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;
+    // Before anything is stored: an image that is not one (or is corrupt) fails the turn with the reason.
+    const images = await pastedImages(req.images ?? [], req.signal);
+    const user: ModelMessage = { role: 'user', parts: [{ type: 'text', text }, ...images] };
     // Stored as they are added: a window closed mid-turn keeps what was said.
     const pending: Promise<void>[] = [];
-    pending.push(store.append(session.key, [{ role: 'user', parts: [{ type: 'text', text: user }] }]));
+    pending.push(store.append(session.key, [user]));
     if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text)));
     const pricing = this.deps.rt.currentConfig.chat.pricing[model.model];
     const hooks = this.deps.subagents?.();
@@ -140,6 +147,16 @@ export class ChatService {
       },
     };
   }
+}
+
+/**
+ * Pasted images as the model gets them: recognised by their bytes (whatever type the page claimed),
+ * refused when corrupt, shrunk to the providers' limits. One at a time: each decode has a worker of its own.
+ */
+async function pastedImages(images: readonly { name: string; data: string }[], signal: AbortSignal): Promise<ImagePart[]> {
+  const parts: ImagePart[] = [];
+  for (const image of images) parts.push(await prepareImage(Buffer.from(image.data, 'base64'), `pasted image ${JSON.stringify(image.name)}`, { signal }));
+  return parts;
 }
 
 /** A session's title from its first message: the first line, shortened. */

@@ -37,6 +37,9 @@ export const CHAT_LIMITS = Object.freeze({
   liveEvents: 5000,
   count: Number.MAX_SAFE_INTEGER,
   durationMs: 1e9,
+  /** Images pasted or dropped into one message, and the bytes of each (the host then shrinks it to what models take). */
+  images: 4,
+  imageBytes: 20_000_000,
 });
 
 const L = CHAT_LIMITS;
@@ -204,6 +207,21 @@ export const mentionItem = z.strictObject({
 });
 
 /** An http(s) URL and nothing else: links a model wrote open through the host, never in the webview. */
+/** The image formats the person may paste or drop: those every provider that reads images takes. */
+export const PASTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/**
+ * An image the person pasted or dropped into the input, as the page read it. The type is what the
+ * browser said; the host recognises the image by its bytes before anything reaches a model.
+ */
+export const pastedImage = z.strictObject({
+  /** The file's name (a screenshot pasted from the clipboard has one the browser made up). */
+  name: z.string().check(z.minLength(1), z.maxLength(L.label)),
+  mimeType: z.enum(PASTED_IMAGE_TYPES),
+  /** The bytes, base64: at most imageBytes of them (base64 is 4 characters for every 3 bytes). */
+  data: z.base64().check(z.minLength(4), z.maxLength(Math.ceil(L.imageBytes / 3) * 4)),
+});
+
 export const webUrl = z.string().check(z.maxLength(8192), z.regex(/^https?:\/\/[^\s]+$/i));
 
 export type ContextChip = z.infer<typeof contextChip>;
@@ -226,3 +244,4 @@ export type SettledReview = z.infer<typeof settledReview>;
 export type TurnFooter = z.infer<typeof turnFooter>;
 export type LocalServerChoice = z.infer<typeof localServer>;
 export type SubagentCardView = z.infer<typeof subagentCard>;
+export type PastedImage = z.infer<typeof pastedImage>;

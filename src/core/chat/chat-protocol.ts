@@ -25,7 +25,7 @@
 import * as z from 'zod/mini';
 import {
   agentChoice, approvalAnswer, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
-  localServer, mentionItem, modelChoice, reviewAction, reviewOutcome, sessionPage, sessionSummary, subagentCard, toolCallView, turnStopReason, usage, webUrl,
+  localServer, mentionItem, modelChoice, pastedImage, reviewAction, reviewOutcome, sessionPage, sessionSummary, subagentCard, toolCallView, turnStopReason, usage, webUrl,
 } from './chat-protocol-parts';
 
 export * from './chat-protocol-parts';
@@ -117,7 +117,7 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
 const code = capped(L.text);
 export const toHostSchema = z.discriminatedUnion('type', [
   msg('ready', {}),
-  msg('send', { text: z.string().check(z.minLength(1), z.maxLength(L.sendText)), chips: list(contextChip, L.chips) }),
+  msg('send', { text: z.string().check(z.minLength(1), z.maxLength(L.sendText)), chips: list(contextChip, L.chips), images: z.optional(list(pastedImage, L.images)) }),
   msg('stop', {}),
   msg('new-session', {}),
   msg('switch-session', { key: idString }),

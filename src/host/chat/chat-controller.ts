@@ -207,7 +207,7 @@ export class ChatController {
     };
     try {
       const r = await this.d.chat.turn({
-        sessionKey, agentId: this.agentId, text: m.text, attachments: chipsToText(m.chips as ContextChip[]),
+        sessionKey, agentId: this.agentId, text: m.text, attachments: chipsToText(m.chips as ContextChip[]), images: m.images,
         signal: running.abort.signal, onEvent: (e) => this.onEvent(running.turnId, e),
       });
       await footer({

@@ -12,6 +12,7 @@ import { Database } from '../../../src/core/storage/database';
 import { makeGuard, makeWorkspace, removeTempDirs } from '../../support/fs-fixtures';
 import { reply, text, toolCall, type ScriptRequest, type ScriptStep } from '../../support/model-script';
 import type { ModelServer } from '../../support/model-server-base';
+import { makeImage } from '../../support/make-images';
 import { startOpenAiChatServer } from '../../support/openai-chat-server';
 import { STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
 import { runtimeWith } from '../../support/test-tools';
@@ -117,6 +118,38 @@ describe('chat service', () => {
     assert.match(systems[0]!, /# TEAM\.md — team Web \(web\)\nYou lead it\./);
     assert.doesNotMatch(systems[1]!, /TEAM\.md/);
     assert.deepEqual(asked, ['coder'], 'asked once, for the top-level turn only');
+  });
+
+  it('a pasted image goes to the model as an image part of the user message, and is stored with it', async () => {
+    const { chat, store, server } = await setup(() => reply(text('A login form.')));
+    const s = await store.create('coder');
+    const png = await makeImage('image/png', 40, 30);
+    const r = await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'What is this?', images: [{ name: 'shot.png', data: png.toString('base64') }], signal: new AbortController().signal });
+    assert.equal(r.text, 'A login form.');
+    const user = (server.requests[0] as { messages: Msg[] }).messages[1];
+    assert.deepEqual(user, { role: 'user', content: [
+      { type: 'text', text: 'What is this?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+    ] });
+    const [stored] = await store.messages(s.key);
+    assert.deepEqual(stored.parts[1], { type: 'image', mimeType: 'image/png', data: png.toString('base64'), width: 40, height: 30, bytes: png.length, source: 'pasted image "shot.png"' });
+  });
+
+  it('a pasted image too large for the model is shrunk; one that is not an image fails the turn before anything is stored or sent', async () => {
+    const { chat, store, server } = await setup(() => reply(text('ok')));
+    const s = await store.create('coder');
+    const big = await makeImage('image/jpeg', 2000, 100);
+    await chat.turn({ sessionKey: s.key, agentId: 'coder', text: 'Wide one', images: [{ name: 'wide.jpg', data: big.toString('base64') }], signal: new AbortController().signal });
+    const [stored] = await store.messages(s.key);
+    const part = stored.parts[1] as { width: number; original?: { width: number } };
+    assert.equal(part.width, 1568);
+    assert.equal(part.original?.width, 2000);
+    const other = await store.create('coder');
+    const fake = Buffer.from('just some notes, not a picture').toString('base64');
+    await assert.rejects(chat.turn({ sessionKey: other.key, agentId: 'coder', text: 'And this?', images: [{ name: 'notes.gif', data: fake }], signal: new AbortController().signal }),
+      /pasted image "notes\.gif" is not an image/);
+    assert.equal((await store.messages(other.key)).length, 0);
+    assert.equal(server.requests.length, 1, 'only the first turn reached the model');
   });
 
   it('titles come from the first line, shortened', () => {

@@ -13,6 +13,7 @@ const roundTrip = (m: unknown) => JSON.parse(JSON.stringify(m));
 const TO_HOST: ToHost[] = [
   { type: 'ready' },
   { type: 'send', text: 'Explain this', chips: [{ kind: 'file', path: '/ws/a.ts' }, { kind: 'selection', path: '/ws/b.ts', range: { startLine: 3, endLine: 9 }, text: 'const x = 1;', origin: 'editor' }] },
+  { type: 'send', text: 'What is this?', chips: [], images: [{ name: 'shot.png', mimeType: 'image/png', data: Buffer.from('\x89PNG bytes').toString('base64') }] },
   { type: 'stop' },
   { type: 'new-session' },
   { type: 'setup-action', action: 'local' },
@@ -180,6 +181,22 @@ describe('chat protocol', () => {
       for (const url of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'file:///etc/passwd', 'data:text/html,<script>', 'vscode://x', 'https://a b', ' https://a', 'command:workbench.action.terminal.new']) {
         refused(parseToHost({ type: 'open-link', url }), /url/);
       }
+    });
+
+    it('a pasted image: PNG, JPEG, GIF or WebP in base64, at most 20 MB of bytes and 4 images a message', () => {
+      const send = (images: unknown) => parseToHost({ type: 'send', text: 'see', chips: [], images });
+      const img = (over: Record<string, unknown> = {}) => ({ name: 'a.png', mimeType: 'image/png', data: 'iVBORw0KGgo=', ...over });
+      for (const mimeType of ['image/png', 'image/jpeg', 'image/gif', 'image/webp']) assert.ok(send([img({ mimeType })]).ok, mimeType);
+      assert.ok(send([img(), img(), img(), img()]).ok);
+      refused(send([img(), img(), img(), img(), img()]), /images: too many \(at most 4\)/);
+      for (const mimeType of ['image/svg+xml', 'text/html', 'application/pdf', 'image/bmp', 'IMAGE/PNG', '']) refused(send([img({ mimeType })]), /mimeType/);
+      for (const data of ['not base64!', 'iVBORw0KGgo', '<script>', 'iVBO\nRw0K', 'iVBORw0KGgo=====', 'data:image/png;base64,iVBORw0KGgo=', '']) refused(send([img({ data })]), /data/);
+      for (const name of ['', 'x'.repeat(CHAT_LIMITS.label + 1)]) refused(send([img({ name })]), /name/);
+      refused(send([{ ...img(), path: '/etc/passwd' }]), /unknown key/);
+      refused(send([img({ data: 123 })]), /data/);
+      const max = Math.ceil(CHAT_LIMITS.imageBytes / 3) * 4;
+      assert.ok(send([img({ data: 'A'.repeat(max) })]).ok, 'exactly 20 MB of bytes is taken');
+      refused(send([img({ data: 'A'.repeat(max + 4) })]), /data: too long/);
     });
 
     it('says which field is wrong, without echoing the value', () => {
