@@ -1,14 +1,18 @@
 // The input: attached chips (the editor's current file and selection, @file mentions), the text box
-// (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop.
-import { CHAT_LIMITS, type ContextChip, type MentionItem } from '../../src/core/chat/chat-protocol';
+// (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop. Images pasted
+// into the text box or dropped on the input wait as chips of their own until the message is sent.
+import { CHAT_LIMITS, type ContextChip, type MentionItem, type PastedImage } from '../../src/core/chat/chat-protocol';
 import { el, icon, textButton, toolButton } from './dom';
 import { chipIcon, chipLabel } from './message-view';
 import { Mentions } from './mentions';
+import { formatSize, readImages, type PendingImage } from './pasted-images';
 
 export interface ComposerHooks {
   /** False: not sent (the draft stays as it is). */
-  send(text: string, chips: ContextChip[]): boolean;
+  send(text: string, chips: ContextChip[], images: PastedImage[]): boolean;
   stop(): void;
+  /** Why something pasted or dropped was not attached. */
+  error(message: string): void;
   /** The draft or the chips changed (saved with the view's state). */
   changed(): void;
 }
@@ -24,6 +28,8 @@ export class Composer {
   private readonly mentions: Mentions;
   private editorChips: ContextChip[] = [];
   private userChips: ContextChip[] = [];
+  /** Not kept in the view's state: megabytes of base64 do not belong there. */
+  private images: PendingImage[] = [];
   /** Editor chips the person removed; they stay away until the editor shows something else. */
   private readonly dismissed = new Set<string>();
   private running = false;
@@ -45,6 +51,11 @@ export class Composer {
       this.hooks.changed();
     });
     this.input.addEventListener('click', () => this.mentions.update());
+    this.input.addEventListener('paste', (e) => this.onFiles(e, e.clipboardData));
+    this.el.addEventListener('dragover', (e) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    });
+    this.el.addEventListener('drop', (e) => this.onFiles(e, e.dataTransfer));
     this.input.addEventListener('blur', () => setTimeout(() => {
       if (document.activeElement !== this.input) this.mentions.close();
     }, 150));
@@ -110,9 +121,11 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    if (this.running || !text.trim() || !this.hooks.send(text, this.chips)) return;
+    const images = this.images.map(({ name, mimeType, data }) => ({ name, mimeType, data }));
+    if (this.running || !text.trim() || !this.hooks.send(text, this.chips, images)) return;
     this.input.value = '';
     this.userChips = [];
+    this.images = [];
     this.mentions.close();
     this.renderChips();
     this.hooks.changed();
@@ -140,11 +153,32 @@ export class Composer {
     this.input.focus();
   }
 
+  /** A paste or drop with files: they become image chips (text is pasted as usual). */
+  private onFiles(e: Event, data: DataTransfer | null): void {
+    const files = [...(data?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    void readImages(files, CHAT_LIMITS.images - this.images.length).then(({ images, refused }) => {
+      this.images.push(...images);
+      this.renderChips();
+      if (refused.length) this.hooks.error(refused.join(' '));
+    });
+  }
+
+  private removeImage(image: PendingImage): void {
+    this.images = this.images.filter((i) => i !== image);
+    this.renderChips();
+    this.input.focus();
+  }
+
   private renderChips(): void {
     const chips = this.chips;
+    const images = this.images.map((i) => el('span', { class: 'chip chip-image', role: 'listitem', title: i.name },
+      icon('file-media'), ' ', i.name, el('span', { class: 'chip-note' }, ` image · ${formatSize(i.size)}`),
+      toolButton('close', `Remove ${i.name}`, 'remove-image', () => this.removeImage(i))));
     this.chipsEl.replaceChildren(...chips.map((c) => el('span', { class: `chip chip-${c.origin ?? 'user'}`, role: 'listitem', title: c.path },
       icon(chipIcon(c)), ' ', chipLabel(c), c.origin === 'editor' ? el('span', { class: 'chip-note' }, c.kind === 'selection' ? ' selection' : ' current file') : null,
-      toolButton('close', `Remove ${chipLabel(c)}`, 'remove-chip', () => this.remove(c)))));
-    this.chipsEl.hidden = chips.length === 0;
+      toolButton('close', `Remove ${chipLabel(c)}`, 'remove-chip', () => this.remove(c)))), ...images);
+    this.chipsEl.hidden = chips.length === 0 && images.length === 0;
   }
 }

@@ -29,7 +29,7 @@ const transcript = new Transcript();
 const sessionList = new SessionList();
 const pickers = new Pickers();
 const composer = new Composer({
-  send: (text, chips) => {
+  send: (text, chips, images) => {
     if (text.length > CHAT_LIMITS.sendText) {
       showError(`The message is ${text.length.toLocaleString('en')} characters long; ${CHAT_LIMITS.sendText.toLocaleString('en')} is the most one message may have. Attach long text as a file (@) instead.`);
       return false;
@@ -37,12 +37,13 @@ const composer = new Composer({
     transcript.addUser(text, chips);
     lastSent = text;
     awaitingTurn = true;
-    post({ type: 'send', text, chips });
+    post({ type: 'send', text, chips, ...(images.length ? { images } : {}) });
     updateRunning();
     announce('Sent.');
     return true;
   },
   stop: () => post({ type: 'stop' }),
+  error: (message) => showError(message),
   changed: () => save(),
 });
 
