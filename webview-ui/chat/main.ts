@@ -3,7 +3,7 @@
 // (draft, attached files, scroll position, which panels are open) is saved with vscode.setState and
 // restored when VS Code re-creates the page; the host re-sends the rest with `init`.
 import * as z from 'zod/mini';
-import { CHAT_LIMITS, parseToWebview, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
+import { CHAT_LIMITS, parseToWebview, pastedImageSource, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
 import { Composer } from './composer';
 import { el, toolButton } from './dom';
 import { Pickers } from './pickers';
@@ -34,7 +34,7 @@ const composer = new Composer({
       showError(`The message is ${text.length.toLocaleString('en')} characters long; ${CHAT_LIMITS.sendText.toLocaleString('en')} is the most one message may have. Attach long text as a file (@) instead.`);
       return false;
     }
-    transcript.addUser(text, chips);
+    transcript.addUser(text, chips, images.map((i) => pastedImageSource(i.name)));
     lastSent = text;
     awaitingTurn = true;
     post({ type: 'send', text, chips, ...(images.length ? { images } : {}) });

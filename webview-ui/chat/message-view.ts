@@ -20,18 +20,20 @@ export function chipIcon(c: ContextChip): string {
   return c.kind === 'resource' ? 'plug' : c.kind === 'selection' ? 'selection' : 'file';
 }
 
-export function userMessage(id: string, text: string, chips: readonly ContextChip[] = []): HTMLElement {
+/** `images`: where the message's images came from (a pasted one's name). */
+export function userMessage(id: string, text: string, chips: readonly ContextChip[] = [], images: readonly string[] = []): HTMLElement {
   return el('div', { class: 'msg user', 'data-id': id },
     el('div', { class: 'msg-role' }, 'You'),
-    chips.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
-      el('span', { class: 'chip', title: c.path }, icon(chipIcon(c)), ' ', chipLabel(c)))) : null,
+    chips.length || images.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
+      el('span', { class: 'chip', title: c.path }, icon(chipIcon(c)), ' ', chipLabel(c))),
+    ...images.map((source) => el('span', { class: 'chip chip-image', title: source }, icon('file-media'), ' ', source))) : null,
     el('div', { class: 'user-text' }, text));
 }
 
 export function messageElement(m: ChatMessage): HTMLElement {
   switch (m.role) {
     case 'user':
-      return userMessage(m.id, m.text, m.chips);
+      return userMessage(m.id, m.text, m.chips, m.images);
     case 'assistant': {
       const md = el('div', { class: 'md' });
       renderMarkdown(m.text, md);

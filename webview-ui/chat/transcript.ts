@@ -117,8 +117,8 @@ export class Transcript {
   }
 
   /** The person's message, shown as soon as it is sent. */
-  addUser(text: string, chips: readonly ContextChip[]): void {
-    this.list.append(userMessage(`local-${++this.localIds}`, text, chips));
+  addUser(text: string, chips: readonly ContextChip[], images: readonly string[] = []): void {
+    this.list.append(userMessage(`local-${++this.localIds}`, text, chips, images));
     this.stick = true;
     this.stickJob();
   }

@@ -3,6 +3,7 @@
 // policy allows, run the agent loop, and store every message as it is added and the usage at the end.
 // A session is one conversation at a time: a second turn on a busy session waits for the first.
 import type { AgentDefinition } from '../agents/types';
+import { pastedImageSource } from '../chat/chat-protocol-parts';
 import { prepareImage } from '../media/image-fit';
 import type { ImagePart } from '../media/image-part';
 import type { PincerRuntime } from '../runtime';
@@ -155,7 +156,7 @@ export class ChatService {
  */
 async function pastedImages(images: readonly { name: string; data: string }[], signal: AbortSignal): Promise<ImagePart[]> {
   const parts: ImagePart[] = [];
-  for (const image of images) parts.push(await prepareImage(Buffer.from(image.data, 'base64'), `pasted image ${JSON.stringify(image.name)}`, { signal }));
+  for (const image of images) parts.push(await prepareImage(Buffer.from(image.data, 'base64'), pastedImageSource(image.name), { signal }));
   return parts;
 }
 

@@ -175,7 +175,11 @@ export const turnFooter = z.strictObject({
 
 /** A message of a session as the transcript shows it, with the cards and footers its turns showed. */
 export const chatMessage = z.discriminatedUnion('role', [
-  z.strictObject({ role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)) }),
+  z.strictObject({
+    role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)),
+    /** The images it carried, by where they came from (pastedImageSource). */
+    images: z.optional(list(capped(L.sentence), L.images)),
+  }),
   z.strictObject({ role: z.literal('assistant'), id: idString, text: capped(L.text) }),
   z.strictObject({ role: z.literal('tool'), id: idString, call: toolCallView }),
   z.strictObject({ role: z.literal('approval'), id: idString, approval: settledApproval }),
@@ -221,6 +225,9 @@ export const pastedImage = z.strictObject({
   /** The bytes, base64: at most imageBytes of them (base64 is 4 characters for every 3 bytes). */
   data: z.base64().check(z.minLength(4), z.maxLength(Math.ceil(L.imageBytes / 3) * 4)),
 });
+
+/** Where a pasted image came from, as the model is told and the transcript shows it (the name quoted: it is the page's word). */
+export const pastedImageSource = (name: string): string => `pasted image ${JSON.stringify(name)}`;
 
 export const webUrl = z.string().check(z.maxLength(8192), z.regex(/^https?:\/\/[^\s]+$/i));
 

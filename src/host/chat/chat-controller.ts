@@ -9,7 +9,7 @@ import { DEFAULT_AGENT_ID } from '../../core/agents/types';
 import type { ChatService } from '../../core/agent/chat-service';
 import type { TurnEvent } from '../../core/agent/agent-types';
 import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history';
-import type { ChatStopReason, ChatUsage, ContextChip, LiveEvent, MessageOf, SessionPage, ToHost, ToWebview } from '../../core/chat/chat-protocol';
+import { pastedImageSource, type ChatStopReason, type ChatUsage, type ContextChip, type LiveEvent, type MessageOf, type SessionPage, type ToHost, type ToWebview } from '../../core/chat/chat-protocol';
 import { probeLocalServers } from '../../core/agent/local-model-probe';
 import type { SessionMark, SessionStore } from '../../core/sessions/session-store';
 import type { SubagentControl } from '../../core/subagents/types';
@@ -193,7 +193,7 @@ export class ChatController {
       const s = await store.create(this.agentId);
       this.current = s.key;
       await this.postSessions(store);
-      this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [{ role: 'user', id: 'pending', text: m.text, chips: m.chips }] } });
+      this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [{ role: 'user', id: 'pending', text: m.text, chips: m.chips, ...(m.images ? { images: m.images.map((i) => pastedImageSource(i.name)) } : {}) }] } });
     }
     const sessionKey = this.current;
     const userSeq = ((await store.find(sessionKey))?.messageCount ?? 0) + 1;

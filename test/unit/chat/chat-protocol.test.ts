@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { chatCsp, chatHtml } from '../../../src/core/chat/chat-html';
 import { chatIdSeq, preview, toChatMessages } from '../../../src/core/chat/chat-history';
-import { CHAT_LIMITS, parseToHost, parseToWebview, type ToHost, type ToWebview } from '../../../src/core/chat/chat-protocol';
+import { CHAT_LIMITS, parseToHost, parseToWebview, pastedImageSource, type ToHost, type ToWebview } from '../../../src/core/chat/chat-protocol';
 import { chatMessages, initMessage, page } from './chat-fixtures';
 
 const roundTrip = (m: unknown) => JSON.parse(JSON.stringify(m));
@@ -243,6 +243,19 @@ describe('chat protocol', () => {
       assert.ok(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: msgs, hasOlder: false } }).ok);
       assert.equal(chatIdSeq('m2:t1'), 2);
       assert.equal(chatIdSeq('local-1'), undefined);
+    });
+
+    it('a user message with pasted images names them by their source; one without has no images field', () => {
+      const image = { type: 'image' as const, mimeType: 'image/png' as const, data: 'iVBORw0KGgo=', width: 1, height: 1, bytes: 8, source: pastedImageSource('shot<b>.png') };
+      const msgs = toChatMessages([
+        { seq: 1, role: 'user', parts: [{ type: 'text', text: 'What is this?' }, image, { ...image, source: pastedImageSource('two.png') }] },
+        { seq: 2, role: 'user', parts: [{ type: 'text', text: 'And now?' }] },
+      ]);
+      assert.deepEqual(msgs, [
+        { role: 'user', id: 'm1', text: 'What is this?', images: ['pasted image "shot<b>.png"', 'pasted image "two.png"'] },
+        { role: 'user', id: 'm2', text: 'And now?' },
+      ]);
+      assert.ok(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: msgs, hasOlder: false } }).ok);
     });
     it('joins the marks in: durations and denials on their cards, settled cards and footers after their message; broken marks are dropped', () => {
       const msgs = toChatMessages([
