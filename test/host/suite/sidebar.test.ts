@@ -14,7 +14,7 @@ suite('sidebar view', () => {
     await waitFor('the webview script to say ready', () => pincer.sidebar.received.includes('ready'));
     const state = pincer.sidebar.state();
     assert.deepStrictEqual(state.allowed.map((t) => t.name),
-      ['apply_patch', 'credentialed_exec', 'datetime', 'edit', 'exec', 'glob', 'grep', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'process', 'publish_skill', 'read_file', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'skill_search', 'spawn', 'use_skill', 'write_file']);
+      ['apply_patch', 'credentialed_exec', 'datetime', 'edit', 'exec', 'glob', 'grep', 'handoff', 'list_files', 'memory_expand', 'memory_get', 'memory_search', 'process', 'publish_skill', 'read_document', 'read_file', 'read_image', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'skill_search', 'spawn', 'use_skill', 'write_file']);
     await vscode.commands.executeCommand('pincer.runTool', 'session_status', {}, { show: false });
     if (!harness) return;
     assert.strictEqual(await harness.webviewText('#title'), 'Pincer tools');

@@ -1,0 +1,63 @@
+// An image pasted into the chat in a real window: the webview's send message with an image goes
+// through the chat controller and the turn to a loopback OpenAI-compatible model (the real SDK), which
+// receives it as an image_url part of the user message; the reopened session still names the image.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { reply, text, type ScriptRequest, type ScriptStep } from '../../support/model-script';
+import type { ModelServer } from '../../support/model-server-base';
+import { startOpenAiChatServer } from '../../support/openai-chat-server';
+import { core, waitFor } from './host-util';
+
+/** A valid 1×1 PNG: small enough to go as it is, real enough to decode. */
+const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+type Msg = { role: string; content?: string | Part[] };
+
+function model(_req: ScriptRequest): ScriptStep {
+  return reply(text('A single dot.'));
+}
+
+suite('chat images', () => {
+  let server: ModelServer | undefined;
+  const settings: Record<string, unknown> = { 'providers.openai.baseUrl': undefined, 'rateLimit.enabled': false };
+  suiteSetup(async () => {
+    server = await startOpenAiChatServer(model, { models: ['test-model'] });
+    settings['providers.openai.baseUrl'] = server.url;
+    for (const [k, v] of Object.entries(settings)) await vscode.workspace.getConfiguration('pincer').update(k, v, vscode.ConfigurationTarget.Global);
+  });
+  suiteTeardown(async () => {
+    for (const k of Object.keys(settings)) await vscode.workspace.getConfiguration('pincer').update(k, undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+
+  test('a pasted image reaches the model as an image part of the message, and the session names it', async function () {
+    this.timeout(120_000);
+    const { chat } = await core();
+    await chat.models.choose({ provider: 'openai', model: 'test-model' });
+    await vscode.commands.executeCommand('pincer.chat.new');
+    await chat.view.resolved;
+    const key = chat.view.controller.currentSession!;
+    assert.ok(key, 'New Chat made a session');
+    await chat.view.controller.send({ type: 'send', text: 'What is in this picture?', chips: [], images: [{ name: 'dot.png', mimeType: 'image/png', data: DOT_PNG }] });
+
+    const sent = server!.requests.at(-1)?.messages as Msg[] | undefined;
+    const user = sent?.filter((m) => m.role === 'user').at(-1);
+    assert.ok(Array.isArray(user?.content), `the user message has parts: ${JSON.stringify(user)}`);
+    const parts = user.content as Part[];
+    assert.ok(parts.some((p) => p.type === 'text' && /What is in this picture\?/.test(p.text ?? '')), JSON.stringify(parts).slice(0, 400));
+    const image = parts.find((p) => p.type === 'image_url');
+    assert.ok(image?.image_url?.url.startsWith('data:image/png;base64,'), 'the image goes as a data: URL');
+    const end = chat.view.posted.filter((m) => m.type === 'turn-end').at(-1);
+    assert.ok(end?.type === 'turn-end' && end.stopReason === 'end', JSON.stringify(end));
+
+    // Opened again (as after a reload): the stored message still names its image.
+    const page = await waitFor('the stored message with its image', async () => {
+      await chat.view.controller.switchTo(key);
+      const p = chat.view.posted.filter((m) => m.type === 'session').at(-1);
+      const ms = p?.type === 'session' ? p.session.messages : [];
+      return ms.some((m) => m.role === 'user' && JSON.stringify(m).includes('dot.png')) ? ms : undefined;
+    });
+    assert.ok(page.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('A single dot.')), 'the reply is stored beside it');
+  });
+});
