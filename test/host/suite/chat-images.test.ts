@@ -4,9 +4,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { reply, text, type ScriptRequest, type ScriptStep } from '../../support/model-script';
-import type { ModelServer } from '../../support/model-server-base';
-import { startOpenAiChatServer } from '../../support/openai-chat-server';
-import { core, waitFor } from './host-util';
+import { core, suiteChatModel, waitFor } from './host-util';
 
 /** A valid 1×1 PNG: small enough to go as it is, real enough to decode. */
 const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -19,17 +17,7 @@ function model(_req: ScriptRequest): ScriptStep {
 }
 
 suite('chat images', () => {
-  let server: ModelServer | undefined;
-  const settings: Record<string, unknown> = { 'providers.openai.baseUrl': undefined, 'rateLimit.enabled': false };
-  suiteSetup(async () => {
-    server = await startOpenAiChatServer(model, { models: ['test-model'] });
-    settings['providers.openai.baseUrl'] = server.url;
-    for (const [k, v] of Object.entries(settings)) await vscode.workspace.getConfiguration('pincer').update(k, v, vscode.ConfigurationTarget.Global);
-  });
-  suiteTeardown(async () => {
-    for (const k of Object.keys(settings)) await vscode.workspace.getConfiguration('pincer').update(k, undefined, vscode.ConfigurationTarget.Global);
-    await server?.close();
-  });
+  const server = suiteChatModel(model);
 
   test('a pasted image reaches the model as an image part of the message, and the session names it', async function () {
     this.timeout(120_000);
@@ -41,7 +29,7 @@ suite('chat images', () => {
     assert.ok(key, 'New Chat made a session');
     await chat.view.controller.send({ type: 'send', text: 'What is in this picture?', chips: [], images: [{ name: 'dot.png', mimeType: 'image/png', data: DOT_PNG }] });
 
-    const sent = server!.requests.at(-1)?.messages as Msg[] | undefined;
+    const sent = server().requests.at(-1)?.messages as Msg[] | undefined;
     const user = sent?.filter((m) => m.role === 'user').at(-1);
     assert.ok(Array.isArray(user?.content), `the user message has parts: ${JSON.stringify(user)}`);
     const parts = user.content as Part[];

@@ -1,9 +1,12 @@
-// Shared helpers for the in-host suites: the extension's API, the harness bridge, polling.
+// Shared helpers for the in-host suites: the extension's API, the harness bridge, polling, a loopback model.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { PincerApi } from '../../../src/extension';
 import type { HostCore } from '../../../src/host/host-core';
+import type { Script } from '../../support/model-script';
+import type { ModelServer } from '../../support/model-server-base';
+import { startOpenAiChatServer } from '../../support/openai-chat-server';
 
 export const EXT_ID = 'pincer.pincer';
 
@@ -55,4 +58,28 @@ export function recordFact(name: string, value: unknown): void {
   const facts = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
   facts[name] = value;
   fs.writeFileSync(file, JSON.stringify(facts, null, 2));
+}
+
+/**
+ * Inside a suite: a loopback OpenAI-compatible model ("test-model") answering by `script`, set as the
+ * window's OpenAI base URL with `settings` (user settings under `pincer.`) for the suite, all cleared
+ * after it. Returns the server (available once the suite has started).
+ */
+export function suiteChatModel(script: Script, settings: Record<string, unknown> = {}): () => ModelServer {
+  let server: ModelServer | undefined;
+  const keys = ['providers.openai.baseUrl', 'rateLimit.enabled', ...Object.keys(settings)];
+  const update = (k: string, v: unknown) => vscode.workspace.getConfiguration('pincer').update(k, v, vscode.ConfigurationTarget.Global);
+  suiteSetup(async () => {
+    server = await startOpenAiChatServer(script, { models: ['test-model'] });
+    const values: Record<string, unknown> = { 'rateLimit.enabled': false, ...settings, 'providers.openai.baseUrl': server.url };
+    for (const k of keys) await update(k, values[k]);
+  });
+  suiteTeardown(async () => {
+    for (const k of keys) await update(k, undefined);
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the suite has not started its model server yet');
+    return server;
+  };
 }

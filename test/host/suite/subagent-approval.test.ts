@@ -10,9 +10,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { MessageOf, ToWebview } from '../../../src/core/chat/chat-protocol';
 import { reply, text, toolCall, type ScriptRequest, type ScriptStep } from '../../support/model-script';
-import type { ModelServer } from '../../support/model-server-base';
-import { startOpenAiChatServer } from '../../support/openai-chat-server';
-import { core, harness, waitFor } from './host-util';
+import { core, harness, suiteChatModel, waitFor } from './host-util';
 
 type Msg = { role: string; content?: unknown };
 const messages = (req: ScriptRequest) => req.body.messages as Msg[];
@@ -35,21 +33,10 @@ function model(req: ScriptRequest): ScriptStep {
 type ApprovalCard = MessageOf<ToWebview, 'approval'>;
 
 suite('subagent approvals', () => {
-  let server: ModelServer | undefined;
-  const settings: Record<string, unknown> = {
-    'providers.openai.baseUrl': undefined, 'rateLimit.enabled': false, 'subagents.askBeforeSpawn': 'never',
-    'exec.host': 'process', 'exec.sandbox.mode': 'off', 'exec.approvalPrompt': 'notification',
-  };
-  suiteSetup(async () => {
-    server = await startOpenAiChatServer(model, { models: ['test-model'] });
-    settings['providers.openai.baseUrl'] = server.url;
-    for (const [k, v] of Object.entries(settings)) await vscode.workspace.getConfiguration('pincer').update(k, v, vscode.ConfigurationTarget.Global);
+  suiteChatModel(model, {
+    'subagents.askBeforeSpawn': 'never', 'exec.host': 'process', 'exec.sandbox.mode': 'off', 'exec.approvalPrompt': 'notification',
   });
-  suiteTeardown(async () => {
-    for (const k of Object.keys(settings)) await vscode.workspace.getConfiguration('pincer').update(k, undefined, vscode.ConfigurationTarget.Global);
-    await server?.close();
-    fs.rmSync(marker, { force: true });
-  });
+  suiteTeardown(() => fs.rmSync(marker, { force: true }));
 
   test("a child's command approval names the child, and answering it in the chat lets the child go on", async function () {
     this.timeout(120_000);

@@ -8,9 +8,7 @@ import * as vscode from 'vscode';
 import type { MessageOf, ToWebview } from '../../../src/core/chat/chat-protocol';
 import type { SubagentTreeNode } from '../../../src/host/subagents/subagents-view';
 import { reply, text, toolCall, type ScriptRequest, type ScriptStep } from '../../support/model-script';
-import type { ModelServer } from '../../support/model-server-base';
-import { startOpenAiChatServer } from '../../support/openai-chat-server';
-import { core, harness, waitFor } from './host-util';
+import { core, harness, suiteChatModel, waitFor } from './host-util';
 
 type Msg = { role: string; content?: unknown };
 const messages = (req: ScriptRequest) => req.body.messages as Msg[];
@@ -36,17 +34,7 @@ function model(req: ScriptRequest): ScriptStep {
 type Card = MessageOf<ToWebview, 'subagent'>;
 
 suite('subagents', () => {
-  let server: ModelServer | undefined;
-  const settings: Record<string, unknown> = { 'providers.openai.baseUrl': undefined, 'rateLimit.enabled': false, 'subagents.askBeforeSpawn': 'never' };
-  suiteSetup(async () => {
-    server = await startOpenAiChatServer(model, { models: ['test-model'] });
-    settings['providers.openai.baseUrl'] = server.url;
-    for (const [k, v] of Object.entries(settings)) await vscode.workspace.getConfiguration('pincer').update(k, v, vscode.ConfigurationTarget.Global);
-  });
-  suiteTeardown(async () => {
-    for (const k of Object.keys(settings)) await vscode.workspace.getConfiguration('pincer').update(k, undefined, vscode.ConfigurationTarget.Global);
-    await server?.close();
-  });
+  suiteChatModel(model, { 'subagents.askBeforeSpawn': 'never' });
 
   test('a turn spawns two children in parallel: both in the Subagents view and as cards; one finishes, one is stopped from its card', async function () {
     this.timeout(180_000);
