@@ -10,3 +10,17 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A deterministic pseudo-random string over `alphabet` from a tiny LCG (its high bits: the low bits
+ * repeat with a short period), so token-shaped test cases are the same on every run.
+ */
+export function lcgString(n: number, alphabet: string, seed: number): string {
+  let x = seed;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out += alphabet[(x >>> 16) % alphabet.length];
+  }
+  return out;
+}

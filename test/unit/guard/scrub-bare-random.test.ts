@@ -5,21 +5,13 @@
 // pieces of paths and URLs of the same outline stay.
 import * as assert from 'node:assert/strict';
 import { Scrubber } from '../../../src/core/guard/scrubber';
+import { lcgString } from '../../support/rng';
 
 const s = new Scrubber();
 const same = (text: string): void => assert.equal(s.scrub(text), text, `changed: ${text}`);
 const becomes = (text: string, expected: string): void => assert.equal(s.scrub(text), expected, `for: ${text}`);
 
-/** A deterministic pseudo-random string over `alphabet` (a tiny LCG, so every run builds the same cases). */
-function random(n: number, alphabet: string, seed: number): string {
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    out += alphabet[(x >>> 16) % alphabet.length];
-  }
-  return out;
-}
+const random = lcgString;
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const B64U = `${ALNUM}_-`;

@@ -4,21 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { BareTokenScanner, isLegacyAzurePat, isNewAzurePat } from '../../../src/core/guard/scrub-bare-tokens';
 import { Scrubber } from '../../../src/core/guard/scrubber';
+import { lcgString } from '../../support/rng';
 
 const s = new Scrubber();
 const same = (text: string): void => assert.equal(s.scrub(text), text, `changed: ${text}`);
 
-/** A deterministic pseudo-random string over `alphabet` (a tiny LCG, so every run builds the same cases). */
-function random(n: number, alphabet: string, seed: number): string {
-  let x = seed;
-  let out = '';
-  for (let i = 0; i < n; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    // The high bits: an LCG's low bits repeat with a short period.
-    out += alphabet[(x >>> 16) % alphabet.length];
-  }
-  return out;
-}
+const random = lcgString;
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
