@@ -24,6 +24,11 @@ export class ModelHost implements vscode.Disposable {
   private keysRead?: Promise<void>;
   /** The model used without a choice: found once (it may take a request per provider), forgotten on change. */
   private fallback?: Promise<{ provider: ModelProvider; model: string; info?: ModelInfo } | undefined>;
+  /**
+   * Each provider made once per endpoint and key, so what it learns (its model list, a server that
+   * refused images) lasts beyond one turn; a changed endpoint or key makes a new one.
+   */
+  private readonly made = new Map<ProviderId, { signature: string; provider: ModelProvider }>();
   private readonly subs: vscode.Disposable[] = [];
   readonly onDidChange = new vscode.EventEmitter<void>();
 
@@ -36,6 +41,7 @@ export class ModelHost implements vscode.Disposable {
   /** Keys and provider settings changed: the default model is looked for again. */
   changed(): void {
     this.fallback = undefined;
+    this.made.clear();
     this.onDidChange.fire();
   }
 
@@ -56,15 +62,22 @@ export class ModelHost implements vscode.Disposable {
 
   provider(id: ProviderId): ModelProvider | undefined {
     const c = this.rt.currentConfig.chat.providers;
-    if (id === 'vscode-lm') return typeof vscode.lm?.selectChatModels === 'function' ? new VscodeLmProvider() : undefined;
+    const reuse = (signature: string, make: () => ModelProvider): ModelProvider => {
+      const had = this.made.get(id);
+      if (had?.signature === signature) return had.provider;
+      const provider = make();
+      this.made.set(id, { signature, provider });
+      return provider;
+    };
+    if (id === 'vscode-lm') return typeof vscode.lm?.selectChatModels === 'function' ? reuse('', () => new VscodeLmProvider()) : undefined;
     if (id === 'openai') {
       const key = this.keys.get('openai');
       // The default endpoint needs a key; a local one (Ollama, LM Studio) usually does not.
       if (!key && c.openai.baseUrl === DEFAULT_OPENAI_BASE_URL) return undefined;
-      return createOpenAiProvider({ baseUrl: c.openai.baseUrl, apiKey: key || undefined });
+      return reuse(`${c.openai.baseUrl}\n${key ?? ''}`, () => createOpenAiProvider({ baseUrl: c.openai.baseUrl, apiKey: key || undefined }));
     }
     const key = this.keys.get('anthropic');
-    return key ? createAnthropicProvider({ apiKey: key, baseUrl: c.anthropic.baseUrl }) : undefined;
+    return key ? reuse(`${c.anthropic.baseUrl ?? ''}\n${key}`, () => createAnthropicProvider({ apiKey: key, baseUrl: c.anthropic.baseUrl })) : undefined;
   }
 
   choice(): ModelChoice | undefined {
