@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { approvalFor, globEscape, isBlanketArgs, needsArgumentPattern, resolveExecutable, UNPINNED_ASKS, UNPINNED_WRITE, writesPinned } from './command-allowlist';
 import { unwrapInner } from './command-flow';
-import { nextCwd } from './command-judge';
+import { nextCwd } from './command-cwd';
 import type { AllowlistEntry } from './command-policy';
 import type { SegmentVerdict, Verdict } from './command-types';
 import { viewOf, type SegmentView } from './command-view';

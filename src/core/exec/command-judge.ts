@@ -44,6 +44,7 @@ import { unknownProgramRules } from './command-rules-unknown';
 import { windowsConcerns, windowsRules } from './command-rules-windows';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
 import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
+import { nextCwd } from './command-cwd';
 
 export interface JudgeContext {
   /** The working directory the command starts in (inside the workspace). */
@@ -341,16 +342,4 @@ function combine(parsed: ParsedCommand, segments: SegmentVerdict[], commandLevel
   const final = segments.length ? decision : applyAsk(decision, policy);
   if (final === 'ask' && decision === 'allow') reason = "pincer.exec.ask is 'always': every command is confirmed";
   return { decision: final, ...(group ? { group } : {}), reason, segments, problems: parsed.problems };
-}
-
-/** `cd DIR` moves later relative writes; a cd to a place known only at run time makes them unknowable. */
-export function nextCwd(v: SegmentView, cwd: string | undefined, home: string): string | undefined {
-  if (v.name !== 'cd' && v.name !== 'pushd' && v.name !== 'popd' && v.name !== 'chdir') return cwd;
-  if (v.name === 'popd') return undefined;
-  const ops = v.words.filter((w) => !/^-[LPe@]+$/.test(w.text));
-  if (!ops.length) return home;
-  const t = ops[0];
-  if (t.dynamic || t.text === '-' || cwd === undefined) return undefined;
-  const p = t.text.replace(/^~(?=\/|$)/, home);
-  return path.resolve(cwd, p);
 }

@@ -8,7 +8,7 @@
 // (interactive-definitions.ts): a name defined on one line cannot hide what it runs on the next.
 import os from 'node:os';
 import type { PathResolver } from '../../fs/types';
-import { nextCwd } from '../command-judge';
+import { nextCwd } from '../command-cwd';
 import { parseCommand } from '../command-parse';
 import { CommandRejected } from '../command-types';
 import { viewOf } from '../command-view';

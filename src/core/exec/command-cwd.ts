@@ -1,0 +1,17 @@
+// Where a command line's later segments start: `cd`, `pushd` and `popd` move the shell, so relative
+// paths after them land elsewhere. Its own module so that code following a shell's folder (approval
+// rules, the interactive gate) can do so without loading the whole judge.
+import path from 'node:path';
+import type { SegmentView } from './command-view';
+
+/** `cd DIR` moves later relative writes; a cd to a place known only at run time makes them unknowable. */
+export function nextCwd(v: SegmentView, cwd: string | undefined, home: string): string | undefined {
+  if (v.name !== 'cd' && v.name !== 'pushd' && v.name !== 'popd' && v.name !== 'chdir') return cwd;
+  if (v.name === 'popd') return undefined;
+  const ops = v.words.filter((w) => !/^-[LPe@]+$/.test(w.text));
+  if (!ops.length) return home;
+  const t = ops[0];
+  if (t.dynamic || t.text === '-' || cwd === undefined) return undefined;
+  const p = t.text.replace(/^~(?=\/|$)/, home);
+  return path.resolve(cwd, p);
+}
