@@ -4,11 +4,10 @@
 // and shrunk when over the limits. A decompression bomb (a few bytes declaring billions of pixels) is
 // refused by its declared size before anything is decoded. Decoding and shrinking run on a worker
 // thread of their own (image-resize-worker.ts), ended when done or when the call is cancelled.
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { imageSize } from 'image-size';
 import type { ImageMimeType, ImagePart } from './image-part';
 import type { ResizeReply, ResizeRequest } from './image-resize-worker';
+import { runOneShotWorker } from './one-shot-worker';
 
 export const IMAGE_LIMITS = {
   /** Longest side sent, in pixels: Anthropic shrinks larger images to about this anyway, OpenAI to 2,048. */
@@ -53,23 +52,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 /** The worker's answer for one image; rejects when it fails, dies, or `signal` aborts (the worker is ended). */
 function inWorker(req: ResizeRequest, signal?: AbortSignal): Promise<Extract<ResizeReply, { ok: true }>> {
-  if (signal?.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise((resolve, reject) => {
-    // Beside this module: dist/image-resize-worker.js in the bundle, the compiled file in tests.
-    const worker = new Worker(path.join(__dirname, 'image-resize-worker.js'), { workerData: req });
-    const onAbort = () => void worker.terminate();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let settled = false;
-    const settle = (f: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      f();
-    };
-    worker.once('message', (reply: ResizeReply) => settle(() => (reply.ok ? resolve(reply) : reject(new Error(reply.error)))));
-    worker.once('error', (e) => settle(() => reject(e)));
-    worker.once('exit', (code) => settle(() => reject(new Error(signal?.aborted ? 'cancelled' : `the image worker stopped (exit code ${code})`))));
-  });
+  return runOneShotWorker<Omit<Extract<ResizeReply, { ok: true }>, 'ok'>>('image-resize-worker.js', req, 'image worker', { signal });
 }
 
 /** `source` says where the bytes came from (a path, a URL, a tool): it is named in errors and kept on the part. */

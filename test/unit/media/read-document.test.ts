@@ -1,7 +1,9 @@
-// read_document on real PDFs made by pdf-lib in a temp workspace, through the pipeline: text page by
-// page with page numbers, ranges and the next range named, a page without text reported, a file
-// recognised by its bytes (a fake ".pdf" refused, a PDF under another name read), and the path guard
-// refusing what read_file refuses (outside the workspace, a link out of it, a denied file).
+// read_document on real PDFs made by pdf-lib and Word documents made by `docx` in a temp workspace,
+// through the pipeline: text page by page with page numbers, ranges and the next range named, a page
+// without text reported, a Word document as markdown in parts paged the same way (converted on its worker
+// thread), a file recognised by its bytes (a fake ".pdf" refused, a PDF or a .docx under another name
+// read), hostile Office files refused with the reason (a zip bomb, a password-protected document), and
+// the path guard refusing what read_file refuses (outside the workspace, a link out of it, a denied file).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
 import { createReadDocumentTool, DOCUMENT_LIMITS } from '../../../src/core/media/read-document-tool';
 import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir } from '../../support/fs-fixtures';
+import { longDocx, reportDocx, wordParagraph, wordParts, zip } from '../../support/office-files';
 import { runtimeWith } from '../../support/test-tools';
 
 /** A PDF whose pages hold these texts; an empty string is a page with nothing on it (like a scan). */
@@ -24,6 +27,9 @@ async function pdf(pages: string[]): Promise<Buffer> {
 
 after(removeTempDirs);
 
+/** A Word document long enough for several calls: paragraphs of `chars` characters, whole ones to a part. */
+const LONG = { paragraphs: 60, chars: 1000 };
+
 describe('read_document', function () {
   // pdf.js loads once per process; on a loaded machine that first load takes seconds.
   this.timeout(60_000);
@@ -35,6 +41,14 @@ describe('read_document', function () {
     fs.writeFileSync(ws.path('report.pdf'), await pdf(Array.from({ length: 13 }, (_, i) => (i === 1 ? '' : `Chapter ${i + 1} text`))));
     fs.writeFileSync(ws.path('notes.bin'), await pdf(['Hidden under another name']));
     fs.writeFileSync(ws.path('fake.pdf'), 'This is plain text wearing a .pdf name.\n');
+    fs.writeFileSync(ws.path('report.docx'), await reportDocx());
+    fs.writeFileSync(ws.path('report-copy.dat'), await reportDocx());
+    fs.writeFileSync(ws.path('long.docx'), await longDocx(LONG.paragraphs, LONG.chars));
+    fs.writeFileSync(ws.path('empty.docx'), zip(wordParts('')));
+    fs.writeFileSync(ws.path('bomb.docx'), zip(wordParts(wordParagraph('x'.repeat(8 * 1024 * 1024)))));
+    // The header of an OLE compound file: what a password-protected .docx (or an old .doc) is.
+    fs.writeFileSync(ws.path('locked.docx'), Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(504)]));
+    fs.writeFileSync(ws.path('fake.docx'), 'Plain text wearing a .docx name.\n');
   });
 
   it('reads pages with their numbers, reports a page without text, and names the next range', async () => {
@@ -60,10 +74,42 @@ describe('read_document', function () {
   it('knows a PDF by its bytes, not its name', async () => {
     const fake = await read({ path: 'fake.pdf' });
     assert.equal(fake.isError, true);
-    assert.match(fake.forLLM, /fake\.pdf is not a PDF/);
+    assert.match(fake.forLLM, /fake\.pdf is neither a PDF nor a Word document/);
     assert.equal((await read({ path: 'notes.bin' })).forLLM, '--- Page 1 of 1 ---\nHidden under another name');
     const missing = await read({ path: 'nope.pdf' });
     assert.match(missing.forLLM, /File not found: nope\.pdf/);
+  });
+
+  it('reads a Word document as markdown: headings, lists, a table, an image placeholder', async () => {
+    const r = await read({ path: 'report.docx' });
+    assert.equal(r.isError, false, r.forLLM);
+    assert.match(r.forLLM, /^--- Part 1 of 1 ---\n# Quarterly report\n\n\*\*Sales grew\*\* in every region\.\n\n## Findings\n\n- +North doubled\n- +South held\n\n1\. +Hire two people/);
+    assert.match(r.forLLM, /\| Region \| Sales \|\n\| --- \| --- \|\n\| North \| 42 +\|/);
+    assert.match(r.forLLM, /\[image: Sales chart\]$/);
+    assert.deepEqual({ format: r.details!.format, totalPages: r.details!.totalPages }, { format: 'docx', totalPages: 1 });
+    assert.equal((await read({ path: 'report-copy.dat' })).forLLM, r.forLLM);
+    assert.equal((await read({ path: 'empty.docx' })).forLLM, '--- Part 1 of 1 ---\n(the document has no text)');
+  });
+
+  it('pages through a long Word document in parts, naming the next range', async () => {
+    const perPart = Math.floor((DOCUMENT_LIMITS.partChars + 2) / (LONG.chars + 2));
+    const total = Math.ceil(LONG.paragraphs / perPart);
+    const per = DOCUMENT_LIMITS.pagesPerCall;
+    const first = await read({ path: 'long.docx' });
+    assert.match(first.forLLM, new RegExp(`^--- Part 1 of ${total} ---\\nParagraph 1: lorem`));
+    assert.match(first.forLLM, new RegExp(`\\[Showing parts 1-${per} of ${total}\\. Use pages="${per + 1}-${total}" to continue\\.\\]$`));
+    const rest = await read({ path: 'long.docx', pages: `${per + 1}-${total}` });
+    assert.match(rest.forLLM, new RegExp(`^--- Part ${per + 1} of ${total} ---\\nParagraph ${per * perPart + 1}: `));
+    assert.match(rest.forLLM, new RegExp(`Paragraph ${LONG.paragraphs}: [^\\n]*$`));
+    assert.match((await read({ path: 'long.docx', pages: `${total + 1}` })).forLLM, new RegExp(`has ${total} parts`));
+  });
+
+  it('refuses hostile and foreign Office files with the reason', async () => {
+    const bomb = await read({ path: 'bomb.docx' });
+    assert.equal(bomb.isError, true);
+    assert.match(bomb.forLLM, /^bomb\.docx refused: word\/document\.xml inflates past 100 times its compressed size \(a zip bomb\)/);
+    assert.match((await read({ path: 'locked.docx' })).forLLM, /locked\.docx is a password-protected Office document or an old binary one/);
+    assert.match((await read({ path: 'fake.docx' })).forLLM, /fake\.docx is neither a PDF nor a Word document/);
   });
 
   it('the path guard: outside the workspace, a link out of it, and a denied path (.git) are refused', async () => {
