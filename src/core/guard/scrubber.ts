@@ -20,7 +20,7 @@
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
-import { combine, combineLanes, runCombined, type Combined } from './scrub-combine';
+import { combine, combineLanes, runCombined, type Combined, type RegexCombined } from './scrub-combine';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
@@ -32,38 +32,76 @@ const DEFAULT_PLACEHOLDER = '[REDACTED]';
 interface StaticPattern {
   readonly lanes: readonly Combined[];
   /** Whether some static rule matches inside the placeholder itself. */
-  readonly hitsPlaceholder: boolean;
+  hitsPlaceholder: boolean;
+  /** The compiled patterns, and per string width (narrow, wide) whether their native code was made. */
+  readonly regexLanes: readonly RegexCombined[];
+  readonly warm: [boolean, boolean];
 }
 
 /**
  * V8 runs a new pattern in its bytecode interpreter first and compiles it to native code on its next
- * run — unless the first subject is long (1,000 characters or more), when it compiles native code at
- * once. For this pattern the bytecode compile costs several times the native one (measured in fresh
- * processes: ~200 ms for bytecode then native, ~40 ms for native alone, on a loaded machine), and a
- * tool call scrubs two or three short texts, so the pattern's first run is on this long blank string.
+ * run — unless the subject is long (NATIVE_SUBJECT characters or more), when it compiles native code
+ * at once. For this pattern the bytecode compile costs several times the native one (measured in
+ * fresh processes: ~200 ms for bytecode then native, ~40 ms for native alone, on a loaded machine),
+ * and a tool call scrubs two or three short texts, so before a short text the pattern runs once on
+ * this long blank string.
  */
 const NATIVE_AT_ONCE = ' '.repeat(1024);
+const NATIVE_SUBJECT = 1000;
+
+/**
+ * V8 holds a string with a character beyond Latin-1 at two bytes a character ("wide") and compiles
+ * a pattern's native code once per width, each as dear as the other. So the blank run is made in
+ * the width of the text about to be scrubbed: a first text that is wide (a file with one `—` in it)
+ * then costs one compile, not a narrow one for the blank and a wide one for the text.
+ */
+const WIDE_CHAR = /[^\x00-\xff]/;
+const WIDE = 1;
+const NARROW = 0;
+
+/** The same characters held wide (a piece cut from a wide string stays wide). */
+function widened(s: string): string {
+  return `\u2028${s}`.slice(1);
+}
+
+/** Runs each pattern once on a long blank of the given width, so V8 compiles its native code now. */
+function warm(p: StaticPattern, width: number): void {
+  if (p.warm[width]) return;
+  p.warm[width] = true;
+  const blank = width === WIDE ? widened(NATIVE_AT_ONCE) : NATIVE_AT_ONCE;
+  for (const { re } of p.regexLanes) {
+    re.lastIndex = 0;
+    re.test(blank);
+    re.lastIndex = 0;
+  }
+}
 
 /** The static rules' pattern per placeholder, built on first use. */
 const staticPatterns = new Map<string, StaticPattern>();
 
-function staticPattern(placeholder: string): StaticPattern {
+/** The pattern, built (and compiled for the width of `text`) on the first scrub. */
+function staticPattern(placeholder: string, text: string): StaticPattern {
   let p = staticPatterns.get(placeholder);
   if (!p) {
-    const lanes = combineLanes(staticRules(placeholder));
-    let hitsPlaceholder = false;
-    for (const { re } of lanes) {
-      re.lastIndex = 0;
-      re.test(NATIVE_AT_ONCE);
-      re.lastIndex = 0;
-      hitsPlaceholder ||= placeholder !== '' && re.test(placeholder);
-      re.lastIndex = 0;
-    }
+    const regexLanes = combineLanes(staticRules(placeholder));
     // Last: where a rule of the patterns matches at the same place, the rule wins.
     const bare = bareTokenLane();
-    hitsPlaceholder ||= placeholder !== '' && bare.re.exec(placeholder) !== null;
-    p = { lanes: [...lanes, bare], hitsPlaceholder };
+    const width = WIDE_CHAR.test(text) ? WIDE : NARROW;
+    p = { lanes: [...regexLanes, bare], hitsPlaceholder: false, regexLanes, warm: [false, false] };
+    warm(p, width);
+    if (placeholder !== '') {
+      // Tested in the text's width, so that the test does not compile the other width's code.
+      const subject = width === WIDE ? widened(placeholder) : placeholder;
+      for (const { re } of regexLanes) {
+        re.lastIndex = 0;
+        p.hitsPlaceholder ||= re.test(subject);
+        re.lastIndex = 0;
+      }
+      p.hitsPlaceholder ||= bare.re.exec(placeholder) !== null;
+    }
     staticPatterns.set(placeholder, p);
+  } else if (text.length < NATIVE_SUBJECT && !(p.warm[NARROW] && p.warm[WIDE])) {
+    warm(p, WIDE_CHAR.test(text) ? WIDE : NARROW);
   }
   return p;
 }
@@ -95,7 +133,7 @@ export class Scrubber {
   /** Redacts every known secret shape and every registered value, in one pass over `text`. */
   scrub(text: string): string {
     if (!text) return text;
-    const { lanes, hitsPlaceholder } = staticPattern(this.placeholder);
+    const { lanes, hitsPlaceholder } = staticPattern(this.placeholder, text);
     if (this.valuesCombined === null) {
       // The keep alternative only when something would match inside the placeholder (a registered
       // value such as `REDACTED`): an extra alternative costs every scan.
