@@ -5,6 +5,7 @@
 // The low-level Server is used (not McpServer) because the tools are the registry's, described by
 // JSON Schema and validated by the pipeline itself, which answers bad arguments in its own words.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { scrubStrings } from '../guard/scrub-strings';
 import type { PincerRuntime } from '../runtime';
@@ -76,6 +77,10 @@ export function createToolServer(deps: ToolServerDeps): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(deps) }));
-  server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra.signal));
+  // Registered through the protocol layer, which parses the request against CallToolRequestSchema once.
+  // Server's own tools/call registration wraps the handler to parse the request a second time and the
+  // result a third: a zod pass over every result on every call, for results toCallToolResult builds
+  // to the type already (and Pincer offers no tasks, the wrapper's other case).
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra.signal));
   return server;
 }
