@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { call, sandbox, SECRET, stdioClient, text, type Sandbox } from './serve-fixtures';
 
 describe('pincer mcp (stdio)', function () {
@@ -45,6 +46,15 @@ describe('pincer mcp (stdio)', function () {
     const grep = await call(client, 'grep', { pattern: 'GITHUB_TOKEN' });
     assert.match(text(grep), /notes\.txt/);
     for (const r of [read, grep]) assert.ok(!JSON.stringify(r).includes(SECRET), JSON.stringify(r));
+  });
+
+  it('a malformed tools/call request is answered with a protocol error, and the next call works', async () => {
+    await assert.rejects(
+      client.request({ method: 'tools/call', params: { name: 'read_file', arguments: 'path=hello.txt' } }, CallToolResultSchema),
+      (e: Error & { code?: number }) => typeof e.code === 'number' && /"arguments"/.test(e.message),
+    );
+    const r = await call(client, 'read_file', { path: 'hello.txt' });
+    assert.match(text(r), /hello from the workspace/);
   });
 
   it('refuses a ../ read, an unknown tool and bad arguments as error results', async () => {
