@@ -1,7 +1,8 @@
-// web_fetch's HTML → markdown conversion, off the calling thread. Converting a large page takes the
-// better part of a second of CPU: on the extension host's thread that would freeze every extension
-// for as long. One worker (web-convert-worker.js) is started by the first page, converts one page at a
-// time, and is stopped after a quiet minute. Cancelling the page being converted stops the worker
+// web_fetch's HTML → markdown conversion, off the calling thread. A 1 MB page takes tens of
+// milliseconds, but a hostile one can take far longer or need a large heap: on the extension host's
+// thread that would freeze every extension, and its heap is everyone's. One worker
+// (web-convert-worker.js) is started by the first page, converts one page at a time, and is stopped
+// after a quiet minute. Cancelling the page being converted stops the worker
 // (a synchronous conversion cannot be interrupted otherwise); a worker that dies fails only the page
 // it was converting, with the reason, and the next page starts a new one.
 import path from 'node:path';

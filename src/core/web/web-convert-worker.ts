@@ -1,6 +1,6 @@
 // The worker thread that turns fetched HTML into markdown (src/core/web/html-converter.ts starts it).
-// It holds the converter's libraries (a DOM, Readability, turndown): the runtime that every tool call
-// loads never does, and a page that takes a second to convert blocks this thread, not the caller's.
+// It holds the converter's parser (htmlparser2): the runtime that every tool call loads never does, and
+// a hostile page that takes long to convert blocks this thread, not the caller's.
 import { parentPort } from 'node:worker_threads';
 import type { ConvertReply, ConvertRequest } from './html-converter';
 import { htmlToMarkdown } from './html-to-markdown';

@@ -10,9 +10,9 @@ function page(body: string): string {
 }
 
 describe('web: HTML to markdown', () => {
-  it('writes a code block fenced, its text as written (entities decoded, lines kept)', () => {
-    const md = htmlToMarkdown(page('<pre><code>if (a &lt; b &amp;&amp; c) {\n  crab.molt();\n}</code></pre>'), 'https://crabs.example/').markdown;
-    assert.match(md, /```\nif \(a < b && c\) \{\n {2}crab\.molt\(\);\n\}\n```/);
+  it('writes a code block fenced, its text as written (entities decoded, lines and blank lines kept, tags dropped)', () => {
+    const md = htmlToMarkdown(page('<pre><code>if (a &lt; b &amp;&amp; c) {\n  crab.molt();\n}\n\n\n// <b>molted</b> *twice*</code></pre>'), 'https://crabs.example/').markdown;
+    assert.match(md, /```\nif \(a < b && c\) \{\n {2}crab\.molt\(\);\n\}\n\n\n\/\/ molted \*twice\*\n```/);
   });
 
   it('writes tables as GFM tables: rows in <thead>/<tbody>, rows straight in <table>, and a header added when none is marked', () => {
@@ -36,5 +36,69 @@ describe('web: HTML to markdown', () => {
     const r = htmlToMarkdown('<html><head><title>Tides</title></head><body><table><tr><th>Tide</th><th>Time</th></tr><tr><td>High</td><td>09:14</td></tr></table></body></html>', 'https://tides.example/');
     assert.equal(r.title, 'Tides');
     assert.match(r.markdown, /\| Tide \| Time \|\n\| --- \| --- \|\n\| High \| 09:14 \|/);
+  });
+
+  it('names a code block\'s language from a language-* class on <code> or a lang-* class on <pre>', () => {
+    const md = htmlToMarkdown(page('<pre><code class="hljs language-ts">const crab: Crab = molt();</code></pre><pre class="lang-py"><code>crab = molt()</code></pre>'), 'https://crabs.example/').markdown;
+    assert.match(md, /```ts\nconst crab: Crab = molt\(\);\n```/);
+    assert.match(md, /```py\ncrab = molt\(\)\n```/);
+  });
+
+  it('fences a code block that holds a fence with a longer one', () => {
+    const md = htmlToMarkdown(page('<pre>```\ninner\n```</pre>'), 'https://crabs.example/').markdown;
+    assert.match(md, /````\n```\ninner\n```\n````/);
+  });
+
+  it('chooses the content among plain divs by how much prose they hold and what their names say', () => {
+    const r = htmlToMarkdown(`<html><head><title>Moulting</title></head><body>
+      <div class="top-menu"><a href="/">Home</a> <a href="/blog">Blog</a> <a href="/shop">Shop</a></div>
+      <div id="content"><h2>How a crab moults</h2>${PARAGRAPHS}</div>
+      <div class="sidebar"><p>Related posts: the hermit crab, the spider crab, the velvet crab and many more to read.</p></div>
+      <div class="comments"><p>Great article, thanks, I loved every word of it and shared it with all my friends.</p></div>
+    </body></html>`, 'https://crabs.example/moult');
+    assert.equal(r.readable, true);
+    assert.equal(r.title, 'Moulting');
+    assert.match(r.markdown, /^## How a crab moults\n\nThe shore crab is/);
+    assert.doesNotMatch(r.markdown, /Home|Related posts|Great article/);
+  });
+
+  it('leaves out blocks inside the content that are mostly links, and menus by their class names', () => {
+    const md = htmlToMarkdown(page('<ul><li><a href="/a">Hermit crab</a></li><li><a href="/b">Spider crab</a></li></ul><div class="nav"><a href="/c">Velvet crab</a></div>'
+      + '<ul><li>A list of words with <a href="/d">one link</a> in it</li></ul>'), 'https://crabs.example/').markdown;
+    assert.doesNotMatch(md, /Hermit|Spider|Velvet/);
+    assert.match(md, /- A list of words with \[one link\]\(https:\/\/crabs\.example\/d\) in it/);
+  });
+
+  it('leaves out what the page hides and what is never text: scripts, styles, hidden and aria-hidden elements, inline SVG', () => {
+    const md = htmlToMarkdown(page('<p hidden>Secret one.</p><p style="color: red; display: none">Secret two.</p><div aria-hidden="true">Secret three.</div>'
+      + '<script>window.secret = 4;</script><style>.x { color: red }</style><svg><text>Secret five.</text></svg><noscript>Secret six.</noscript><p>Visible.</p>'), 'https://crabs.example/').markdown;
+    assert.match(md, /Visible\./);
+    assert.doesNotMatch(md, /[Ss]ecret|color: red/);
+  });
+
+  it('writes lists (nested, numbered from their start), quotes, emphasis and line breaks', () => {
+    const md = htmlToMarkdown(page('<ul><li>Claws<ul><li>left <em>crusher</em></li><li>right <strong>cutter</strong></li></ul></li><li><p>Legs</p></li></ul>'
+      + '<ol start="3"><li>Molt</li><li>Harden</li></ol><blockquote><p>A crab walks sideways.</p><p>Mostly.</p></blockquote><p>Low tide<br>High tide</p>'), 'https://crabs.example/').markdown;
+    assert.match(md, /- Claws\n {2}- left _crusher_\n {2}- right \*\*cutter\*\*\n- Legs/);
+    assert.match(md, /3\. Molt\n4\. Harden/);
+    assert.match(md, /\n\n> A crab walks sideways\.\n>\n> Mostly\.\n\n/);
+    assert.match(md, /Low tide\nHigh tide/);
+  });
+
+  it('escapes page text that markdown would read as markup', () => {
+    const md = htmlToMarkdown(page('<p>snake_case and *stars* and [brackets]</p><p># not a heading</p><p>1. not a list</p>'), 'https://crabs.example/').markdown;
+    assert.match(md, /snake\\_case and \\\*stars\\\* and \\\[brackets\\\]/);
+    assert.match(md, /\n\\# not a heading\n/);
+    assert.match(md, /\n1\\\. not a list/);
+  });
+
+  it('resolves links and images against the page\'s <base href>, and keeps only the alt text of inline image data', () => {
+    const md = htmlToMarkdown(page('<p><a href="edible">The edible crab</a> <img src="img/crab.png" alt="A crab"> <img src="data:image/png;base64,AAAA" alt="Inline crab"> <a href="javascript:alert(1)">no link</a></p>')
+      .replace('<head>', '<head><base href="https://cdn.crabs.example/docs/">'), 'https://crabs.example/page').markdown;
+    assert.match(md, /\[The edible crab\]\(https:\/\/cdn\.crabs\.example\/docs\/edible\)/);
+    assert.match(md, /!\[A crab\]\(https:\/\/cdn\.crabs\.example\/docs\/img\/crab\.png\)/);
+    assert.match(md, /\[image: Inline crab\]/);
+    assert.match(md, / no link/);
+    assert.doesNotMatch(md, /AAAA|javascript/);
   });
 });
