@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import type { BoardChange } from '../../../src/core/teams/postgres/pg-connection';
+import { PG_BOARD_MIGRATIONS } from '../../../src/core/teams/postgres/pg-board-schema';
 import { PgBoardStore, type PgBoardOptions } from '../../../src/core/teams/postgres/pg-board-store';
 import { teamStoreConnection } from '../../../src/core/teams/postgres/team-store-settings';
 import { startPostgres, type PgServer } from '../../support/postgres-server';
@@ -176,9 +177,11 @@ describe('teams: the board on PostgreSQL', () => {
       assert.equal((await stores[4]!.list(T, 'all', 'newest')).length, 1);
       await Promise.all(stores.map((s) => s.close()));
       await asAdmin(options, async (admin, schema) => {
-        assert.deepEqual((await admin.query(`SELECT version FROM ${schema}.pincer_migrations ORDER BY version`)).rows, [{ version: 1 }, { version: 2 }]);
-        await admin.query(`INSERT INTO ${schema}.pincer_migrations(version, name) VALUES (3, 'from a later Pincer')`);
-        await assert.rejects(PgBoardStore.open(options), new RegExp(`^Error: Refused: the team store's schema "${schema}" is at version 3, newer than this Pincer knows \\(2\\)`));
+        const versions = PG_BOARD_MIGRATIONS.map((m) => m.version);
+        assert.deepEqual((await admin.query(`SELECT version FROM ${schema}.pincer_migrations ORDER BY version`)).rows, versions.map((version) => ({ version })));
+        const newest = Math.max(...versions);
+        await admin.query(`INSERT INTO ${schema}.pincer_migrations(version, name) VALUES (${newest + 1}, 'from a later Pincer')`);
+        await assert.rejects(PgBoardStore.open(options), new RegExp(`^Error: Refused: the team store's schema "${schema}" is at version ${newest + 1}, newer than this Pincer knows \\(${newest}\\)`));
         assert.equal((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.team_tasks`)).rows[0].n, 1);
       });
     });
