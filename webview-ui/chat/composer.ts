@@ -1,15 +1,16 @@
 // The input: attached chips (the editor's current file and selection, @file mentions), the text box
 // (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop. Images pasted
-// into the text box or dropped on the input wait as chips of their own until the message is sent.
-import { CHAT_LIMITS, type ContextChip, type MentionItem, type PastedImage } from '../../src/core/chat/chat-protocol';
+// into the text box or dropped on the input wait as thumbnails until the message is sent; a message of
+// images alone may be sent.
+import { CHAT_LIMITS, type ContextChip, type MentionItem } from '../../src/core/chat/chat-protocol';
 import { el, icon, textButton, toolButton } from './dom';
-import { chipIcon, chipLabel } from './message-view';
+import { chipIcon, chipLabel, thumbnail } from './message-view';
 import { Mentions } from './mentions';
 import { formatSize, readImages, type PendingImage } from './pasted-images';
 
 export interface ComposerHooks {
-  /** False: not sent (the draft stays as it is). */
-  send(text: string, chips: ContextChip[], images: PastedImage[]): boolean;
+  /** False: not sent (the draft stays as it is). True: the images' thumbnails are the transcript's now. */
+  send(text: string, chips: ContextChip[], images: PendingImage[]): boolean;
   stop(): void;
   /** Why something pasted or dropped was not attached. */
   error(message: string): void;
@@ -121,8 +122,8 @@ export class Composer {
 
   private submit(): void {
     const text = this.input.value;
-    const images = this.images.map(({ name, mimeType, data }) => ({ name, mimeType, data }));
-    if (this.running || !text.trim() || !this.hooks.send(text, this.chips, images)) return;
+    const images = [...this.images];
+    if (this.running || (!text.trim() && !images.length) || !this.hooks.send(text, this.chips, images)) return;
     this.input.value = '';
     this.userChips = [];
     this.images = [];
@@ -165,7 +166,16 @@ export class Composer {
     });
   }
 
+  /** Images of a message that was not sent after all, back in the input (their thumbnails with them). */
+  restoreImages(images: readonly PendingImage[]): void {
+    const all = [...images, ...this.images];
+    for (const dropped of all.slice(CHAT_LIMITS.images)) URL.revokeObjectURL(dropped.url);
+    this.images = all.slice(0, CHAT_LIMITS.images);
+    this.renderChips();
+  }
+
   private removeImage(image: PendingImage): void {
+    URL.revokeObjectURL(image.url);
     this.images = this.images.filter((i) => i !== image);
     this.renderChips();
     this.input.focus();
@@ -174,7 +184,7 @@ export class Composer {
   private renderChips(): void {
     const chips = this.chips;
     const images = this.images.map((i) => el('span', { class: 'chip chip-image', role: 'listitem', title: i.name },
-      icon('file-media'), ' ', i.name, el('span', { class: 'chip-note' }, ` image · ${formatSize(i.size)}`),
+      thumbnail(i.url, i.name), ' ', i.name, el('span', { class: 'chip-note' }, ` image · ${formatSize(i.size)}`),
       toolButton('close', `Remove ${i.name}`, 'remove-image', () => this.removeImage(i))));
     this.chipsEl.replaceChildren(...chips.map((c) => el('span', { class: `chip chip-${c.origin ?? 'user'}`, role: 'listitem', title: c.path },
       icon(chipIcon(c)), ' ', chipLabel(c), c.origin === 'editor' ? el('span', { class: 'chip-note' }, c.kind === 'selection' ? ' selection' : ' current file') : null,

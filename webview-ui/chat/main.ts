@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { CHAT_LIMITS, parseToWebview, pastedImageSource, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
 import { Composer } from './composer';
 import { el, toolButton } from './dom';
+import type { PendingImage } from './pasted-images';
 import { Pickers } from './pickers';
 import { approvalCard, reviewCard, settleApproval, settleReview } from './prompt-cards';
 import { SessionList } from './sessions';
@@ -24,6 +25,7 @@ let firstInit = true;
 let awaitingTurn = false;
 /** The last message sent: back in the input when it could not be answered (no model yet). */
 let lastSent = '';
+let lastImages: PendingImage[] = [];
 
 const transcript = new Transcript();
 const sessionList = new SessionList();
@@ -34,10 +36,11 @@ const composer = new Composer({
       showError(`The message is ${text.length.toLocaleString('en')} characters long; ${CHAT_LIMITS.sendText.toLocaleString('en')} is the most one message may have. Attach long text as a file (@) instead.`);
       return false;
     }
-    transcript.addUser(text, chips, images.map((i) => pastedImageSource(i.name)));
+    transcript.addUser(text, chips, images.map((i) => ({ source: pastedImageSource(i.name), url: i.url })));
     lastSent = text;
+    lastImages = images;
     awaitingTurn = true;
-    post({ type: 'send', text, chips, ...(images.length ? { images } : {}) });
+    post({ type: 'send', text, chips, ...(images.length ? { images: images.map(({ name, mimeType, data }) => ({ name, mimeType, data })) } : {}) });
     updateRunning();
     announce('Sent.');
     return true;
@@ -215,6 +218,8 @@ function handle(m: ToWebview): void {
     case 'setup':
       transcript.takeBackLast();
       if (!composer.draft.trim()) composer.draft = lastSent;
+      composer.restoreImages(lastImages);
+      lastImages = [];
       transcript.note(setupCard(m.servers));
       awaitingTurn = false;
       announce('No model is set up yet: choose one on the card.');

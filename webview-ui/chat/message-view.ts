@@ -20,20 +20,31 @@ export function chipIcon(c: ContextChip): string {
   return c.kind === 'resource' ? 'plug' : c.kind === 'selection' ? 'selection' : 'file';
 }
 
-/** `images`: where the message's images came from (a pasted one's name). */
-export function userMessage(id: string, text: string, chips: readonly ContextChip[] = [], images: readonly string[] = []): HTMLElement {
+/** An image the person sent: where it came from (a pasted one's name), and its thumbnail while this page has it. */
+export interface SentImage {
+  source: string;
+  url?: string;
+}
+
+/** A thumbnail of a pasted image (its blob: URL), named by its source for screen readers and on hover. */
+export function thumbnail(url: string, source: string): HTMLElement {
+  return el('img', { class: 'thumb', src: url, alt: source, title: source });
+}
+
+export function userMessage(id: string, text: string, chips: readonly ContextChip[] = [], images: readonly SentImage[] = []): HTMLElement {
   return el('div', { class: 'msg user', 'data-id': id },
     el('div', { class: 'msg-role' }, 'You'),
     chips.length || images.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
       el('span', { class: 'chip', title: c.path }, icon(chipIcon(c)), ' ', chipLabel(c))),
-    ...images.map((source) => el('span', { class: 'chip chip-image', title: source }, icon('file-media'), ' ', source))) : null,
-    el('div', { class: 'user-text' }, text));
+    ...images.map((i) => (i.url ? thumbnail(i.url, i.source) : el('span', { class: 'chip chip-image', title: i.source }, icon('file-media'), ' ', i.source)))) : null,
+    text ? el('div', { class: 'user-text' }, text) : null);
 }
 
-export function messageElement(m: ChatMessage): HTMLElement {
+/** `thumbnails`: blob: URLs of a user message's images, in order, when this page still has them. */
+export function messageElement(m: ChatMessage, thumbnails: readonly string[] = []): HTMLElement {
   switch (m.role) {
     case 'user':
-      return userMessage(m.id, m.text, m.chips, m.images);
+      return userMessage(m.id, m.text, m.chips, m.images?.map((source, i) => ({ source, url: thumbnails[i] })));
     case 'assistant': {
       const md = el('div', { class: 'md' });
       renderMarkdown(m.text, md);

@@ -2,11 +2,14 @@
 // message. Only the four formats every image-reading model takes are accepted, each at most
 // CHAT_LIMITS.imageBytes: the page refuses the rest at once, with the reason, rather than after a
 // round trip. The type here is the browser's word for it; the host recognises the image by its bytes.
+// Each image is shown as a thumbnail through a blob: URL of the file itself (the page's CSP allows
+// images from blob: only, which no other page or message can mint); whoever shows it last revokes it.
 import { CHAT_LIMITS, PASTED_IMAGE_TYPES, type PastedImage } from '../../src/core/chat/chat-protocol';
 
-/** An image waiting in the composer: what is sent, and its size for the chip. */
+/** An image waiting in the composer: what is sent, its size for the chip, and its thumbnail's blob: URL. */
 export interface PendingImage extends PastedImage {
   size: number;
+  url: string;
 }
 
 const TYPES: readonly string[] = PASTED_IMAGE_TYPES;
@@ -45,7 +48,7 @@ export async function readImages(files: readonly File[], room: number): Promise<
     else if (images.length >= room) refused.push(`${name} was not added: a message takes at most ${CHAT_LIMITS.images} images.`);
     else {
       try {
-        images.push({ name, mimeType: file.type as PendingImage['mimeType'], data: await base64(file), size: file.size });
+        images.push({ name, mimeType: file.type as PendingImage['mimeType'], data: await base64(file), size: file.size, url: URL.createObjectURL(file) });
       } catch {
         refused.push(`${name} could not be read.`);
       }

@@ -9,7 +9,7 @@ import { codeOf } from './code-block';
 import { el } from './dom';
 import { onNextFrame } from './frame';
 import { LiveTurn } from './live-turn';
-import { messageElement, userMessage } from './message-view';
+import { messageElement, userMessage, type SentImage } from './message-view';
 import { post } from './vscode-api';
 
 const CHUNK = 30;
@@ -33,6 +33,12 @@ export class Transcript {
   private loadingOlder = false;
   private stick = true;
   private localIds = 0;
+  /**
+   * The blob: URLs of the thumbnails on screen (revoked when their messages leave it), and those of the
+   * message sent last: a new session's first page repeats that message (id "pending"), thumbnails and all.
+   */
+  private thumbnails = new Set<string>();
+  private lastThumbnails: string[] = [];
   private readonly turns = new Map<string, LiveTurn>();
   /** Which session each turn belongs to (turns of other sessions are not drawn here). */
   private readonly turnSession = new Map<string, string>();
@@ -87,6 +93,10 @@ export class Transcript {
     this.olderStatus.hidden = true;
     this.turns.clear();
     this.list.replaceChildren();
+    const kept = this.messages.some((m) => m.id === 'pending') ? this.lastThumbnails : [];
+    for (const url of this.thumbnails) if (!kept.includes(url)) URL.revokeObjectURL(url);
+    this.thumbnails = new Set(kept);
+    this.lastThumbnails = kept;
     this.renderedFrom = this.messages.length;
     this.renderChunk();
     this.el.scrollTop = this.el.scrollHeight;
@@ -117,7 +127,9 @@ export class Transcript {
   }
 
   /** The person's message, shown as soon as it is sent. */
-  addUser(text: string, chips: readonly ContextChip[], images: readonly string[] = []): void {
+  addUser(text: string, chips: readonly ContextChip[], images: readonly SentImage[] = []): void {
+    this.lastThumbnails = images.flatMap((i) => (i.url ? [i.url] : []));
+    for (const url of this.lastThumbnails) this.thumbnails.add(url);
     this.list.append(userMessage(`local-${++this.localIds}`, text, chips, images));
     this.stick = true;
     this.stickJob();
@@ -126,7 +138,11 @@ export class Transcript {
   /** The person's last message as it was shown before any turn took it (it was not sent after all). */
   takeBackLast(): void {
     const last = this.list.lastElementChild;
-    if (last?.getAttribute('data-id')?.startsWith('local-')) last.remove();
+    if (!last?.getAttribute('data-id')?.startsWith('local-')) return;
+    last.remove();
+    // Its images go back into the input, thumbnails and all.
+    for (const url of this.lastThumbnails) this.thumbnails.delete(url);
+    this.lastThumbnails = [];
   }
 
   /** A card of the page's own (the first-run card): one at a time, at the end. */
@@ -177,7 +193,7 @@ export class Transcript {
     if (this.renderedFrom <= 0) return false;
     const from = Math.max(0, this.renderedFrom - CHUNK);
     const frag = document.createDocumentFragment();
-    for (let i = from; i < this.renderedFrom; i++) frag.append(messageElement(this.messages[i]));
+    for (let i = from; i < this.renderedFrom; i++) frag.append(messageElement(this.messages[i], this.messages[i].id === 'pending' ? this.lastThumbnails : []));
     // Keep what the person looks at in place: the new chunk grows the content above it. The
     // browser's scroll anchoring may already have done so, so correct only by how far the old first
     // message actually moved.

@@ -113,11 +113,12 @@ export class ChatService {
     const text = req.attachments ? `${req.text}\n\n${req.attachments}` : req.text;
     // Before anything is stored: an image that is not one (or is corrupt) fails the turn with the reason.
     const images = await pastedImages(req.images ?? [], req.signal);
-    const user: ModelMessage = { role: 'user', parts: [{ type: 'text', text }, ...images] };
+    // An image sent without words is a user message of images alone (an empty text part is refused by Anthropic).
+    const user: ModelMessage = { role: 'user', parts: [...(text ? [{ type: 'text' as const, text }] : []), ...images] };
     // Stored as they are added: a window closed mid-turn keeps what was said.
     const pending: Promise<void>[] = [];
     pending.push(store.append(session.key, [user]));
-    if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text)));
+    if (!history.length) pending.push(store.rename(session.key, titleFrom(req.text || images.map((i) => i.source).join(', '))));
     const pricing = this.deps.rt.currentConfig.chat.pricing[model.model];
     const hooks = this.deps.subagents?.();
     const onAbort = () => hooks?.turnCancelled(session.key);

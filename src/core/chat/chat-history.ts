@@ -100,7 +100,7 @@ export function toChatMessages(messages: readonly (ModelMessage & { seq: number 
     if (m.role === 'user') {
       const text = textOf(m);
       const images = m.parts.flatMap((p) => (p.type === 'image' ? [preview(p.source, CHAT_LIMITS.sentence)] : [])).slice(0, CHAT_LIMITS.images);
-      if (text) out.push({ role: 'user', id, text: preview(text, CHAT_LIMITS.text), ...(images.length ? { images } : {}) });
+      if (text || images.length) out.push({ role: 'user', id, text: preview(text, CHAT_LIMITS.text), ...(images.length ? { images } : {}) });
     } else if (m.role === 'assistant') {
       const text = textOf(m);
       if (text) out.push({ role: 'assistant', id, text: preview(text, CHAT_LIMITS.text) });

@@ -1,6 +1,7 @@
 // The chat view's page: a strict Content-Security-Policy (scripts only with this page's nonce, styles
-// and the codicon font only from the extension's own files, nothing else: no images, no connections,
-// no frames, no inline styles), the stylesheets and the bundle. The host fills in its webview's
+// and the codicon font only from the extension's own files, images only from blob: URLs — the
+// thumbnails of images the person pasted, which only this page can mint — nothing else: no remote or
+// data: images, no connections, no frames, no inline styles), the stylesheets and the bundle. The host fills in its webview's
 // cspSource and the asWebviewUri of dist/webview/{chat.js, chat.css, codicon.css}; the browser tests
 // serve the same page, so what they check is what ships.
 
@@ -25,6 +26,7 @@ export function chatCsp(cspSource: string, nonce: string): string {
     "default-src 'none'",
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
+    'img-src blob:',
     `script-src 'nonce-${nonce}'`,
     "base-uri 'none'",
     "form-action 'none'",

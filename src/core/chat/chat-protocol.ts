@@ -117,7 +117,9 @@ export const toWebviewSchema = z.discriminatedUnion('type', [
 const code = capped(L.text);
 export const toHostSchema = z.discriminatedUnion('type', [
   msg('ready', {}),
-  msg('send', { text: z.string().check(z.minLength(1), z.maxLength(L.sendText)), chips: list(contextChip, L.chips), images: z.optional(list(pastedImage, L.images)) }),
+  // A message is text, images, or both: an image alone ("what is wrong here?" left unsaid) is a question too.
+  msg('send', { text: z.string().check(z.maxLength(L.sendText)), chips: list(contextChip, L.chips), images: z.optional(list(pastedImage, L.images)) })
+    .check(z.refine((m) => m.text.length > 0 || (m.images?.length ?? 0) > 0, { path: ['text'], error: 'empty (a message needs text or an image)' })),
   msg('stop', {}),
   msg('new-session', {}),
   msg('switch-session', { key: idString }),
@@ -159,6 +161,7 @@ function issueText(i: z.core.$ZodIssue): string {
     case 'unrecognized_keys': return `unknown key${i.keys.length > 1 ? 's' : ''} ${i.keys.slice(0, 3).map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`;
     case 'invalid_value': return 'not an allowed value';
     case 'invalid_union': return 'not a known message type';
+    case 'custom': return i.message;
     case 'invalid_format': return i.format === 'regex' ? 'not in the expected form' : `not a valid ${i.format}`;
     default: return i.code;
   }

@@ -3,6 +3,7 @@
 // a temp workspace. The next turn sees the stored history; sessions_send runs a turn elsewhere.
 import assert from 'node:assert/strict';
 import { ChatService, titleFrom } from '../../../src/core/agent/chat-service';
+import { toChatMessages } from '../../../src/core/chat/chat-history';
 import { createOpenAiProvider } from '../../../src/core/agent/providers/openai-provider';
 import { AutoApplyReviewer } from '../../../src/core/fs/auto-apply-reviewer';
 import { createFsTools } from '../../../src/core/fs/fs-tools';
@@ -150,6 +151,20 @@ describe('chat service', () => {
       /pasted image "notes\.gif" is not an image/);
     assert.equal((await store.messages(other.key)).length, 0);
     assert.equal(server.requests.length, 1, 'only the first turn reached the model');
+  });
+
+  it('an image sent without words is a user message of the image alone, shown when the session is opened again', async () => {
+    const { chat, store, server } = await setup(() => reply(text('A chart.')));
+    const s = await store.create('coder');
+    const png = await makeImage('image/png', 20, 20);
+    await chat.turn({ sessionKey: s.key, agentId: 'coder', text: '', images: [{ name: 'chart.png', data: png.toString('base64') }], signal: new AbortController().signal });
+    const user = (server.requests[0] as { messages: Msg[] }).messages[1];
+    assert.deepEqual(user, { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } }] });
+    const stored = await store.messages(s.key);
+    assert.deepEqual(stored[0].parts.map((p) => p.type), ['image']);
+    assert.equal((await store.find(s.key))?.title, 'pasted image "chart.png"');
+    const shown = toChatMessages(stored);
+    assert.deepEqual(shown[0], { role: 'user', id: `m${stored[0].seq}`, text: '', images: ['pasted image "chart.png"'] });
   });
 
   it('titles come from the first line, shortened', () => {

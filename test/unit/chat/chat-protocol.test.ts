@@ -120,7 +120,10 @@ describe('chat protocol', () => {
 
     it('refuses empty ids, empty sends and empty paths', () => {
       refused(parseToHost({ type: 'switch-session', key: '' }));
-      refused(parseToHost({ type: 'send', text: '', chips: [] }));
+      refused(parseToHost({ type: 'send', text: '', chips: [] }), /text: empty \(a message needs text or an image\)/);
+      refused(parseToHost({ type: 'send', text: '', chips: [], images: [] }), /text: empty/);
+      // An image alone is a message.
+      assert.ok(parseToHost({ type: 'send', text: '', chips: [], images: [{ name: 'shot.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] }).ok);
       refused(parseToHost({ type: 'rename-session', key: 'k', title: '' }));
       refused(parseToHost({ type: 'send', text: 'x', chips: [{ kind: 'file', path: '' }] }));
     });
@@ -208,9 +211,11 @@ describe('chat protocol', () => {
 
   describe('page html', () => {
     const uris = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abcdefghijklmnopqrstuvwx', script: 'https://x/chat.js', style: 'https://x/chat.css', codicons: 'https://x/codicon.css' };
-    it('has a strict CSP: nonce scripts, own styles and fonts, nothing else', () => {
+    it('has a strict CSP: nonce scripts, own styles and fonts, images from blob: only, nothing else', () => {
       const csp = chatCsp(uris.cspSource, uris.nonce);
       assert.match(csp, /default-src 'none'/);
+      assert.match(csp, /(^|; )img-src blob:(;|$)/);
+      assert.doesNotMatch(csp, /data:|https?:\/\/\*|img-src [^;]*(https|cspSource|vscode)/);
       assert.match(csp, /script-src 'nonce-abcdefghijklmnopqrstuvwx'/);
       assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*;/);
       const html = chatHtml(uris);
