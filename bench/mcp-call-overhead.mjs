@@ -5,7 +5,10 @@
 // same build differ by more than the bridge costs on a busy machine, so a client with a server of
 // its own is recorded beside it as `extra`), and over streamable HTTP one server with two sessions.
 // On a loaded machine the times follow the scheduler more than the code, so the CPU time this
-// process spends per call on each side is recorded beside them (`extra.cpuUs`). Goal: ratio <= 1.1.
+// process spends per call on each side is recorded beside them (`extra.cpuUs`), and its context
+// switches per call (`extra.contextSwitchesPerCall`: a call that sleeps until the answer comes is a
+// voluntary switch; one preempted when its write wakes the server, an involuntary one, and a process
+// preempted that often runs on cold caches, so its CPU per call grows with it). Goal: ratio <= 1.1.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -59,14 +62,20 @@ async function measure(transport, resolved, directTransport) {
   const own = mcp.entries.get('everything').conn.client;
   const ctx = rt.context({ channel: 'bench', sessionKey: 'bench' });
   const cpu = new Map();
+  const switches = new Map();
   const batch = async (fn) => {
+    const r0 = process.resourceUsage();
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < BATCH; i++) await fn(i);
     const ms = Number(process.hrtime.bigint() - t0) / 1e6 / BATCH; // ms per call
     const c = process.cpuUsage(c0);
+    const r1 = process.resourceUsage();
     if (!cpu.has(fn)) cpu.set(fn, []);
     cpu.get(fn).push((c.user + c.system) / BATCH); // µs of this process per call
+    if (!switches.has(fn)) switches.set(fn, { voluntary: [], involuntary: [] });
+    switches.get(fn).voluntary.push((r1.voluntaryContextSwitches - r0.voluntaryContextSwitches) / BATCH);
+    switches.get(fn).involuntary.push((r1.involuntaryContextSwitches - r0.involuntaryContextSwitches) / BATCH);
     return ms;
   };
   const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
@@ -78,6 +87,7 @@ async function measure(transport, resolved, directTransport) {
   };
   for (let w = 0; w < 2; w++) { await batch(reference); await batch(viaBridge); }
   cpu.clear();
+  switches.clear();
   const d = [], b = [], other = [];
   for (let r = 0; r < ROUNDS; r++) {
     d.push(await batch(reference));
@@ -89,11 +99,13 @@ async function measure(transport, resolved, directTransport) {
   const value = median(b);
   const referenceValue = median(d);
   const cpuUs = { bridge: Math.round(median(cpu.get(viaBridge))), reference: Math.round(median(cpu.get(reference))) };
+  const perCall = (fn) => ({ voluntary: median(switches.get(fn).voluntary), involuntary: median(switches.get(fn).involuntary) });
   record({
     name: `mcp-call-overhead-${transport}`, unit: 'ms', value, referenceValue,
     reference: transport === 'stdio' ? 'the same connection\'s SDK client calling echo directly (stdio)' : `SDK client calling echo directly (${transport})`,
     extra: {
       cpuUs,
+      contextSwitchesPerCall: { bridge: perCall(viaBridge), reference: perCall(reference) },
       ...(transport === 'stdio' ? { separateServerDirectMs: median(other), separateServerRatio: Math.round((value / median(other)) * 1000) / 1000 } : {}),
     },
     goal: 'ratio <= 1.1', pass: value / referenceValue <= 1.1, runs: ROUNDS, statistic: 'median',
