@@ -7,11 +7,21 @@ import { randomUUID } from 'node:crypto';
 import type { PathResolver } from '../fs/types';
 import { askApproval } from './approval-ask';
 import { alwaysRulesFor, approvalsUsed } from './approval-rules';
-import { judgeCommand } from './command-judge';
 import { parseCommand } from './command-parse';
 import { effectivePolicy, type AskMode, type CommandPolicy, type Security } from './command-policy';
 import { CommandRejected, type Verdict } from './command-types';
 import type { ApprovalAnswer, ApprovalStore, Approver, ExecHostKind, StoredApproval } from './exec-types';
+
+/**
+ * The judge (with its rule tables, half of this folder's code) on the first command, not when the
+ * runtime loads: a window whose first tool call reads a file does not evaluate it. Kept once loaded
+ * (a bundle's require makes a new exports object per call).
+ */
+let judgeCommand: typeof import('./command-judge').judgeCommand | undefined;
+function judge(): typeof import('./command-judge').judgeCommand {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (judgeCommand ??= (require('./command-judge') as typeof import('./command-judge')).judgeCommand);
+}
 
 export interface DecideDeps {
   policy: CommandPolicy;
@@ -51,7 +61,7 @@ export async function decide(deps: DecideDeps, req: DecideRequest): Promise<Deci
   const stored = await deps.store.list();
   const configured: CommandPolicy = { ...deps.policy, allowlist: [...deps.policy.allowlist, ...stored] };
   const policy = effectivePolicy(configured, req.requested);
-  const verdict = await judgeCommand(parsed, policy, { cwd: req.cwd, guard: deps.guard, home: deps.home });
+  const verdict = await judge()(parsed, policy, { cwd: req.cwd, guard: deps.guard, home: deps.home });
   if (verdict.decision === 'allow') {
     // "Last used" in Manage Command Approvals: which stored rules let this run.
     await Promise.all(approvalsUsed(verdict, stored, req.cwd).map((a) => deps.store.touch(a.id)));

@@ -3,7 +3,7 @@
 // offline: it says so to whoever watches, and reconnects with backoff (doubling from 250 ms to 5 s);
 // once back it announces a resync, since changes made meanwhile were not heard. A write while the
 // server is unreachable fails with a message that says so — nothing is queued to be sent later.
-import pg from 'pg';
+import type pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { BOARD_CHANNEL } from './pg-board-schema';
 import type { TeamStoreConnection } from './team-store-settings';
@@ -32,9 +32,17 @@ const LOST = /Connection terminated|timeout exceeded when trying to connect|Clie
 
 const isUnreachable = (e: unknown) => UNREACHABLE.test(String((e as { code?: string }).code ?? '')) || LOST.test(String((e as Error).message));
 
+/**
+ * pg on the first connection, not when the runtime loads: loading it probes which JavaScript runtime
+ * it is in (which starts Node's fetch), a cost every window's first tool call paid while most windows
+ * never reach a team store.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const pgLib = (): typeof pg => require('pg') as typeof pg;
+
 // int8 (BIGINT) columns hold millisecond times here, exact as JavaScript numbers.
 const typeParsers = {
-  getTypeParser: ((oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: string) => (oid === 20 ? Number : pgLib().types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 };
 
 export class PgConnection {
@@ -50,7 +58,7 @@ export class PgConnection {
   private gathering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly conn: TeamStoreConnection) {
-    this.pool = new pg.Pool({ ...this.clientConfig(), max: 10, idleTimeoutMillis: 30_000 });
+    this.pool = new (pgLib().Pool)({ ...this.clientConfig(), max: 10, idleTimeoutMillis: 30_000 });
     // An idle pooled session the server ended: the pool drops it; the next query opens another.
     this.pool.on('error', () => undefined);
   }
@@ -162,7 +170,7 @@ export class PgConnection {
 
   /** A session of its own, outside the pool (migrations hold a session-level lock on it). */
   async session<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-    const c = new pg.Client(this.clientConfig());
+    const c = new (pgLib().Client)(this.clientConfig());
     c.on('error', () => undefined);
     try {
       await c.connect();
@@ -222,7 +230,7 @@ export class PgConnection {
   }
 
   private async connectListener(): Promise<void> {
-    const c = new pg.Client(this.clientConfig());
+    const c = new (pgLib().Client)(this.clientConfig());
     c.on('error', () => this.lost(c));
     c.on('end', () => this.lost(c));
     c.on('notification', (n) => {
