@@ -1,9 +1,9 @@
 // A web page read once with htmlparser2, and which part of it is the main content. No DOM is built (a
 // DOM and Readability took over a second on a 1 MB page): the page's events are kept in flat arrays,
-// without what is never text (page-rules.ts), for the markdown writer to replay the chosen part. The rule is the one Readability
-// (Firefox's Reader View) describes: every paragraph-like element with 25 or more characters scores
-// 1 + its commas + one per 100 characters (at most 3); its parent gets the score, its grandparent
-// half, and the levels above a third of the level each, up to five. An element's own worth starts from
+// without what is never text (page-rules.ts), for the markdown writer to replay the chosen part. The
+// rule is the one Readability (Firefox's Reader View) describes: every paragraph-like element with 25
+// or more characters scores 1 + its commas + one per 100 characters (at most 3); its parent gets the
+// score, its grandparent half, and each level above the score over three times its distance, up to five. An element's own worth starts from
 // its kind (a div is likely a container, a list item or heading is not) and its class and id
 // (page-rules.ts), and its final score is cut by the share of its text that is link text. The best
 // element wins, joined by its siblings that score at least a fifth of it; menus, sidebars, footers

@@ -13,7 +13,7 @@ ${'<p>The shore crab is the most common crab on the coasts of the North Sea, liv
 <h2>Sizes</h2><table><thead><tr><th>Species</th><th>Width (cm)</th></tr></thead><tbody><tr><td>Shore crab</td><td>9</td></tr></tbody></table>
 <p>See <a href="/crabs/edible">the edible crab</a>.</p></article><footer>Copyright the crab people</footer></body></html>`;
 
-/** Too short for Readability: converted whole. */
+/** Too short to stand out as main content: converted whole. */
 const SHORT = '<!doctype html><html><head><title>Tide table</title></head><body><p>High water at <a href="/tides/today">09:14</a>.</p></body></html>';
 
 /** A page whose DOM does not fit in a few megabytes of heap. */
@@ -36,7 +36,7 @@ describe('web: HTML converter worker', () => {
     const short = await c.convert(SHORT, 'https://tides.example/');
     assert.deepEqual(short, htmlToMarkdown(SHORT, 'https://tides.example/'));
     assert.equal(short.title, 'Tide table');
-    // A page Readability leaves is converted whole, its links still made absolute.
+    // A page with no main content is converted whole, its links still made absolute.
     assert.match(short.markdown, /High water at \[09:14\]\(https:\/\/tides\.example\/tides\/today\)/);
   });
 
