@@ -1,8 +1,11 @@
 // An image pasted into the chat in a real window: the webview's send message with an image goes
 // through the chat controller and the turn to a loopback OpenAI-compatible model (the real SDK), which
 // receives it as an image_url part of the user message; the reopened session still names the image.
+// A message of an image alone, as the page sends it (checked by the protocol the view applies), reaches
+// the model as a user message of that image only, titles the session and is shown when it is reopened.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { parseToHost } from '../../../src/core/chat/chat-protocol';
 import { reply, text, type ScriptRequest, type ScriptStep } from '../../support/model-script';
 import { core, suiteChatModel, waitFor } from './host-util';
 
@@ -47,5 +50,33 @@ suite('chat images', () => {
       return ms.some((m) => m.role === 'user' && JSON.stringify(m).includes('dot.png')) ? ms : undefined;
     });
     assert.ok(page.some((m) => m.role === 'assistant' && JSON.stringify(m).includes('A single dot.')), 'the reply is stored beside it');
+  });
+
+  test('an image sent without text reaches the model alone, titles the session and is shown when reopened', async function () {
+    this.timeout(120_000);
+    const { chat } = await core();
+    await chat.models.choose({ provider: 'openai', model: 'test-model' });
+    await vscode.commands.executeCommand('pincer.chat.new');
+    await chat.view.resolved;
+    const key = chat.view.controller.currentSession!;
+    const parsed = parseToHost({ type: 'send', text: '', chips: [], images: [{ name: 'alone.png', mimeType: 'image/png', data: DOT_PNG }] });
+    assert.ok(parsed.ok && parsed.message.type === 'send', parsed.ok ? '' : parsed.error);
+    await chat.view.controller.send(parsed.message);
+
+    const user = (server().requests.at(-1)?.messages as Msg[] | undefined)?.filter((m) => m.role === 'user').at(-1);
+    assert.ok(Array.isArray(user?.content), JSON.stringify(user));
+    assert.deepEqual((user.content as Part[]).map((p) => p.type), ['image_url'], 'the image alone, no empty text part');
+    const end = chat.view.posted.filter((m) => m.type === 'turn-end').at(-1);
+    assert.ok(end?.type === 'turn-end' && end.stopReason === 'end', JSON.stringify(end));
+    const listed = chat.view.posted.filter((m) => m.type === 'sessions').at(-1);
+    assert.equal(listed?.type === 'sessions' ? listed.sessions.find((s) => s.key === key)?.title : undefined, 'pasted image "alone.png"');
+
+    const page = await waitFor('the stored image-only message', async () => {
+      await chat.view.controller.switchTo(key);
+      const p = chat.view.posted.filter((m) => m.type === 'session').at(-1);
+      const ms = p?.type === 'session' ? p.session.messages : [];
+      return ms.find((m) => m.role === 'user') ? ms : undefined;
+    });
+    assert.deepEqual(page.filter((m) => m.role === 'user').map((m) => m.role === 'user' && { text: m.text, images: m.images }), [{ text: '', images: ['pasted image "alone.png"'] }]);
   });
 });
