@@ -44,9 +44,12 @@ record({
   corpus: `pincer.runTool read_file package.json as the first command after activation, in a fresh VS Code 1.139 (code-server) extension host per run (measured in the real host, not a bare node process), the runtime compiled through the code cache an earlier window wrote; dist/host-core.js ${kb('host-core.js')} KB, dist/host-chat.js ${kb('host-chat.js')} KB (not loaded by the call)`,
   extra: {
     coreLoadMedianMs: median(later.map((f) => f.coreLoadMs)),
+    // The extension host's CPU time for the call: less moved by the machine's load than the wall time.
+    cpuMedianMs: median(later.map((f) => f.cpuMs)),
+    cpuRuns: later.map((f) => Math.round(f.cpuMs)),
     wallRuns: later.map((f) => Math.round(f.wallMs)),
     coreLoadRuns: later.map((f) => Math.round(f.coreLoadMs)),
     load1PerRun: later.map((f) => Math.round(f.load1 * 100) / 100),
-    firstWindowEver: { wallMs: Math.round(firstEver.wallMs), coreLoadMs: Math.round(firstEver.coreLoadMs), load1: Math.round(firstEver.load1 * 100) / 100, note: 'empty cache directory: the code cache is written after this call' },
+    firstWindowEver: { wallMs: Math.round(firstEver.wallMs), cpuMs: Math.round(firstEver.cpuMs), coreLoadMs: Math.round(firstEver.coreLoadMs), load1: Math.round(firstEver.load1 * 100) / 100, note: 'empty cache directory: the code cache is written after this call' },
   },
 });
