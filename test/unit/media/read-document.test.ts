@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
+import type { DocxRequest } from '../../../src/core/media/docx-convert-worker';
+import { runOneShotWorker } from '../../../src/core/media/one-shot-worker';
 import { createReadDocumentTool, DOCUMENT_LIMITS } from '../../../src/core/media/read-document-tool';
 import { link, makeGuard, makeWorkspace, removeTempDirs, tempDir } from '../../support/fs-fixtures';
 import { longDocx, reportDocx, wordParagraph, wordParts, zip } from '../../support/office-files';
@@ -110,6 +112,15 @@ describe('read_document', function () {
     assert.match(bomb.forLLM, /^bomb\.docx refused: word\/document\.xml inflates past 100 times its compressed size \(a zip bomb\)/);
     assert.match((await read({ path: 'locked.docx' })).forLLM, /locked\.docx is a password-protected Office document or an old binary one/);
     assert.match((await read({ path: 'fake.docx' })).forLLM, /fake\.docx is neither a PDF nor a Word document/);
+  });
+
+  it('a cancelled conversion ends its worker and rejects as cancelled, and a cancelled call starts none', async () => {
+    const abort = new AbortController();
+    const request: DocxRequest = { bytes: fs.readFileSync(ws.path('long.docx')), partChars: DOCUMENT_LIMITS.partChars };
+    const running = runOneShotWorker('docx-convert-worker.js', request, 'Word document converter', { signal: abort.signal });
+    abort.abort();
+    await assert.rejects(running, /^Error: cancelled$/);
+    await assert.rejects(runOneShotWorker('docx-convert-worker.js', request, 'Word document converter', { signal: abort.signal }), /^Error: cancelled$/);
   });
 
   it('the path guard: outside the workspace, a link out of it, and a denied path (.git) are refused', async () => {
