@@ -7,22 +7,36 @@
 // recorded the file's identity at check time, the descriptor must match that too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PathError, type ResolvedPath } from './types';
+import { PathError, type FileStat, type ResolvedPath } from './types';
 
 export interface FileIdentity {
   dev: number;
   ino: number;
 }
 
-const identities = new WeakMap<ResolvedPath, FileIdentity>();
+const identities = new WeakMap<ResolvedPath, FileIdentity & { stat: FileStat }>();
 
-/** Called by the guard for paths that existed when checked. */
-export function recordIdentity(resolved: ResolvedPath, st: FileIdentity): void {
-  identities.set(resolved, { dev: st.dev, ino: st.ino });
+function typeOf(st: fs.Stats): FileStat['type'] {
+  return st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+}
+
+/** Called by the guard for paths that existed when checked, with the lstat it made of them. */
+export function recordIdentity(resolved: ResolvedPath, st: fs.Stats): void {
+  identities.set(resolved, { dev: st.dev, ino: st.ino, stat: { type: typeOf(st), size: st.size, mtime: st.mtimeMs } });
 }
 
 export function identityOf(resolved: ResolvedPath): FileIdentity | undefined {
   return identities.get(resolved);
+}
+
+/**
+ * The guard's own lstat of a path it resolved, taken during that resolve: a tool that only needs the
+ * type and size to choose what to do (read_file) spares a second lstat. It decides nothing about
+ * safety: the open that follows (openChecked) proves the descriptor is the canonical file, whatever
+ * happened to the path since. undefined when the guard did not stat it (missing, or another resolver).
+ */
+export function checkedStat(resolved: ResolvedPath): FileStat | undefined {
+  return identities.get(resolved)?.stat;
 }
 
 /** 0 on Windows, which has no O_NOFOLLOW; the identity checks below still hold there. */
@@ -58,11 +72,14 @@ function sameFile(a: FileIdentity, b: FileIdentity): boolean {
 /**
  * Where the kernel says an open descriptor is (Linux's /proc/self/fd): one atomic answer, unlike any
  * sequence of path checks, which a fast swapper can flip between. undefined where unavailable.
+ * Synchronous on purpose: procfs answers from the kernel's own records without touching the file's
+ * file system (never a slow mount), in a few microseconds, while a thread-pool round trip for it
+ * cost more than the call itself on every open a file tool makes.
  */
-export async function descriptorPath(fd: number): Promise<string | undefined> {
+export function descriptorPath(fd: number): string | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
-    return await fs.promises.readlink(`/proc/self/fd/${fd}`);
+    return fs.readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return undefined;
   }
@@ -89,7 +106,7 @@ export async function pathStillNames(abs: string, st: fs.Stats): Promise<void> {
 export async function verifyOpened(handle: fs.promises.FileHandle, abs: string, expected?: FileIdentity, opts: OpenOptions = {}): Promise<fs.Stats> {
   const st = await handle.stat();
   if (expected && !sameFile(st, expected)) throw swapped(abs, 'it is no longer the file that was checked');
-  const actual = await descriptorPath(handle.fd);
+  const actual = descriptorPath(handle.fd);
   if (actual === undefined) await pathStillNames(abs, st);
   else if (actual !== abs) throw swapped(abs, `the opened file is ${actual}`);
   if (opts.refuseHardLinks && st.isFile() && st.nlink > 1) throw hardLinkError(abs, st.nlink);
@@ -133,7 +150,7 @@ export async function openChecked(
 /** A file this open created where it should not be: remove it where it really landed. */
 async function removeCreated(handle: fs.promises.FileHandle, abs: string): Promise<void> {
   const st = await handle.stat().catch(() => undefined);
-  for (const where of [await descriptorPath(handle.fd), abs]) {
+  for (const where of [descriptorPath(handle.fd), abs]) {
     if (!st || !where || !path.isAbsolute(where)) continue;
     const there = await fs.promises.lstat(where).catch(() => undefined);
     if (there && sameFile(there, st)) {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
-import { descriptorPath, openVerified, pathStillNames, verifyOpened } from '../../../src/core/fs/path-open';
+import { checkedStat, descriptorPath, openVerified, pathStillNames, verifyOpened } from '../../../src/core/fs/path-open';
 import { PathError } from '../../../src/core/fs/types';
 import { makeGuard, makeWorkspace, removeTempDirs, tempDir, writeTree, type Workspace } from '../../support/fs-fixtures';
 
@@ -71,7 +71,7 @@ describe('path guard: swaps between check and open', () => {
       fs.symlinkSync(outside, ws.path('via'));
       await assert.rejects(pathStillNames(ws.path('via/secret.txt'), st), isCode('symlink-escape'));
       await pathStillNames(path.join(outside, 'secret.txt'), st);
-      if (process.platform === 'linux') assert.equal(await descriptorPath(handle.fd), path.join(outside, 'secret.txt'));
+      if (process.platform === 'linux') assert.equal(descriptorPath(handle.fd), path.join(outside, 'secret.txt'));
     } finally {
       await handle.close();
     }
@@ -88,6 +88,18 @@ describe('path guard: swaps between check and open', () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it("the guard's recorded stat describes the path at check time; a swap after it is still refused at the open", async () => {
+    const guard = makeGuard([ws.root]);
+    const file = await guard.resolve('src/a.ts', 'read');
+    assert.deepEqual({ ...checkedStat(file), mtime: 0 }, { type: 'file', size: 'INSIDE'.length, mtime: 0 });
+    assert.equal(checkedStat(await guard.resolve('src', 'list'))?.type, 'directory');
+    assert.equal(checkedStat(await guard.resolve('src/new.ts', 'write')), undefined, 'a missing path has no stat');
+    fs.rmSync(ws.path('src/a.ts'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), ws.path('src/a.ts'));
+    assert.equal(checkedStat(file)?.type, 'file', 'the record is of the check, not a fresh look');
+    await assert.rejects(nodeFs.readFile(file.abs), isCode('symlink-escape'));
   });
 
   it('unchanged: the verified open returns the checked file', async () => {

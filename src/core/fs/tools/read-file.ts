@@ -8,6 +8,7 @@ import { isKnownToolError } from '../../tools/known-errors';
 import { binaryMessage, sniffContent, SNIFF_BYTES } from '../binary';
 import { formatBytes, readBudget, type ReadBudget } from '../read-budget';
 import { readLineWindow, type LineWindow } from '../read-lines';
+import { checkedStat } from '../path-open';
 import { memorySource, openSource, type ByteSource, type RangeReadable } from '../read-range';
 import { type FsToolDeps, type ResolvedPath, type WorkspaceFs } from '../types';
 
@@ -88,7 +89,8 @@ function notice(win: LineWindow, offset: number, column: number, limited: boolea
 async function read(deps: FsToolDeps, options: ReadFileOptions, args: z.infer<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const target = await deps.guard.resolve(args.path, 'read');
   const rel = shown(target);
-  const st = await deps.fs.stat(target.abs);
+  // The guard stat'ed the file while resolving it; a fresh lstat only when it did not (missing, virtual).
+  const st = checkedStat(target) ?? await deps.fs.stat(target.abs);
   if (!st) return fail(`File not found: ${rel}. Use glob or list_files to find the right path.`);
   if (st.type === 'directory') return fail(`${rel} is a directory, not a file. Use list_files to see what it contains, or glob to find files in it.`);
 
