@@ -22,6 +22,7 @@ const { judgeCommand, RULES } = require(path.join(EXEC, 'command-judge.js'));
 const { unwrapInner } = require(path.join(EXEC, 'command-flow.js'));
 const { viewOf } = require(path.join(EXEC, 'command-view.js'));
 const { copyTree } = require(path.join(EXEC, 'command-syntax-node.js'));
+const { plainTree } = require(path.join(EXEC, 'command-plain-tree.js'));
 const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
 const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
 const { bashParser } = require(path.join(EXEC, 'command-grammar.js'));
@@ -106,9 +107,11 @@ async function speed() {
   const guardResolveSync = await part(() => { try { guard.resolveSync(target, 'write'); } catch { /* measured either way */ } });
   const guardResolve = await part(() => guard.resolve(target, 'write').catch(() => undefined));
   // The parse step beyond tree-sitter: copying its tree into plain objects (the walker is the rest).
+  // A plain line like this one skips both: the fast path builds the same tree (plainTreeUs).
   const tree = parser.parse(cmd);
   const copyTreeUs = await part(() => { copyTree(tree, cmd); });
   tree.delete();
+  const plainTreeUs = await part(() => { plainTree(cmd); });
   // Each per-argv rule over every argv the judge meets in this command (segments and the commands
   // inside wrappers), as the dispatch runs it: which rules the time of a decision goes to.
   const views = parsed.segments.flatMap((s) => [viewOf(s), ...unwrapInner(s).map((a) => viewOf(s, a))]);
@@ -132,5 +135,5 @@ async function speed() {
   record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
     goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each)`, corpus: `${cmd.length}-char command`,
     extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], roundMedians: roundMedians.map((x) => Math.round(x)), cpuUsPerDecision, cpuUsPerRound: roundCpu.map((x) => Math.round(x)),
-      treeSitterParseUs: treeSitterOnly, copyTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
+      treeSitterParseUs: treeSitterOnly, copyTreeUs, plainTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
 }

@@ -14,6 +14,11 @@ export interface Heredoc {
 export interface ReadRedirect {
   redirect: Redirect;
   heredoc?: Heredoc;
+  /**
+   * Words written after the target (`rm > log -rf ~`): the shell gives them to the command as
+   * arguments, while the grammar hangs them on the redirection. Each word is its adjacent nodes.
+   */
+  words?: Node[][];
 }
 
 export function isRedirectNode(n: Node): boolean {
@@ -53,6 +58,31 @@ export function readRedirect(n: Node): ReadRedirect[] {
   if (n.type === 'heredoc_redirect') {
     return [{ redirect: { op, fd, target: delimiter ?? staticWord('') }, heredoc: heredoc ?? { body: '', literal: true } }, ...nested];
   }
-  const target = targets.length ? (targets[0].type === '>&-' || targets[0].type === '<&-' ? staticWord('-') : resolveWord(targets)) : staticWord('');
-  return [{ redirect: { op, fd, target } }];
+  // Nodes with no space between them are one word: the first word is the target, the rest are arguments.
+  const groups: Node[][] = [];
+  for (const t of targets) {
+    const prev = groups[groups.length - 1];
+    if (prev && prev[prev.length - 1].endIndex === t.startIndex) prev.push(t);
+    else groups.push([t]);
+  }
+  const [first = [], ...words] = groups;
+  const target = first.length ? (first[0].type === '>&-' || first[0].type === '<&-' ? staticWord('-') : resolveWord(first)) : staticWord('');
+  return [{ redirect: { op, fd, target }, ...(words.length ? { words } : {}) }];
+}
+
+/**
+ * `2>&$R 0>&$R`: after an expansion target the grammar reads the next redirection's descriptor
+ * (`0`) as a word of this one. When the last word is such a number, glued to a following file
+ * redirection that has no descriptor of its own, it is taken off the words and returned: the
+ * caller gives it to that next redirection.
+ */
+export function descriptorOfNext(read: ReadRedirect[], next: Node | undefined): number | undefined {
+  const last = read[read.length - 1];
+  const words = last?.words;
+  const w = words?.[words.length - 1];
+  if (!words || !w || !next || next.type !== 'file_redirect' || next.children.some((c) => c.type === 'file_descriptor')) return undefined;
+  if (w.length !== 1 || w[0].type !== 'number' || w[0].endIndex !== next.startIndex || !/^\d+$/.test(w[0].text)) return undefined;
+  words.pop();
+  if (!words.length) delete last.words;
+  return Number(w[0].text);
 }

@@ -2,14 +2,22 @@
 // argv after quote removal, the redirections and heredocs it gets, and the wrappers that led to it.
 import type { Parser } from '@vscode/tree-sitter-wasm';
 import { copyTree, type SyntaxNode as Node } from './command-syntax-node';
+import { plainTree } from './command-plain-tree';
 import type { ParseProblem, Redirect, Segment, SegmentContext, Word } from './command-types';
 import { collectSubstitutions, resolveWord, staticWord } from './command-words';
-import { isRedirectNode, readRedirect, type Heredoc } from './command-redirects';
+import { descriptorOfNext, isRedirectNode, readRedirect, type Heredoc } from './command-redirects';
 import { embeddedCommandWords } from './command-code';
 import { unwrapCommand } from './command-wrappers';
 import { testWords } from './command-test-words';
 
 type Joiner = Segment['joinedBy'];
+
+/** Redirections (and words after their targets) the grammar hung on a whole list or pipeline, for its last command. */
+interface LastRedirects {
+  redirects: Redirect[];
+  of: Node;
+  words: Node[][];
+}
 
 interface Ctx {
   context: SegmentContext;
@@ -46,6 +54,9 @@ export class SegmentWalker {
 
   /** Parses `text` and walks it; nested scripts (`sh -c '…'`) come back here one level deeper. */
   walkScript(text: string, ctx: Ctx): void {
+    // Plain lines get tree-sitter's tree without the WASM parse and copy (command-plain-tree.ts).
+    const plain = plainTree(text);
+    if (plain) { this.statement(plain, ctx, ''); return; }
     const tree = this.parser.parse(text);
     if (!tree) { this.problem('unsupported', 'the parser gave up on this text'); return; }
     let root: Node;
@@ -108,7 +119,7 @@ export class SegmentWalker {
    * `lastRedirects`: redirections the grammar hung on a whole `a && b` list, which the shell gives
    * to its last command only (`cd x && make 2>&1`: cd's stderr is not redirected).
    */
-  private sequence(n: Node, ctx: Ctx, joinedBy: Joiner, lastRedirects?: { redirects: Redirect[]; of: Node }): void {
+  private sequence(n: Node, ctx: Ctx, joinedBy: Joiner, lastRedirects?: LastRedirects): void {
     let pending: Joiner | undefined;
     let first = true;
     const last = lastRedirects ? n.namedChildren.filter((c) => c && STATEMENTS.has(c.type)).pop() : undefined;
@@ -123,8 +134,13 @@ export class SegmentWalker {
       const j: Joiner = first && pending !== '|' && pending !== '|&' ? joinedBy : pending ?? '\n';
       const c = j === '|' || j === '|&' ? { ...ctx, stdinPipe: true } : ctx;
       if (lastRedirects && child === last) {
-        if (child.type === 'command') this.command(child, c, j, lastRedirects.redirects, [], lastRedirects.of.text.slice(child.startIndex - lastRedirects.of.startIndex));
-        else this.statement(child, { ...c, redirects: [...c.redirects, ...lastRedirects.redirects] }, j);
+        const { redirects, of, words } = lastRedirects;
+        if (child.type === 'command') this.command(child, c, j, redirects, [], of.text.slice(child.startIndex - of.startIndex), words);
+        else if (words.length && (child.type === 'list' || child.type === 'pipeline')) this.sequence(child, { ...c, redirects: [...c.redirects, ...redirects] }, j, { redirects: [], of, words });
+        else {
+          if (words.length) this.problem('syntax', `words after a redirection of ${child.type} (${clip(of.text)})`);
+          this.statement(child, { ...c, redirects: [...c.redirects, ...redirects] }, j);
+        }
       } else this.statement(child, c, j);
       pending = undefined;
       first = false;
@@ -136,36 +152,58 @@ export class SegmentWalker {
     const heredocs: Heredoc[] = [];
     const tails: Node[] = [];
     const targets: { node: Node; literal: boolean }[] = [];
+    // Arguments written after a redirection's target (`rm > log -rf ~`): the last command gets them.
+    const words: Node[][] = [];
     let body: Node | null = null;
-    for (const c of n.namedChildren) {
+    let fd: number | undefined;
+    const named = n.namedChildren;
+    for (let i = 0; i < named.length; i++) {
+      const c = named[i];
       if (!c) continue;
       if (isRedirectNode(c)) {
         const read = readRedirect(c);
-        for (const r of read) { redirects.push(r.redirect); if (r.heredoc) heredocs.push(r.heredoc); }
+        if (fd !== undefined && read[0]) read[0].redirect.fd = fd;
+        fd = descriptorOfNext(read, named[i + 1]);
+        for (const r of read) { redirects.push(r.redirect); if (r.heredoc) heredocs.push(r.heredoc); if (r.words) words.push(...r.words); }
         targets.push({ node: c, literal: read.some((r) => r.heredoc?.literal) });
         if (c.type === 'heredoc_redirect') tails.push(c);
       } else if (!body) body = c;
     }
-    if (body?.type === 'command') this.command(body, ctx, joinedBy, redirects, heredocs, n.text);
-    else if (body?.type === 'list' && !heredocs.length) this.sequence(body, ctx, joinedBy, { redirects, of: n });
-    else if (body) this.statement(body, { ...ctx, redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }, joinedBy);
-    else this.emit(this.segment([], [], redirects, heredocs, ctx, joinedBy, n.text), ctx);
+    if (body?.type === 'command') this.command(body, ctx, joinedBy, redirects, heredocs, n.text, words);
+    else if (body?.type === 'list' && !heredocs.length) this.sequence(body, ctx, joinedBy, { redirects, of: n, words });
+    // A pipeline keeps giving the redirections to each of its commands (stricter than the shell); words go to its last.
+    else if (body?.type === 'pipeline' && words.length && !heredocs.length) this.sequence(body, { ...ctx, redirects: [...ctx.redirects, ...redirects] }, joinedBy, { redirects: [], of: n, words });
+    else {
+      // `(a) > f b` and `{ a; } > f b` do not parse in bash; an argument with no command to take it is never guessed at.
+      if (words.length) this.problem('syntax', `words after a redirection with no command to take them (${clip(n.text)})`);
+      if (body) this.statement(body, { ...ctx, redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }, joinedBy);
+      else this.emit(this.segment([], [], redirects, heredocs, ctx, joinedBy, n.text), ctx);
+    }
     for (const t of targets) this.redirectSubstitutions(t.node, t.literal, ctx);
     // `cat <<EOF | sh` and `cat <<EOF && x`: the grammar puts what follows the delimiter inside the heredoc node.
     for (const t of tails) this.heredocTail(t, ctx);
   }
 
-  private command(n: Node, ctx: Ctx, joinedBy: Joiner, extra: Redirect[], extraHeredocs: Heredoc[], text: string): void {
+  private command(n: Node, ctx: Ctx, joinedBy: Joiner, extra: Redirect[], extraHeredocs: Heredoc[], text: string, trailing: Node[][] = []): void {
     const assignments: { name: string; value: Word }[] = [];
     const redirects: Redirect[] = [];
     const heredocs: Heredoc[] = [...extraHeredocs];
     const groups: Node[][] = [];
     let lastEnd = -1;
-    for (const c of n.children) {
+    let fd: number | undefined;
+    for (let i = 0; i < n.children.length; i++) {
+      const c = n.children[i];
       if (!c) continue;
       if (c.type === 'variable_assignment') { assignments.push(assignment(c)); continue; }
       if (isRedirectNode(c)) {
-        for (const r of readRedirect(c)) { redirects.push(r.redirect); if (r.heredoc) heredocs.push(r.heredoc); }
+        const read = readRedirect(c);
+        if (fd !== undefined && read[0]) read[0].redirect.fd = fd;
+        fd = descriptorOfNext(read, n.children[i + 1]);
+        for (const r of read) {
+          redirects.push(r.redirect);
+          if (r.heredoc) heredocs.push(r.heredoc);
+          if (r.words) { groups.push(...r.words); lastEnd = c.endIndex; }
+        }
         continue;
       }
       if (c.type === 'ERROR' || (!c.isNamed && c.type !== '$')) continue;
@@ -174,7 +212,7 @@ export class SegmentWalker {
       else groups.push([c]);
       lastEnd = c.endIndex;
     }
-    const argv = groups.map((g) => resolveWord(g));
+    const argv = [...groups, ...trailing].map((g) => resolveWord(g));
     this.emit(this.segment(argv, assignments, [...extra, ...redirects], heredocs, ctx, joinedBy, text), ctx);
     this.substitutions(n, ctx);
   }

@@ -1,0 +1,203 @@
+// A fast path in front of tree-sitter for the commonest command lines: plain words, single-quoted
+// strings, leading NAME=value assignments, the operators `|`, `&&`, `||`, `;`, and simple file
+// redirections (`2>&1`, `> log`, `2>/dev/null`, `< in`). Such a line is tokenised here and given
+// the very tree tree-sitter's bash grammar builds for it — its node types, spans and nesting,
+// quirks included (a redirection hangs on everything before it since the last `;`) — so the walker
+// cannot tell the two apart. Anything else (quotes other than whole '…' words, `$`, backticks,
+// globs, escapes, braces, keywords, heredocs, `&`, newlines, non-ASCII …) returns undefined and
+// goes to tree-sitter. The differential test (command-plain-tree.test.ts) holds the two equal over
+// every corpus line and thousands of generated lines. Parsing through the WASM grammar and copying
+// its tree costs more than the rest of the parse; these lines skip both.
+import { SyntaxNode } from './command-syntax-node';
+
+/** Characters of an unquoted word that mean nothing to the shell in any position. */
+const WORD_CHAR = /[A-Za-z0-9_./:@%+,=-]/;
+/** A program name the grammar reads as a plain command name. */
+const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/;
+const NUMBER = /^-?[0-9]+$/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+/** Words the grammar may read as syntax: never taken on this path, wherever they stand. */
+const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc',
+  'export', 'declare', 'local', 'readonly', 'typeset', 'unset', 'unsetenv', 'test']);
+
+type MakeNode = (type: string, named: boolean, start: number, end: number, children?: SyntaxNode[]) => SyntaxNode;
+
+type Token =
+  | { kind: 'word' | 'raw'; start: number; end: number }
+  | { kind: 'op'; op: '|' | '&&' | '||' | ';'; start: number; end: number }
+  | { kind: 'redirect'; start: number; end: number; fd?: [number, number]; op: string; opStart: number; target: Token };
+
+/** The tree tree-sitter would build for `text`, or undefined when the line is not plain. */
+export function plainTree(text: string): SyntaxNode | undefined {
+  const tokens = tokenize(text);
+  if (!tokens || !tokens.length) return undefined;
+  const node: MakeNode = (type, named, start, end, children = []) => {
+    const n = new SyntaxNode(text, type, named, start, end);
+    n.children.push(...children);
+    return n;
+  };
+  const leaf = (t: Token): SyntaxNode => {
+    const s = text.slice(t.start, t.end);
+    return node(t.kind === 'raw' ? 'raw_string' : NUMBER.test(s) ? 'number' : 'word', true, t.start, t.end);
+  };
+  const program: SyntaxNode[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    // One statement: commands joined by | && ||, redirections hung on all of it so far.
+    let cur: SyntaxNode | undefined;
+    let pending: '|' | '&&' | '||' | undefined;
+    // After `… > f |` the grammar's grouping of what follows depends on more than the operators
+    // (`a > f | b || c` and `a > f | b | c || d` nest differently): only further pipes are taken.
+    let pipedOn = false;
+    // `a | b | c || d` nests as a | (b | c || d) in the grammar: after two pipes no && or || is taken.
+    let bars = 0;
+    for (;;) {
+      const cmd = command(tokens, i, text, node, leaf);
+      if (!cmd) return undefined;
+      i = cmd.next;
+      if (!cur) cur = cmd.node;
+      else if (pending === '|') cur = pipe(cur, node('|', false, tokens[cmd.opAt].start, tokens[cmd.opAt].end), cmd.node, node);
+      else cur = node('list', true, cur.startIndex, cmd.node.endIndex, [cur, node(pending!, false, tokens[cmd.opAt].start, tokens[cmd.opAt].end), cmd.node]);
+      const redirects: SyntaxNode[] = [];
+      while (tokens[i]?.kind === 'redirect') redirects.push(redirect(tokens[i++] as Extract<Token, { kind: 'redirect' }>, node, leaf));
+      if (redirects.length) {
+        if (pipedOn) return undefined;
+        cur = node('redirected_statement', true, cur.startIndex, redirects[redirects.length - 1].endIndex, [cur, ...redirects]);
+      }
+      const t = tokens[i];
+      if (!t || (t.kind === 'op' && t.op === ';')) break;
+      if (t.kind !== 'op') return undefined; // a word after a redirection belongs to it in the grammar
+      if (pipedOn && t.op !== '|') return undefined;
+      if (t.op !== '|' && bars >= 2) return undefined;
+      bars = t.op === '|' ? bars + 1 : 0;
+      if (t.op === '|' && (redirects.length || pipedOn)) pipedOn = true;
+      pending = t.op as '|' | '&&' | '||';
+      i++;
+    }
+    program.push(cur);
+    const t = tokens[i];
+    if (t) {
+      program.push(node(';', false, t.start, t.end));
+      i++;
+    }
+  }
+  return node('program', true, tokens[0].start, text.length, program);
+}
+
+/** `a | b` joins the rightmost command of a list (pipes bind tighter), or extends a pipeline. */
+function pipe(cur: SyntaxNode, bar: SyntaxNode, next: SyntaxNode, node: MakeNode): SyntaxNode {
+  if (cur.type === 'pipeline') return node('pipeline', true, cur.startIndex, next.endIndex, [...cur.children, bar, next]);
+  if (cur.type === 'list') {
+    const [left, op, right] = cur.children;
+    const joined = pipe(right, bar, next, node);
+    return node('list', true, cur.startIndex, joined.endIndex, [left, op, joined]);
+  }
+  return node('pipeline', true, cur.startIndex, next.endIndex, [cur, bar, next]);
+}
+
+/** Assignments, a plain program name and its words, up to an operator or a redirection. */
+function command(tokens: Token[], i: number, text: string, node: MakeNode, leaf: (t: Token) => SyntaxNode): { node: SyntaxNode; next: number; opAt: number } | undefined {
+  const opAt = i - 1;
+  const children: SyntaxNode[] = [];
+  while (tokens[i]?.kind === 'word' && ASSIGNMENT.test(text.slice(tokens[i].start, tokens[i].end))) {
+    const t = tokens[i++];
+    const eq = text.indexOf('=', t.start);
+    const parts = [node('variable_name', true, t.start, eq), node('=', false, eq, eq + 1)];
+    if (eq + 1 < t.end) parts.push(leaf({ kind: 'word', start: eq + 1, end: t.end }));
+    children.push(node('variable_assignment', true, t.start, t.end, parts));
+  }
+  const name = tokens[i];
+  if (name?.kind !== 'word') return undefined;
+  const s = text.slice(name.start, name.end);
+  if (!NAME.test(s) || NUMBER.test(s)) return undefined;
+  children.push(node('command_name', true, name.start, name.end, [leaf(name)]));
+  i++;
+  while (tokens[i]?.kind === 'word' || tokens[i]?.kind === 'raw') children.push(leaf(tokens[i++]));
+  return { node: node('command', true, children[0].startIndex, children[children.length - 1].endIndex, children), next: i, opAt };
+}
+
+function redirect(t: Extract<Token, { kind: 'redirect' }>, node: MakeNode, leaf: (t: Token) => SyntaxNode): SyntaxNode {
+  const children: SyntaxNode[] = [];
+  if (t.fd) children.push(node('file_descriptor', true, t.fd[0], t.fd[1]));
+  children.push(node(t.op, false, t.opStart, t.opStart + t.op.length), leaf(t.target));
+  return node('file_redirect', true, t.start, t.end, children);
+}
+
+/** Tokens of a plain line, or undefined at the first character this path does not take. */
+function tokenize(text: string): Token[] | undefined {
+  const out: Token[] = [];
+  let i = 0;
+  const n = text.length;
+  const isBreak = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || c === '|' || c === '&' || c === ';';
+  const word = (): Token | undefined => {
+    const start = i;
+    if (text[i] === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) return undefined;
+      for (let k = i + 1; k < close; k++) { const c = text.charCodeAt(k); if (c < 0x20 || c > 0x7e) return undefined; }
+      i = close + 1;
+      return isBreak(text[i]) ? { kind: 'raw', start, end: i } : undefined;
+    }
+    while (i < n && WORD_CHAR.test(text[i])) i++;
+    if (i === start || !isBreak(text[i]) && text[i] !== '>' && text[i] !== '<') return undefined;
+    const s = text.slice(start, i);
+    return s.includes('==') || KEYWORDS.has(s) ? undefined : { kind: 'word', start, end: i };
+  };
+  while (i < n) {
+    const c = text[i];
+    if (c === ' ' || c === '\t') { i++; continue; }
+    if (c === '&') {
+      if (text[i + 1] !== '&') return undefined;
+      out.push({ kind: 'op', op: '&&', start: i, end: i + 2 });
+      i += 2;
+      continue;
+    }
+    if (c === '|') {
+      if (text[i + 1] === '&') return undefined;
+      const op = text[i + 1] === '|' ? '||' : '|';
+      out.push({ kind: 'op', op, start: i, end: i + op.length });
+      i += op.length;
+      continue;
+    }
+    if (c === ';') {
+      if (text[i + 1] === ';' || text[i + 1] === '&') return undefined;
+      out.push({ kind: 'op', op: ';', start: i, end: i + 1 });
+      i++;
+      continue;
+    }
+    const start = i;
+    let fd: [number, number] | undefined;
+    // `2>`: a descriptor is digits standing alone right before the operator.
+    if (/[0-9]/.test(c)) {
+      let k = i;
+      while (k < n && /[0-9]/.test(text[k])) k++;
+      if (text[k] === '>') { fd = [i, k]; i = k; } // `0<` is read by the grammar as a word and a redirection
+    }
+    if (text[i] === '>' || text[i] === '<') {
+      // Only after a space: `a>f` and `f>g` are left to the grammar.
+      if (start > 0 && text[start - 1] !== ' ' && text[start - 1] !== '\t') return undefined;
+      const opStart = i;
+      const op = text.startsWith('>>', i) ? '>>' : text.startsWith('>&', i) ? '>&' : text[i];
+      i += op.length;
+      if (/[>&<|(]/.test(text[i] ?? '')) return undefined;
+      while (text[i] === ' ' || text[i] === '\t') i++;
+      const target = word();
+      if (!target) return undefined;
+      const t = text.slice(target.start, target.end);
+      // `>&1` names a descriptor; `>&file`, `>&-` and friends go to tree-sitter.
+      if (op === '>&' && !/^[0-9]+$/.test(t)) return undefined;
+      if (target.kind === 'raw' || (op !== '>&' && !/^[A-Za-z0-9_./-]+$/.test(t))) return undefined;
+      // The grammar drops a lone `-` right before a descriptor (`cat - 2>&1` has no `-`): left to it.
+      const prev = out[out.length - 1];
+      if (fd && prev?.kind === 'word' && prev.end - prev.start === 1 && text[prev.start] === '-') return undefined;
+      out.push({ kind: 'redirect', start, end: target.end, fd, op, opStart, target });
+      continue;
+    }
+    const w = word();
+    if (!w) return undefined;
+    // A word glued to a redirection (`a>f`) is left to the grammar.
+    if (text[i] === '>' || text[i] === '<') return undefined;
+    out.push(w);
+  }
+  return out;
+}
