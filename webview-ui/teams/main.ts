@@ -1,5 +1,5 @@
 // The Team Board's script: renders the snapshot the extension posts (the team's tasks in five columns,
-// the questions members and the lead wait on the person for, the audit trail, the lead's unread mail) and sends a person's actions back (add a task, cancel,
+// the questions members and the lead wait on the person for, the mailbox, the audit trail, the lead's unread mail) and sends a person's actions back (add a task, cancel,
 // retry, approve, reject with feedback, reassign). Every control is a native button, select or input, so the board
 // works from the keyboard; colours are the theme's. Task text is data: it only ever becomes textContent.
 import type { BoardSnapshot, PersonActionName, ToBoardPage } from '../../src/core/teams/board-protocol';
@@ -62,6 +62,7 @@ function card(t: BoardTask, s: BoardSnapshot): HTMLElement {
     lines.push(el('div', { class: 'progress' },
       el('progress', { max: '100', value: String(t.progress), 'aria-label': `Progress of task ${t.id}` }), ` ${t.progress}%${t.progressNote ? ` ${t.progressNote}` : ''}`));
   }
+  if (t.gates.length) lines.push(el('div', { class: 'task-gates' }, `Gates: ${t.gates.map((g) => `${g.name} (${g.kind})`).join(', ')}`));
   if (t.gateFailures) lines.push(el('div', { class: 'gates' }, `Quality-gate failures: ${t.gateFailures}`));
   if (t.returns) lines.push(el('div', { class: 'returns' }, `Returned by the watchdog ${t.returns}×`));
   if (t.result) lines.push(el('div', { class: 'result' }, t.result));
@@ -128,6 +129,10 @@ function render(): void {
   children.push(board);
   const audit = el('ol', { class: 'audit' }, ...s.events.slice(0, 50).map((e) => el('li', {},
     el('time', {}, new Date(e.at).toLocaleTimeString()), ` ${e.actor} ${e.action}${e.taskId ? ` #${e.taskId}` : ''}${e.detail ? `: ${e.detail}` : ''}`)));
+  // The mailbox, newest first: what the lead, the members and the person told each other (read or not).
+  const mail = el('ol', { class: 'mail' }, ...[...s.messages].reverse().slice(0, 50).map((m) => el('li', { class: m.readAt === undefined ? 'unread' : 'read', 'data-message': String(m.id) },
+    el('time', {}, new Date(m.at).toLocaleTimeString()), ` ${m.sender} → ${m.recipient}${m.readAt === undefined ? ' (unread)' : ''}: `, el('span', { class: 'text' }, m.text))));
+  children.push(el('details', { class: 'mailbox', open: '' }, el('summary', {}, `Mailbox (${s.messages.length})`), s.messages.length ? mail : el('p', { class: 'empty' }, 'No messages yet.')));
   children.push(el('details', { class: 'trail', open: '' }, el('summary', {}, 'Audit trail'), audit));
   // A re-render must not steal the keyboard focus from the control the person is on.
   const focused = document.activeElement instanceof HTMLElement && app.contains(document.activeElement) ? document.activeElement : undefined;

@@ -3,6 +3,7 @@
 // what a change left open behind it. One wording for both, so an agent (and the tests) cannot tell
 // the backends apart.
 import type { BoardTask, NewTask, TaskChange, TaskOutcome } from './board-types';
+import type { GateDefinition } from './team-definition';
 
 export const refusal = {
   noTask: (id: number, teamId: string) => `Refused: there is no task #${id} on team ${teamId}.`,
@@ -19,8 +20,13 @@ export function searchWords(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []).slice(0, 32);
 }
 
+/** Gates as the audit trail and the board name them: `npm test (command), reviewer qa (agent)`. */
+export function gateNames(gates: readonly GateDefinition[]): string {
+  return gates.length ? gates.map((g) => `${g.name} (${g.kind})`).join(', ') : 'none';
+}
+
 export function createDetail(input: NewTask, blockers: readonly number[]): string {
-  return `created "${input.subject}"${blockers.length ? `, blocked by ${blockers.map((b) => `#${b}`).join(', ')}` : ''}${input.assignee ? `, assigned to ${input.assignee}` : ''}`;
+  return `created "${input.subject}"${blockers.length ? `, blocked by ${blockers.map((b) => `#${b}`).join(', ')}` : ''}${input.assignee ? `, assigned to ${input.assignee}` : ''}${input.gates?.length ? `, gates ${gateNames(input.gates)}` : ''}`;
 }
 
 /** The columns a change sets (in this order) and its audit text. */
@@ -35,6 +41,10 @@ export function changeOf(change: TaskChange): { columns: [string, string | numbe
   if (change.requireReview !== undefined) {
     columns.push(['require_review', change.requireReview ? 1 : 0]);
     said.push(`review ${change.requireReview ? 'required' : 'not required'}`);
+  }
+  if (change.gates !== undefined) {
+    columns.push(['gates', JSON.stringify(change.gates)]);
+    said.push(`gates now ${gateNames(change.gates)}`);
   }
   const blockers = change.blockedBy && [...new Set(change.blockedBy)];
   if (blockers) said.push(`blockers now ${blockers.length ? blockers.map((b) => `#${b}`).join(', ') : 'none'}`);

@@ -1,5 +1,6 @@
 // How the board reads to a model: one line per task, a task in full with its audit trail, and the
 // near-duplicate check `create` runs.
+import { gateNames } from './board-explain';
 import type { BoardEvent, BoardTask } from './board-types';
 
 export function taskLine(t: BoardTask): string {
@@ -18,6 +19,7 @@ export function taskDetail(t: BoardTask, events: readonly BoardEvent[]): string 
     t.result && `Result: ${t.result}`,
     t.attachments.length ? `Attachments: ${t.attachments.join(', ')}` : '',
     t.returns ? `Returned by the watchdog ${t.returns} time${t.returns === 1 ? '' : 's'}.` : '',
+    t.gates.length ? `Its own quality gates: ${gateNames(t.gates)}.` : '',
     t.gateFailures ? `Quality-gate failures: ${t.gateFailures}.` : '',
     events.length ? `History:\n${events.map((e) => `- ${new Date(e.at).toISOString()} ${e.actor} ${e.action}${e.detail ? `: ${e.detail}` : ''}`).join('\n')}` : '',
   ].filter(Boolean).join('\n');

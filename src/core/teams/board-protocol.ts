@@ -3,7 +3,7 @@
 // the team's board, an action's answer). The page and the host share these types; nothing here needs
 // Node, so the page's type check can follow it.
 import { z } from 'zod';
-import type { BoardEvent, BoardTask, TaskStatus } from './board-types';
+import type { BoardEvent, BoardTask, TaskStatus, TeamMessage } from './board-types';
 import type { OpenQuestion } from './open-questions';
 
 export const BOARD_COLUMNS: readonly { id: string; title: string; statuses: readonly TaskStatus[] }[] = [
@@ -42,6 +42,8 @@ export interface BoardSnapshot {
   events: BoardEvent[];
   /** Messages waiting unread for the lead. */
   leadUnread: number;
+  /** The mailbox: the team's latest messages between the lead, members and the person, oldest first (unread ones say so). */
+  messages: TeamMessage[];
   /** ask_user questions waiting for the person, oldest first (answered on the board or in the editor's prompt). */
   questions: OpenQuestion[];
   /** Definitions that could not be read, with file and field. */

@@ -2,6 +2,7 @@
 import type { SqlValue, StatementSpec } from '../storage/types';
 import { refusal } from './board-explain';
 import type { BoardEvent, BoardTask, TaskStatus, TeamMessage } from './board-types';
+import type { GateDefinition } from './team-definition';
 
 /** A task row with its blockers (all, and those not yet completed) as comma lists. */
 export const TASK_SELECT = `SELECT t.*,
@@ -14,6 +15,8 @@ export interface TaskRow {
   id: number; team_id: string; subject: string; description: string; priority: number; status: string;
   assignee: string | null; owner: string | null; run_id: string | null; require_review: number; progress: number;
   progress_note: string | null; result: string | null; returns: number; gate_failures: number; attachments: string;
+  /** The task's own gates as JSON (absent on rows read before the column existed). */
+  gates?: string | null;
   created_by: string; created_at: number; updated_at: number; blocked_by: string | null; open_blockers: string | null;
 }
 
@@ -25,7 +28,7 @@ export function taskFromRow(r: TaskRow): BoardTask {
     ...(r.assignee !== null ? { assignee: r.assignee } : {}), ...(r.owner !== null ? { owner: r.owner } : {}),
     ...(r.run_id !== null ? { runId: r.run_id } : {}), requireReview: r.require_review === 1, progress: r.progress,
     ...(r.progress_note !== null ? { progressNote: r.progress_note } : {}), ...(r.result !== null ? { result: r.result } : {}),
-    returns: r.returns, gateFailures: r.gate_failures, attachments: JSON.parse(r.attachments) as string[],
+    returns: r.returns, gateFailures: r.gate_failures, attachments: JSON.parse(r.attachments) as string[], gates: r.gates ? JSON.parse(r.gates) as GateDefinition[] : [],
     blockedBy: ids(r.blocked_by), openBlockers: ids(r.open_blockers), createdBy: r.created_by, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }

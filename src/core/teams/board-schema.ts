@@ -144,4 +144,10 @@ export const TEAM_MIGRATIONS: Migration[] = [
             seen_at INTEGER NOT NULL
           );`,
   },
+  {
+    version: 803,
+    name: 'teams: a task\'s own quality gates',
+    // JSON array of gate definitions (team-definition.ts), run after the team's gates.
+    sql: `ALTER TABLE team_tasks ADD COLUMN gates TEXT NOT NULL DEFAULT '[]';`,
+  },
 ];

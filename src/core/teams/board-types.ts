@@ -7,6 +7,21 @@ export type TaskStatus = 'pending' | 'in_progress' | 'in_review' | 'completed' |
 /** Statuses a task leaves only by a person's or the lead's decision (retry), or never (completed). */
 export const CLOSED_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled'];
 
+/** A quality gate (a team's, from its definition, or a task's own): see quality-gates.ts. */
+export interface GateDefinition {
+  /** Shown in the audit trail and the feedback ("npm test", "reviewer"). */
+  name: string;
+  kind: 'command' | 'agent';
+  /** kind command: the shell command, run through exec's judge and approvals; exit 0 passes. */
+  command?: string;
+  /** kind agent: the reviewer agent, which answers APPROVED or REJECTED: feedback. */
+  agent?: string;
+  /** A failure sends the task back with the feedback (true), or is only recorded (false). */
+  blockOnFailure: boolean;
+  /** Failures a task may have before it fails for good (with block_on_failure). */
+  maxRetries: number;
+}
+
 export interface BoardTask {
   id: number;
   teamId: string;
@@ -29,6 +44,8 @@ export interface BoardTask {
   returns: number;
   /** Quality-gate failures so far. */
   gateFailures: number;
+  /** This task's own quality gates, run after the team's before a member's `complete` is accepted (set by the lead). */
+  gates: GateDefinition[];
   /** Workspace file references attached to it. */
   attachments: string[];
   blockedBy: number[];
@@ -74,6 +91,7 @@ export interface NewTask {
   blockedBy?: number[];
   assignee?: string;
   requireReview?: boolean;
+  gates?: GateDefinition[];
 }
 
 export interface TaskChange {
@@ -83,6 +101,8 @@ export interface TaskChange {
   /** Replaces the blockers (each checked for a cycle). */
   blockedBy?: number[];
   requireReview?: boolean;
+  /** Replaces the task's own gates. */
+  gates?: GateDefinition[];
 }
 
 export type ListFilter = 'active' | 'completed' | 'all';
@@ -130,6 +150,8 @@ export interface BoardStore {
   note(teamId: string, taskId: number | undefined, action: string, detail: string, by: Actor): Promise<void>;
   events(teamId: string, opts?: { taskId?: number; limit?: number }): Promise<BoardEvent[]>;
   send(teamId: string, sender: string, recipients: readonly string[], text: string, at: number): Promise<void>;
+  /** The team's latest messages, to anyone, oldest first; reading them here marks nothing read (the Team Board's mailbox). */
+  messages(teamId: string, limit?: number): Promise<TeamMessage[]>;
   /** How many messages wait unread for the recipient. */
   unreadCount(teamId: string, recipient: string): Promise<number>;
   /** The recipient's unread messages, oldest first, marked read in the same step. */

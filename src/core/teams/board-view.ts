@@ -1,5 +1,5 @@
 // What the Team Board shows: the snapshot the host sends (the team's tasks, the audit trail, the
-// lead's unread mail count) and the page's HTML with a strict Content-Security-Policy.
+// mailbox and the lead's unread mail count) and the page's HTML with a strict Content-Security-Policy.
 import { chatCsp } from '../chat/chat-html';
 import { BOARD_COLUMNS, type BoardSnapshot } from './board-protocol';
 import type { BoardStore } from './board-types';
@@ -7,19 +7,21 @@ import type { OpenQuestion } from './open-questions';
 import type { TeamDefinition } from './team-definition';
 
 /**
- * The board of `team` as the page shows it (every task, the latest 100 events). Without a board, or
+ * The board of `team` as the page shows it (every task, the latest 100 events and messages). Without a board, or
  * when reading it fails (a shared server gone offline), the page shows why instead of the tasks.
  */
 export async function boardSnapshot(board: BoardStore | undefined, teams: readonly TeamDefinition[], shown: string | undefined, problems: readonly string[],
   noBoard = 'The workspace database could not be opened, so there is no board.', questions: (teamId: string) => readonly OpenQuestion[] = () => []): Promise<BoardSnapshot> {
   const team = teams.find((t) => t.id === shown) ?? teams[0];
-  const base = { columns: BOARD_COLUMNS, teams: teams.map((t) => ({ id: t.id, name: t.name })), tasks: [], events: [], leadUnread: 0, questions: [], problems: [...problems] };
+  const base = { columns: BOARD_COLUMNS, teams: teams.map((t) => ({ id: t.id, name: t.name })), tasks: [], events: [], leadUnread: 0, messages: [], questions: [], problems: [...problems] };
   if (!team) return base;
   const info = { id: team.id, name: team.name, lead: team.lead, members: team.members.map((m) => m.agent) };
   if (!board) return { ...base, team: info, problems: [...problems, noBoard] };
   try {
-    const [tasks, events, leadUnread] = await Promise.all([board.list(team.id, 'all', 'priority'), board.events(team.id, { limit: 100 }), board.unreadCount(team.id, team.lead)]);
-    return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread, questions: [...questions(team.id)] };
+    const [tasks, events, leadUnread, messages] = await Promise.all([
+      board.list(team.id, 'all', 'priority'), board.events(team.id, { limit: 100 }), board.unreadCount(team.id, team.lead), board.messages(team.id, 100),
+    ]);
+    return { ...base, team: info, tasks, events: [...events].sort((a, b) => b.id - a.id), leadUnread, messages, questions: [...questions(team.id)] };
   } catch (e) {
     return { ...base, team: info, problems: [...problems, (e as Error).message] };
   }

@@ -10,7 +10,7 @@ import type { BoardStore } from './board-types';
  * A method added to the interface must be named here (the type says so).
  */
 const KINDS: Record<keyof BoardStore, 'read' | 'change'> = {
-  get: 'read', list: 'read', search: 'read', events: 'read', unreadCount: 'read',
+  get: 'read', list: 'read', search: 'read', events: 'read', messages: 'read', unreadCount: 'read',
   create: 'change', update: 'change', claim: 'change', assign: 'change', progress: 'change', comment: 'change', attach: 'change',
   complete: 'change', submitForReview: 'change', approve: 'change', reject: 'change', cancel: 'change', retry: 'change',
   recordGate: 'change', releaseOrphans: 'change', note: 'change', send: 'change', readUnread: 'change',

@@ -43,9 +43,9 @@ export class SqlBoardStore implements BoardStore {
     const blockers = [...new Set(input.blockedBy ?? [])];
     await this.db.transaction([
       {
-        sql: `INSERT INTO team_tasks(team_id, create_key, subject, description, priority, assignee, require_review, created_by, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        params: [teamId, key, input.subject, input.description ?? '', input.priority ?? 0, input.assignee ?? null, input.requireReview ? 1 : 0, by.name, by.at, by.at],
+        sql: `INSERT INTO team_tasks(team_id, create_key, subject, description, priority, assignee, require_review, gates, created_by, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params: [teamId, key, input.subject, input.description ?? '', input.priority ?? 0, input.assignee ?? null, input.requireReview ? 1 : 0, JSON.stringify(input.gates ?? []), by.name, by.at, by.at],
       },
       ...blockers.map((b) => ({ sql: `INSERT INTO team_task_deps(task_id, blocker_id) SELECT (${ofKey}), ?`, params: [key, b] })),
       {
@@ -242,6 +242,11 @@ export class SqlBoardStore implements BoardStore {
 
   async send(teamId: string, sender: string, recipients: readonly string[], text: string, at: number): Promise<void> {
     await this.db.transaction(recipients.map((r) => ({ sql: 'INSERT INTO team_messages(team_id, sender, recipient, text, at) VALUES (?, ?, ?, ?, ?)', params: [teamId, sender, r, text, at] })));
+  }
+
+  async messages(teamId: string, limit = 100): Promise<TeamMessage[]> {
+    const rows = await this.db.query<MessageRow>('SELECT * FROM team_messages WHERE team_id = ? ORDER BY id DESC LIMIT ?', [teamId, limit]);
+    return rows.map(messageFromRow).reverse();
   }
 
   async unreadCount(teamId: string, recipient: string): Promise<number> {

@@ -11,20 +11,9 @@
 import { z } from 'zod';
 import { AGENT_ID_PATTERN, idProblem } from '../agents/agent-fields';
 import { agentIdFromFile, readFrontMatter } from '../agents/agent-file';
+import type { GateDefinition } from './board-types';
 
-export interface GateDefinition {
-  /** Shown in the audit trail and the feedback ("npm test", "reviewer"). */
-  name: string;
-  kind: 'command' | 'agent';
-  /** kind command: the shell command, run through exec's judge and approvals; exit 0 passes. */
-  command?: string;
-  /** kind agent: the reviewer agent, which answers APPROVED or REJECTED: feedback. */
-  agent?: string;
-  /** A failure sends the task back with the feedback (true), or is only recorded (false). */
-  blockOnFailure: boolean;
-  /** Failures a task may have before it fails for good (with block_on_failure). */
-  maxRetries: number;
-}
+export type { GateDefinition };
 
 export interface TeamMember {
   agent: string;
@@ -48,7 +37,8 @@ export interface TeamParseResult {
 }
 
 const agentId = z.string().regex(AGENT_ID_PATTERN, 'an agent id (lower-case letters, digits, - and _)');
-const gate = z.object({
+/** One gate as written (a team file, the setting, or a task's `gates`): snake_case, defaults filled. */
+export const gateInput = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   command: z.string().trim().min(1).max(4000).optional(),
   agent: agentId.optional(),
@@ -60,9 +50,16 @@ const fields = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   lead: agentId,
   members: z.array(z.union([agentId, z.object({ agent: agentId, description: z.string().trim().min(1).max(2000).optional() }).strict()])).min(1).max(32),
-  gates: z.array(gate).max(10).default([]),
+  gates: z.array(gateInput).max(10).default([]),
   instructions: z.string().max(64_000).optional(),
 }).strict();
+
+export function gateFromInput(g: z.infer<typeof gateInput>): GateDefinition {
+  return {
+    name: g.name ?? (g.command ?? `reviewer ${g.agent}`), kind: g.command !== undefined ? 'command' : 'agent',
+    ...(g.command !== undefined ? { command: g.command } : { agent: g.agent! }), blockOnFailure: g.block_on_failure, maxRetries: g.max_retries,
+  };
+}
 
 function build(id: string, raw: unknown, where: string, extra: Pick<TeamDefinition, 'source' | 'file' | 'instructions'>): TeamParseResult {
   const bad = idProblem(id);
@@ -79,10 +76,7 @@ function build(id: string, raw: unknown, where: string, extra: Pick<TeamDefiniti
     if (seen.has(m.agent)) return { errors: [`${where}: member ${m.agent} is listed twice`] };
     seen.add(m.agent);
   }
-  const gates = f.gates.map((g): GateDefinition => ({
-    name: g.name ?? (g.command ?? `reviewer ${g.agent}`), kind: g.command !== undefined ? 'command' : 'agent',
-    ...(g.command !== undefined ? { command: g.command } : { agent: g.agent! }), blockOnFailure: g.block_on_failure, maxRetries: g.max_retries,
-  }));
+  const gates = f.gates.map(gateFromInput);
   const instructions = extra.instructions ?? f.instructions;
   return {
     team: { id, name: f.name ?? id, lead: f.lead, members, gates, ...(instructions?.trim() ? { instructions: instructions.trim() } : {}), source: extra.source, ...(extra.file ? { file: extra.file } : {}) },

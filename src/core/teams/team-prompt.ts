@@ -21,6 +21,7 @@ export function teamMd(team: TeamDefinition, describe: (agent: string) => string
     '- A task with open blockers cannot be claimed; completing a blocker releases its dependents. Dependency cycles are refused.',
     '- Members finish with `complete` (a result is required), hand in for `review` when the task requires it (you `approve` or `reject` with feedback), or report a `blocker` (the task fails and you are told).',
     '- A task whose member stopped without finishing goes back to pending; after 2 such returns it comes to you.',
+    '- A task may carry its own quality gates (`gates` on create or update: `{ "command": "npm test" }` or `{ "agent": "<a reviewer outside the team>" }`); they run after the team\'s gates before a member\'s `complete` is accepted.',
     '- Members\' final answers and blockers arrive in your mailbox: `team_message read`. `send` and `broadcast` reach members.',
     '- When every task is done, answer the person with what the team did.',
     ...(gates.length ? ['', '## Quality gates (run before a member\'s `complete` is accepted)', ...gates] : []),

@@ -18,15 +18,18 @@ function afterMath(o: TaskOutcome): string {
 }
 
 /**
- * Runs the team's gates (members only: the lead's own completion and reviewers never trigger them).
- * Resolves with a refusal to return to the member, or undefined when the task may complete.
+ * Runs the team's gates, then the task's own (members only: the lead's own completion and reviewers
+ * never trigger them). The task's gates are read from the board, never from the member's call, and
+ * only the lead sets them. Resolves with a refusal to return to the member, or undefined when the
+ * task may complete.
  */
 async function gatesRefuse(svc: TeamService, c: TeamCaller, task: BoardTask, result: string, ports: GatePorts | undefined, ctx: ToolContext): Promise<ToolResult | undefined> {
-  if (c.role !== 'member' || !c.team.gates.length) return undefined;
-  if (!ports) return fail('This team has quality gates, and nothing here can run them: ask the lead to complete the task.');
+  const gates = [...c.team.gates, ...task.gates];
+  if (c.role !== 'member' || !gates.length) return undefined;
+  if (!ports) return fail('This task has quality gates, and nothing here can run them: ask the lead to complete the task.');
   const board = await svc.board();
   let failures = task.gateFailures;
-  for (const gate of c.team.gates) {
+  for (const gate of gates) {
     const out = await runGate(gate, task, result, ports, ctx, c);
     if (out.passed) {
       await board.recordGate(c.team.id, task.id, { name: gate.name, passed: true, feedback: out.feedback }, { name: 'gate', at: svc.now() });

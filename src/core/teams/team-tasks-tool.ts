@@ -6,6 +6,7 @@ import { defineTool, fail, ok, type ToolContext, type ToolResult } from '../tool
 import { nearDuplicates, taskDetail, taskLine, taskList } from './board-format';
 import { BOARD_REFUSAL } from './board-schema';
 import type { GatePorts } from './quality-gates';
+import { gateFromInput, gateInput, type GateDefinition } from './team-definition';
 import { approveTask, assignTask, cancelTask, completeTask, handIn, rejectTask, reportBlocker, retryTask, startedText } from './team-task-finish';
 import type { TeamCaller, TeamService } from './team-service';
 
@@ -20,6 +21,8 @@ const parameters = z.object({
   blocked_by: z.array(id).max(50).optional().describe('create/update: tasks that must be completed first (update replaces the list).'),
   assignee: z.string().min(1).max(64).optional().describe('create/assign: the member (agent id) to do it; assigning starts an idle member on it.'),
   require_review: z.boolean().optional().describe('create/update: the lead must approve the result.'),
+  gates: z.array(gateInput).max(10).optional()
+    .describe('create/update (the lead): this task\'s own quality gates, run after the team\'s before a member\'s complete is accepted: { command } (exit 0 passes) or { agent } (a reviewer outside the team answers APPROVED or REJECTED: feedback); update replaces them.'),
   query: z.string().min(1).max(500).optional().describe('search: words to find in subjects and descriptions.'),
   filter: z.enum(['active', 'completed', 'all']).optional().describe('list: default active.'),
   order: z.enum(['priority', 'newest']).optional().describe('list: default priority.'),
@@ -62,6 +65,17 @@ export function createTeamTasksTool(svc: () => TeamService | undefined, gates?: 
   });
 }
 
+/**
+ * A task's gates as given. A reviewer on the team itself is refused: a member (or the lead) would pass
+ * judgement on the team's own work, and its answer would come from the very agents the gate checks.
+ */
+function taskGates(c: TeamCaller, given: readonly z.infer<typeof gateInput>[]): GateDefinition[] {
+  const onTeam = new Set([c.team.lead, ...c.team.members.map((m) => m.agent)]);
+  const inside = given.find((g) => g.agent !== undefined && onTeam.has(g.agent));
+  if (inside) throw new Error(`${BOARD_REFUSAL} reviewer ${inside.agent} is on team ${c.team.id}; a gate's reviewer must be an agent outside the team, so no one reviews the team's own work.`);
+  return given.map(gateFromInput);
+}
+
 async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gates: GatePorts | undefined): Promise<ToolResult> {
   const board = await s.board();
   const team = c.team.id;
@@ -74,6 +88,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
     if (!s.isMember(c.team, name)) throw new Error(`${BOARD_REFUSAL} ${name} is not on team ${team}: its members are ${c.team.members.map((m) => m.agent).join(', ')} (and the lead ${c.team.lead}).`);
   };
   const tid = a.id!;
+  const ownGates = a.gates && taskGates(c, a.gates);
   switch (a.action) {
     case 'create': {
       const subject = need('subject', 'a subject');
@@ -81,8 +96,9 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
         if (c.role !== 'lead') return fail('Only the lead assigns tasks; leave out assignee (the task is open to whoever claims it).');
         checkMember(a.assignee);
       }
+      if (ownGates && c.role !== 'lead') return fail('Only the lead sets a task\'s quality gates; leave out gates (the team\'s own gates still run).');
       const similar = nearDuplicates(subject, await board.search(team, subject, { anyWord: true, openOnly: true, limit: 10 }));
-      const t = await board.create(team, { subject, description: a.description, priority: a.priority, blockedBy: a.blocked_by, assignee: a.assignee, requireReview: a.require_review }, by);
+      const t = await board.create(team, { subject, description: a.description, priority: a.priority, blockedBy: a.blocked_by, assignee: a.assignee, requireReview: a.require_review, gates: ownGates }, by);
       const started = a.assignee && t.openBlockers.length === 0 ? await s.activate(c, a.assignee, `Task #${t.id} "${t.subject}" is assigned to you: claim it and work on it.`) : undefined;
       return ok([
         `Created ${taskLine(t)}.`,
@@ -99,7 +115,7 @@ async function run(s: TeamService, c: TeamCaller, a: Args, ctx: ToolContext, gat
       return t ? ok(taskDetail(t, await board.events(team, { taskId: tid, limit: 50 }))) : fail(`There is no task #${tid} on team ${team}.`);
     }
     case 'update': {
-      const t = await board.update(team, tid, { subject: a.subject, description: a.description, priority: a.priority, blockedBy: a.blocked_by, requireReview: a.require_review }, by);
+      const t = await board.update(team, tid, { subject: a.subject, description: a.description, priority: a.priority, blockedBy: a.blocked_by, requireReview: a.require_review, gates: ownGates }, by);
       return ok(`Updated ${taskLine(t)}.`);
     }
     case 'claim': {

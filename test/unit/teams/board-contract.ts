@@ -155,6 +155,21 @@ export function boardContract(backend: string, open: () => Promise<BoardFixture>
       assert.ok(events.every((e, i) => i === 0 || e.at > events[i - 1].at));
     });
 
+    it('a task\'s own gates are kept with it, read back by every read (claims too), replaced by update, and recorded', async () => {
+      const tests = { name: 'npm test', kind: 'command' as const, command: 'npm test', blockOnFailure: true, maxRetries: 2 };
+      const review = { name: 'reviewer qa', kind: 'agent' as const, agent: 'qa', blockOnFailure: false, maxRetries: 0 };
+      const plain = await f.board.create(T, { subject: 'No gates' }, f.as('lead'));
+      assert.deepEqual(plain.gates, []);
+      const t = await f.board.create(T, { subject: 'Gated', gates: [tests] }, f.as('lead'));
+      assert.deepEqual(t.gates, [tests]);
+      assert.deepEqual((await f.board.claim(T, t.id, 'r', f.as('ann'))).gates, [tests]);
+      assert.deepEqual((await f.board.update(T, t.id, { gates: [tests, review] }, f.as('lead'))).gates, [tests, review]);
+      assert.deepEqual((await f.board.list(T, 'all', 'newest')).map((x) => x.gates.length), [2, 0]);
+      assert.deepEqual((await f.board.update(T, t.id, { gates: [] }, f.as('lead'))).gates, []);
+      assert.deepEqual((await f.board.events(T, { taskId: t.id })).map((e) => e.detail), [
+        'created "Gated", gates npm test (command)', 'claimed (run r)', 'gates now npm test (command), reviewer qa (agent)', 'gates now none']);
+    });
+
     it('messages: each recipient reads its unread messages once, even when two reads race', async () => {
       await f.board.send(T, 'lead', ['ann', 'bob'], 'standup', 1);
       await f.board.send(T, 'bob', ['ann'], 'need the schema', 2);
@@ -162,6 +177,13 @@ export function boardContract(backend: string, open: () => Promise<BoardFixture>
       assert.deepEqual([...r1, ...r2].map((m) => `${m.sender}:${m.text}`).sort(), ['bob:need the schema', 'lead:standup']);
       assert.deepEqual(await f.board.readUnread(T, 'ann', 4), []);
       assert.deepEqual((await f.board.readUnread(T, 'bob', 4)).map((m) => m.text), ['standup']);
+      // The board's mailbox: every message of the team, oldest first, read or not, and reading it marks nothing.
+      await f.board.send('other', 'lead', ['ann'], 'not this team', 5);
+      assert.deepEqual((await f.board.messages(T)).map((m) => [m.sender, m.recipient, m.text, m.readAt]),
+        [['lead', 'ann', 'standup', 3], ['lead', 'bob', 'standup', 4], ['bob', 'ann', 'need the schema', 3]]);
+      await f.board.send(T, 'ann', ['lead'], 'schema is in', 6);
+      assert.deepEqual((await f.board.messages(T, 2)).map((m) => m.text), ['need the schema', 'schema is in']);
+      assert.equal(await f.board.unreadCount(T, 'lead'), 1);
     });
   });
 }

@@ -32,7 +32,7 @@ describe('pincer team', function () {
     const db = await Database.open({ dir: state, workerPath: STORAGE_WORKER, migrations: WORKSPACE_MIGRATIONS });
     const board = new SqlBoardStore(db);
     const lead = { name: 'default', at: 1_000 };
-    const api = await board.create('web', { subject: 'Write the API', priority: 5 }, lead);
+    const api = await board.create('web', { subject: 'Write the API', priority: 5, gates: [{ name: 'npm test', kind: 'command', command: 'npm test', blockOnFailure: true, maxRetries: 2 }] }, lead);
     await board.claim('web', api.id, undefined, { name: 'ann', at: 1_001 });
     await board.complete('web', api.id, 'GET /tasks works', { name: 'ann', at: 1_002 });
     const ui = await board.create('web', { subject: 'Build the UI', requireReview: true }, lead);
@@ -70,10 +70,11 @@ describe('pincer team', function () {
 
     const task = pincer('task', 'web', String(api.id), '--json');
     assert.equal(task.code, 0, task.err);
-    const got = JSON.parse(task.out) as { task: { subject: string; result: string }; events: { actor: string; action: string }[] };
+    const got = JSON.parse(task.out) as { task: { subject: string; result: string; gates: { name: string; command: string }[] }; events: { actor: string; action: string }[] };
     assert.equal(got.task.result, 'GET /tasks works');
+    assert.deepEqual(got.task.gates.map((g) => [g.name, g.command]), [['npm test', 'npm test']], 'a task\'s own gates are in its JSON');
     assert.deepEqual(got.events.map((e) => `${e.actor} ${e.action}`), ['default create', 'ann claim', 'ann complete']);
-    assert.match(pincer('task', 'web', String(api.id)).out, /Result: GET \/tasks works\nHistory:\n- 1970-01-01T00:00:01\.000Z default create/);
+    assert.match(pincer('task', 'web', String(api.id)).out, /Result: GET \/tasks works\nIts own quality gates: npm test \(command\)\.\nHistory:\n- 1970-01-01T00:00:01\.000Z default create/);
 
     // No such team or task: exit 1, the reason (as {"error"} with --json); bad usage: exit 2.
     const none = pincer('board', 'nosuch', '--json');

@@ -51,7 +51,7 @@ async function boardOfEveryKind(): Promise<BoardSnapshot> {
   const f = await localBoard();
   try {
     const b = f.board;
-    await b.create('web', { subject: 'Design the API', priority: 5 }, f.as('default'));
+    await b.create('web', { subject: 'Design the API', priority: 5, gates: [{ name: 'npm test', kind: 'command', command: 'npm test', blockOnFailure: true, maxRetries: 2 }] }, f.as('default'));
     await b.create('web', { subject: 'Build the <UI>', blockedBy: [1], assignee: 'bob' }, f.as('default'));
     await b.create('web', { subject: 'Write docs', requireReview: true, assignee: 'ann' }, f.as('default'));
     await b.create('web', { subject: 'Fix the build' }, f.as('default'));
@@ -64,6 +64,8 @@ async function boardOfEveryKind(): Promise<BoardSnapshot> {
     await b.complete('web', 4, 'green again', f.as('bob'));
     await b.cancel('web', 5, 'not needed', f.as('default'));
     await b.send('web', 'ann', ['default'], '[ann] docs are ready for review', Date.now());
+    await b.send('web', 'default', ['bob'], 'use <b>flexbox</b>', Date.now());
+    await b.readUnread('web', 'bob', Date.now());
     return await boardSnapshot(b, [team, ops], 'web', []);
   } finally {
     await f.close();
@@ -149,6 +151,14 @@ describe('teams: the Team Board page in a browser', function () {
     assert.match((await page.locator('[data-task="1"] .progress').textContent())!, /40% schema drafted/);
     assert.equal(await page.locator('[data-task="4"] .result').textContent(), 'green again');
     assert.equal(await page.locator('[data-task="2"] h3 *').count(), 1, 'the subject\'s <UI> is not markup');
+    assert.equal(await page.locator('[data-task="1"] .task-gates').textContent(), 'Gates: npm test (command)');
+    assert.equal(await page.locator('[data-task="2"] .task-gates').count(), 0);
+    // The mailbox, newest first; unread mail says so; message text is text.
+    assert.equal(await page.locator('.mailbox summary').textContent(), 'Mailbox (2)');
+    const mail = await page.locator('.mail li').evaluateAll((items) => items.map((li) => li.textContent!.slice(li.querySelector('time')!.textContent!.length)));
+    assert.deepEqual(mail, [' default → bob: use <b>flexbox</b>', ' ann → default (unread): [ann] docs are ready for review']);
+    assert.equal(await page.locator('.mail li.unread').count(), 1);
+    assert.equal(await page.locator('.mail b').count(), 0, 'a message\'s <b> is not markup');
     const trail = await page.locator('.audit li').allTextContents();
     assert.equal(trail.length, snapshot.events.length);
     assert.match(trail[0]!, /default cancel #5: not needed$/);

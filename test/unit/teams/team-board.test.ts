@@ -53,7 +53,7 @@ describe('teams: the Team Board', () => {
     }
   });
 
-  it('the snapshot has every task, the five columns, the audit trail newest first and the lead\'s unread count', async () => {
+  it('the snapshot has every task, the five columns, the audit trail newest first, the mailbox and the lead\'s unread count', async () => {
     const f = await localBoard();
     try {
       await f.board.create('web', { subject: 'A' }, f.as('default'));
@@ -66,6 +66,8 @@ describe('teams: the Team Board', () => {
       assert.deepEqual(s.tasks.map((t) => [t.id, t.openBlockers]), [[1, []], [2, [1]]]);
       assert.deepEqual(s.events.map((e) => e.taskId), [2, 1]);
       assert.equal(s.leadUnread, 1);
+      assert.deepEqual(s.messages.map((m) => [m.sender, m.recipient, m.text, m.readAt]), [['ann', 'default', 'hello', undefined]]);
+      assert.equal(await f.board.unreadCount('web', 'default'), 1, 'the board shows the mailbox without reading it for the lead');
       assert.deepEqual(s.problems, ['pincer.teams.x: field lead: required']);
       const none = await boardSnapshot(undefined, [], undefined, []);
       assert.equal(none.team, undefined);
@@ -88,7 +90,7 @@ describe('teams: the Team Board', () => {
 
   it('the page runs only its own nonce\'s scripts and loads nothing from elsewhere', () => {
     const html = boardHtml({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abcdefghijklmnopqrstuv', script: 'https://x/team-board.js', style: 'https://x/team-board.css' });
-    assert.match(html, /default-src 'none'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; font-src [^;]+; script-src 'nonce-abcdefghijklmnopqrstuv'/);
+    assert.match(html, /default-src 'none'; style-src https:\/\/file\+\.vscode-resource\.vscode-cdn\.net; font-src [^;]+; img-src blob:; script-src 'nonce-abcdefghijklmnopqrstuv'/);
     assert.match(html, /<script nonce="abcdefghijklmnopqrstuv" src="https:\/\/x\/team-board\.js"><\/script>/);
     assert.throws(() => boardHtml({ cspSource: "x; script-src 'unsafe-inline'", nonce: 'abcdefghijklmnopqrstuv', script: '', style: '' }));
     assert.throws(() => boardHtml({ cspSource: 'x', nonce: 'short', script: '', style: '' }));

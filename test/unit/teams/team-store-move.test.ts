@@ -110,11 +110,12 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
   });
 
   describe('Move Team to Serverâ€¦', () => {
+    const GATE = { name: 'docs lint', kind: 'command' as const, command: 'npm run lint:docs', blockOnFailure: true, maxRetries: 1 };
     async function workspaceBoard() {
       const f = await openSqlBoard();
       const a = await f.board.create(T, { subject: 'Design the schema', description: 'tables and rules', priority: 2 }, f.as('lead'));
       const b = await f.board.create(T, { subject: 'Write the parser', blockedBy: [a.id], assignee: 'coder' }, f.as('lead'));
-      const c = await f.board.create(T, { subject: 'Review the docs', requireReview: true }, f.as('lead'));
+      const c = await f.board.create(T, { subject: 'Review the docs', requireReview: true, gates: [GATE] }, f.as('lead'));
       await f.board.create('other-team', { subject: 'Not this team' }, f.as('lead'));
       await f.board.claim(T, a.id, 'run-1', f.as('architect'));
       await f.board.attach(T, a.id, 'docs/schema.md', f.as('architect'));
@@ -144,7 +145,8 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
           const [a, b, c] = [w.a, w.b, w.c].map((t) => moved.find((m) => m.id === out.idMap[String(t.id)])!);
           assert.deepEqual([a!.status, a!.owner, a!.runId, a!.progress, a!.progressNote, a!.attachments, a!.priority], ['in_progress', 'architect', 'run-1', 40, 'halfway', ['docs/schema.md'], 2]);
           assert.deepEqual([b!.blockedBy, b!.openBlockers, b!.assignee], [[a!.id], [a!.id], 'coder']);
-          assert.deepEqual([c!.status, c!.result, c!.requireReview], ['in_review', 'docs written', true]);
+          assert.deepEqual([c!.status, c!.result, c!.requireReview, c!.gates], ['in_review', 'docs written', true, [GATE]]);
+          assert.deepEqual([a!.gates, b!.gates], [[], []]);
           assert.deepEqual(await pg.list('other-team', 'all', 'newest'), []);
           const trail = await pg.events(T);
           assert.deepEqual(trail.slice(0, -1).map((e) => e.action), (await w.f.board.events(T)).map((e) => e.action));
@@ -224,6 +226,7 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
         assert.deepEqual(here.map((t) => [t.subject, t.status]).sort(), (await pg.list(T, 'all', 'newest')).map((t) => [t.subject, t.status]).sort());
         const [ha, hb] = ['Design the schema', 'Write the parser'].map((s) => here.find((t) => t.subject === s)!);
         assert.deepEqual([ha!.result, hb!.blockedBy, hb!.openBlockers], ['schema done', [ha!.id], []]);
+        assert.deepEqual(here.find((t) => t.subject === 'Review the docs')!.gates, [GATE], 'a task\'s own gates come back with it');
         assert.deepEqual((await w.f.board.events(T, { limit: 500 })).map((e) => e.action), (await pg.events(T, { limit: 500 })).map((e) => e.action));
         assert.deepEqual((await w.f.board.list('other-team', 'all', 'newest')).map((t) => t.subject), ['Not this team']);
         // The rules hold on what came back: the released task is claimable, a completed one is final.

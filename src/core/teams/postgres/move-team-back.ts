@@ -37,11 +37,12 @@ function writeStatements(teamId: string, b: Board, base: number, replace: boolea
   // Explicit ids: another window's task created meanwhile takes base + 1 too, and this transaction then fails whole.
   const tasks = b.tasks.map((t): StatementSpec => ({
     sql: `INSERT INTO team_tasks(id, team_id, create_key, subject, description, priority, status, assignee, owner, run_id, require_review, progress,
-            progress_note, result, returns, gate_failures, attachments, created_by, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            progress_note, result, returns, gate_failures, attachments, created_by, created_at, updated_at, gates)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     params: [to(t.id), teamId, randomUUID(), t.subject, t.description, t.priority, t.status, t.assignee, t.owner, t.run_id,
       t.require_review === true || t.require_review === 1 ? 1 : 0, t.progress, t.progress_note, t.result, t.returns, t.gate_failures,
-      typeof t.attachments === 'string' ? t.attachments : JSON.stringify(t.attachments), t.created_by, Number(t.created_at), Number(t.updated_at)],
+      typeof t.attachments === 'string' ? t.attachments : JSON.stringify(t.attachments), t.created_by, Number(t.created_at), Number(t.updated_at),
+      typeof t.gates === 'string' ? t.gates : JSON.stringify(t.gates)],
   }));
   const deps = b.deps.map((d): StatementSpec => ({ sql: 'INSERT INTO team_task_deps(task_id, blocker_id) VALUES (?, ?)', params: [to(d.task_id), to(d.blocker_id)] }));
   const events = b.events.map((e): StatementSpec => ({

@@ -49,6 +49,8 @@ export interface TaskRow {
   id: number; subject: string; description: string; priority: number; status: string; assignee: string | null; owner: string | null;
   run_id: string | null; require_review: number | boolean; progress: number; progress_note: string | null; result: string | null;
   returns: number; gate_failures: number; attachments: string | string[]; created_by: string; created_at: number; updated_at: number;
+  /** The task's own gates: JSON text in the workspace, parsed from JSONB on the server. */
+  gates: string | unknown[];
 }
 export interface DepRow { task_id: number; blocker_id: number }
 export interface EventRow { task_id: number | null; actor: string; action: string; detail: string; at: number }
@@ -57,14 +59,21 @@ export interface Board { tasks: TaskRow[]; deps: DepRow[]; events: EventRow[]; m
 
 const BATCH = 500;
 
-/** sha256 of the board with every task id replaced by its place in id order (the same on both sides). */
+const json = (v: string | unknown[]): unknown[] => (typeof v === 'string' ? JSON.parse(v) as unknown[] : v);
+/** Gates with their keys in one order (the server's JSONB keeps its own key order, not the writer's). */
+const canonGates = (v: string | unknown[]) => json(v).map((g) => Object.entries(g as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * sha256 of the board with every task id replaced by its place in id order (the same on both sides).
+ * A task's gates count only when it has some, so a board without any sums as it did before tasks had gates.
+ */
 export function boardChecksum(b: Board): string {
   const place = new Map(b.tasks.map((t, i) => [t.id, i]));
   const at = (id: number | null) => (id === null ? null : place.get(id) ?? null);
   const canon = {
     tasks: b.tasks.map((t) => [t.subject, t.description, t.priority, t.status, t.assignee, t.owner, t.run_id, t.require_review === true || t.require_review === 1,
       t.progress, t.progress_note, t.result, t.returns, t.gate_failures, typeof t.attachments === 'string' ? JSON.parse(t.attachments) as unknown : t.attachments,
-      t.created_by, Number(t.created_at), Number(t.updated_at)]),
+      t.created_by, Number(t.created_at), Number(t.updated_at), ...(json(t.gates).length ? [canonGates(t.gates)] : [])]),
     deps: b.deps.map((d) => [at(d.task_id), at(d.blocker_id)]).sort((x, y) => (x[0]! - y[0]!) || (x[1]! - y[1]!)),
     events: b.events.map((e) => [at(e.task_id), e.actor, e.action, e.detail, Number(e.at)]),
     messages: b.messages.map((m) => [m.sender, m.recipient, m.text, Number(m.at), m.read_at === null ? null : Number(m.read_at)]),
@@ -130,10 +139,11 @@ async function copyTasks(c: PoolClient, teamId: string, tasks: TaskRow[], step: 
     if (i % 50 === 0) step('tasks', i, tasks.length);
     const { rows } = await c.query<{ id: number }>(
       `INSERT INTO team_tasks(team_id, subject, description, priority, status, assignee, owner, run_id, require_review, progress, progress_note,
-         result, returns, gate_failures, attachments, created_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, $18) RETURNING id`,
+         result, returns, gate_failures, attachments, created_by, created_at, updated_at, gates)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16, $17, $18, $19::jsonb) RETURNING id`,
       [teamId, t.subject, t.description, t.priority, t.status, t.assignee, t.owner, t.run_id, t.require_review === 1 || t.require_review === true, t.progress,
-        t.progress_note, t.result, t.returns, t.gate_failures, typeof t.attachments === 'string' ? t.attachments : JSON.stringify(t.attachments), t.created_by, t.created_at, t.updated_at],
+        t.progress_note, t.result, t.returns, t.gate_failures, typeof t.attachments === 'string' ? t.attachments : JSON.stringify(t.attachments), t.created_by, t.created_at, t.updated_at,
+        JSON.stringify(json(t.gates))],
     );
     idMap.set(t.id, rows[0]!.id);
   }
