@@ -106,7 +106,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
   const exec = registerExec(context, rt, storage, () => guard(), warn);
   // The lead's TEAM.md comes from the teams, which start members as the chat's subagents.
-  const teams = createTeamsHost({ rt, storage, secrets: context.secrets, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn }, () => toolset.rebuild());
+  const teams = createTeamsHost({ rt, storage, secrets: context.secrets, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn, state: context.workspaceState }, () => toolset.rebuild());
   const chat = registerChatLazily(context, rt, storage, memory, exec, review, (key, agent) => teams.teamMd(key, agent));
   const teamBoard = new TeamBoardPanel(context.extensionUri, teams);
   const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });

@@ -21,8 +21,9 @@ export class TeamBoardPanel implements vscode.Disposable {
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly teams: TeamsHost) {}
 
-  /** Opens (or shows) the board of `teamId`, else of the picked team, else of the first. */
+  /** Opens (or shows) the board of `teamId`, else of the team picked last (remembered across reloads), else of the first. */
   async open(teamId?: string): Promise<void> {
+    if (teamId !== undefined && this.teams.teams().some((t) => t.id === teamId)) await this.teams.remember(teamId);
     this.shown = teamId ?? this.shown ?? this.teams.picked();
     if (this.panel) {
       this.panel.reveal();
@@ -44,6 +45,8 @@ export class TeamBoardPanel implements vscode.Disposable {
     panel.onDidDispose(() => {
       subs.forEach((s) => s.dispose());
       this.panel = undefined;
+      // Opened again, it shows the team picked last, as after a reload.
+      this.shown = undefined;
     });
   }
 
@@ -52,7 +55,10 @@ export class TeamBoardPanel implements vscode.Disposable {
     const parsed = fromBoardPage.safeParse(raw);
     if (!parsed.success) return;
     const m = parsed.data;
-    if (m.type === 'pick-team') this.shown = m.team;
+    if (m.type === 'pick-team') {
+      this.shown = m.team;
+      if (this.teams.teams().some((t) => t.id === m.team)) await this.teams.remember(m.team);
+    }
     if (m.type === 'answer') {
       const answered = this.teams.service()?.questions.answer(m.id, m.text) ?? false;
       this.lastResult = answered ? { ok: true, text: 'Answered.' } : { ok: false, text: 'That question is no longer open.' };

@@ -32,6 +32,8 @@ export interface TeamsHostDeps {
   /** The primary local workspace folder, where `.pincer/teams` lives. */
   folder: () => string | undefined;
   warn: (message: string) => void;
+  /** The workspace's own memory (workspaceState): the team picked last outlives a reload there. */
+  state: vscode.Memento;
 }
 
 export interface TeamsHost extends vscode.Disposable {
@@ -42,8 +44,10 @@ export interface TeamsHost extends vscode.Disposable {
   problems(): readonly string[];
   /** Why there is no board, or that the team store's server is offline; undefined when all is well. */
   storeProblem(): string | undefined;
-  /** The team the person picked last (Pincer: Pick Team…). */
+  /** The team the person picked last (Pincer: Pick Team…, or on the Team Board), in this workspace, across reloads. */
   picked(): string | undefined;
+  /** Remembers `teamId` as the team picked last. */
+  remember(teamId: string): Promise<void>;
   /** The board (the workspace's, or the server's the person's settings name), watched; undefined when it cannot be opened. */
   board(): Promise<BoardStore | undefined>;
   /** Announces the team of every board change. */
@@ -59,9 +63,10 @@ export interface TeamsHost extends vscode.Disposable {
   pickCommand(teamId?: string): Promise<TeamDefinition | undefined>;
 }
 
+const PICKED_KEY = 'pincer.teams.picked';
+
 export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHost {
   let defs: { teams: TeamDefinition[]; problems: string[] } = { teams: [], problems: [] };
-  let picked: string | undefined;
   let svc: TeamService | undefined;
   let watched: Promise<{ open: OpenBoard; sub: { dispose(): void } } | undefined> | undefined;
   const emitter = new vscode.EventEmitter<string>();
@@ -142,7 +147,8 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     problems: () => defs.problems,
     storeProblem: () => store.problem(),
     commands: store.commands,
-    picked: () => picked,
+    picked: () => d.state.get<string>(PICKED_KEY),
+    remember: async (teamId) => { await d.state.update(PICKED_KEY, teamId); },
     board,
     onBoardChange: (listener) => {
       void boardWatched();
@@ -171,7 +177,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
         void vscode.window.showWarningMessage(`Pincer: team ${team.id}'s lead ${team.lead} is not a defined agent.`);
         return undefined;
       }
-      picked = team.id;
+      await d.state.update(PICKED_KEY, team.id);
       // A new chat session with the lead, started for this team: the lead leads it there only.
       const { view } = d.chat();
       await view.reveal();
