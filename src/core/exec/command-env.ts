@@ -31,6 +31,13 @@ export function isEverydayEditor(value: string): boolean {
   return EDITOR_VALUE.test(value.trim());
 }
 const WORKSPACE_FILE = /^(\.\/)?[\w-][\w.-]*(\/[\w.-]+)*$/;
+/**
+ * JVM options that only tune the machine a program runs on: heap, stack and collector sizes and
+ * switches, assertions, and plain locale and encoding properties. Not an agent, a command run on an
+ * error (`-XX:OnError=`, `-XX:OnOutOfMemoryError=`), a file of further options (`-XX:Flags=`,
+ * `-XX:VMOptionsFile=`, `@argfile`), a class path, or a property that moves trust or traffic.
+ */
+const JVM_TUNING = /^(\s*(-Xm[snx]\d+[kKmMgG]?|-Xss\d+[kKmMgG]?|-XX:[+-]\w+|-XX:(?!On|Flags|VMOptionsFile)\w+=[\w.%+-]+|-Dfile\.encoding=[\w-]+|-Duser\.(timezone|language|country|region)=[\w/+-]+|-Djava\.awt\.headless=(true|false)|-server|-client|-ea|-da|-esa|-dsa))*\s*$/;
 
 /** Everyday values of otherwise dangerous names: `PAGER=cat`, `NODE_OPTIONS=--max-old-space-size=4096`, `PYTHONPATH=src`. */
 const HARMLESS_VALUE: Record<string, RegExp> = {
@@ -45,6 +52,8 @@ const HARMLESS_VALUE: Record<string, RegExp> = {
   NODE_EXTRA_CA_CERTS: WORKSPACE_FILE, SSL_CERT_FILE: WORKSPACE_FILE, REQUESTS_CA_BUNDLE: WORKSPACE_FILE, CURL_CA_BUNDLE: WORKSPACE_FILE, GIT_SSL_CAINFO: WORKSPACE_FILE,
   // ssh with a workspace key and ordinary options; ProxyCommand, LocalCommand and the like run programs.
   GIT_SSH_COMMAND: /^ssh(\s+(-[46AaCqTtvVxXYN]+|-[iFlpo]\s*(?!\S*(Proxy|LocalCommand|KnownHostsCommand|Match|Include))[\w./=@:-]+))*\s*$/i,
+  // `JAVA_TOOL_OPTIONS=-Xmx2g java -jar app.jar`: sizes and switches of the JVM, nothing loaded or run.
+  JAVA_TOOL_OPTIONS: JVM_TUNING, _JAVA_OPTIONS: JVM_TUNING, JDK_JAVA_OPTIONS: JVM_TUNING,
 };
 
 /** Assignments in front of a command (or given to env) that inject code; `dynamic` values always count. */

@@ -2,7 +2,8 @@
 // what desktop applications keep in the home folder (chat tokens in a leveldb, a password manager's
 // vault, remote-desktop profiles, the address book, recently used files, a tool's `~/.x.cfg` with
 // an API key), and searches of the home folder or the whole machine for passwords, keys and tokens
-// (`rg -uu password ~/.config`, `mdfind -name id_rsa | xargs cat`). Listing such a folder changes
+// (`rg -uu password ~/.config`, `mdfind -name id_rsa | xargs cat`), and a container image's layers
+// searched for them (`docker history --no-trunc IMG | grep -i key`). Listing such a folder changes
 // nothing and runs; reading, copying or searching it asks; a search for secrets whose results are
 // read or sent on is denied.
 import os from 'node:os';
@@ -51,8 +52,26 @@ function consumed(v: SegmentView): boolean {
   return false;
 }
 
+/** Container tools, whose image history and saved layers keep the build's arguments and environment. */
+const IMAGE_TOOLS = /^(docker|podman|nerdctl|buildah)$/;
+/** What a search of an image for credentials looks for (`key`, `pass` and `auth` alone count here). */
+const CREDENTIAL_WORD = /key|token|pass|secret|cred|auth/i;
+
+/** `docker history --no-trunc IMG | grep -i key`, `docker save IMG | tar -xO | grep password`: the image's layers searched for credentials. */
+function imageLayersSearched(v: SegmentView): string | undefined {
+  if (!IMAGE_TOOLS.test(v.name)) return undefined;
+  const words = v.args.filter((a) => !a.startsWith('-'));
+  const verb = words[0] === 'image' ? words[1] : words[0];
+  const layers = verb === 'history' && v.args.includes('--no-trunc') || verb === 'save' && !v.args.some((a) => /^(-o|--output)(=|$)/.test(a));
+  if (!layers) return undefined;
+  for (let p = v.pipedTo; p; p = p.pipedTo) if (SEARCHERS.test(p.name) && p.args.some((a) => !a.startsWith('-') && CREDENTIAL_WORD.test(a))) return verb;
+  return undefined;
+}
+
 export function personalRules(v: SegmentView): Finding[] {
   const home = os.homedir();
+  const searched = imageLayersSearched(v);
+  if (searched) return [ask('data_exfiltration', `${v.name} ${searched} is searched for keys, tokens or passwords: the build's arguments and environment stay in an image's layers`)];
   if (SEARCHERS.test(v.name) && v.args.some((a) => SECRET_TERM.test(a)) && searchesOutside(v, home)) {
     return consumed(v)
       ? [deny('data_exfiltration', `${v.name} hunts for passwords, keys or tokens outside the workspace and hands what it finds on`)]

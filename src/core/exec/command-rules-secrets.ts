@@ -6,8 +6,13 @@ import { parseOptions, valuesOf } from './command-options';
 import { SECRET_FILE } from './command-rules-network';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
-/** Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials. */
-export const SECRET_VAR = /(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|CREDENTIAL|ACCESS_KEY|SESSION_KEY|AUTH|COOKIE|^AWS_|^GITHUB_|^GH_|^NPM_|^PINCER_|^GOCLAW_|^OPENAI|^ANTHROPIC|DATABASE_URL|_DSN$|_PAT$|^PAT$|SIGNING_KEY|CLIENT_SECRET|WEBHOOK|^SSH_AUTH_SOCK$|^VAULT_|^KUBECONFIG$)/i;
+/**
+ * Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials.
+ * Not a name that holds where a credential file is (`KUBECONFIG`, `GOOGLE_APPLICATION_CREDENTIALS`,
+ * `DB_PASSWORD_FILE`, `…_PATH`, `…_DIR`): its value is a path, and printing it shows no secret —
+ * reading the file it names is the leak (CREDENTIAL_FILE_VAR in command-rules-leaks.ts).
+ */
+export const SECRET_VAR = /^(?!(?:\w*_(?:FILE|PATH|DIR)|KUBECONFIG|GOOGLE_APPLICATION_CREDENTIALS)$).*?(TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|API_?KEY|PRIVATE_KEY|CREDENTIAL|ACCESS_KEY|SESSION_KEY|AUTH|COOKIE|^AWS_|^GITHUB_|^GH_|^NPM_|^PINCER_|^GOCLAW_|^OPENAI|^ANTHROPIC|DATABASE_URL|_DSN$|_PAT$|^PAT$|SIGNING_KEY|CLIENT_SECRET|WEBHOOK|^SSH_AUTH_SOCK$|^VAULT_)/i;
 
 /** Variable names referenced in a word as written (`$X`, `${X}`, `${X:-d}`, `${!X}`). */
 export function varsIn(raw: string): string[] {

@@ -108,6 +108,15 @@ function serviceRule(name: string, args: string[]): Finding[] {
 /** The public registries themselves. */
 const OFFICIAL_REGISTRY = /^https:\/\/(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmjs\.com|pypi\.org\/simple|repo\.packagist\.org|rubygems\.org|index\.crates\.io|proxy\.golang\.org|api\.nuget\.org\/v3\/index\.json)\/?$/;
 
+/** The channels of conda's public package host that conda and the big communities document: names, not URLs. */
+const PUBLIC_CONDA_CHANNEL = /^(conda-forge|defaults|bioconda|pytorch|nvidia|main|r|msys2)$/;
+
+/** Every setting the conda config command changes is `channels`, and every channel it adds is a public one. */
+function publicChannelsOnly(args: string[]): boolean {
+  return args.every((a, i) => !/^--(add|append|prepend|set|remove)$/.test(args[i - 1] ?? '') || a === 'channels') &&
+    args.every((a, i) => args[i - 1] !== 'channels' || PUBLIC_CONDA_CHANNEL.test(a));
+}
+
 /** Settings that say where packages come from or what runs their scripts. */
 const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-options|git|ignore-scripts|strict-ssl|ca|cafile|proxy|https-proxy|http-proxy|noproxy|globalconfig|userconfig|prefix|init-module|onload-script|unsafe-perm|npmRegistryServer|unsafeHttpWhitelist|enableStrictSsl|yarnPath|global\.index-url|global\.extra-index-url|global\.trusted-host|install\.index-url|install\.extra-index-url|index-url|extra-index-url|trusted-host|global\.cert|channels|channel_alias|default_channels|custom_channels|repositories\..*|sources|source|secure-http|disable-tls|ssl_verify|verify_ssl|sslverify|repo-url|url\..*)$/i;
 
@@ -121,6 +130,9 @@ function repointRules(v: SegmentView): Finding[] {
     // Set back to the public registry itself (`npm config set registry https://registry.npmjs.org/`): nothing re-pointed.
     const urls = w.filter((a) => /:\/\//.test(a)).map((a) => a.replace(/^[^=]*=/, ''));
     if (urls.length && urls.every((u) => OFFICIAL_REGISTRY.test(u)) && /registry|index-url|^repo/i.test(key)) return [];
+    // conda's own public channels (`conda config --add channels conda-forge`, as conda-forge's and
+    // Bioconda's install guides say): packages come from where everyone's come from, nothing re-pointed.
+    if (/^(conda|mamba)$/.test(name) && key === 'channels' && publicChannelsOnly(args)) return [];
     // Persistence: every later install or script run takes the new source or shell.
     if (setting && SOURCE_KEYS.test(key)) return [deny('persistence', `${name} config ${key} changes where packages come from or what runs their scripts`)];
     // Any config verb handed a URL points some setting at another server.

@@ -1,6 +1,7 @@
 // Tracks covered: the record of what ran erased, emptied or switched off — shell histories, system
 // and audit logs, the journal, the event log, the file system's change journal, the logging
-// services themselves, and git's record of where branches were (reflog). Findings are in the group
+// services themselves, git's record of where branches were (reflog), and the times files carry
+// (set back by anti-forensic tools, or by touch outside the workspace). Findings are in the group
 // destructive_ops (the record is data that is destroyed). Reading a log (`journalctl -u x`,
 // `tail /var/log/syslog`, `history | tail`) changes nothing and is not objected to. Switching the
 // shell history off by variable is command-rules-admin.ts (historyRule).
@@ -18,7 +19,16 @@ function isRecord(p: string): boolean {
 }
 
 /** Programs tracksRules looks at by name (a redirection into a record is looked at for every program). */
-const NAMED = /^(find|journalctl|log|auditctl|lastlog|systemctl|service|launchctl|sc|stop-service|set-service|kill|pkill|killall|clear-history|git|cp|mv|ln|install|dd|tee|sed|gsed|perl)$/;
+const NAMED = /^(find|journalctl|log|auditctl|lastlog|systemctl|service|launchctl|sc|stop-service|set-service|kill|pkill|killall|clear-history|git|cp|mv|ln|install|dd|tee|sed|gsed|perl|touch|setfile|timestomp|setmace|nircmd)$/;
+/** touch's options that set a time other than now: a date, a stamp, another file's times. */
+const TOUCH_TIME = /^(-[acfhm]*[dtr]|--date|--reference|--time)(=|$)|^-[acfhm]*[dtr].+/;
+/** A path outside the workspace as written: absolute, in the home folder, or above the workspace. */
+const OUTSIDE = /^(\/|~|\$\{?HOME\b|\.\.(\/|$)|[A-Za-z]:[\\/])/;
+
+/** The files touch sets the times of: its operands, without the values of -d, -t and -r. */
+function touchTargets(args: string[]): string[] {
+  return args.filter((a, i) => !a.startsWith('-') && !/^(-[acfhm]*[dtr]|--date|--reference)$/.test(args[i - 1] ?? ''));
+}
 
 export function tracksRules(v: SegmentView): Finding[] {
   const { name, args } = v;
@@ -49,6 +59,15 @@ export function tracksRules(v: SegmentView): Finding[] {
         f.push(deny('destructive_ops', `${name} stops or disables the service that keeps the logs or audits the machine`));
       break;
     case 'clear-history': f.push(ask('destructive_ops', 'Clear-History erases the PowerShell history')); break;
+    case 'timestomp': case 'setmace': f.push(deny('destructive_ops', `${name} gives files false times, so that what was changed looks untouched`)); break;
+    case 'nircmd': if (/^setfiletime$/i.test(args[0] ?? '')) f.push(deny('destructive_ops', 'nircmd setfiletime gives a file false times, so that what was changed looks untouched')); break;
+    case 'touch': case 'setfile': {
+      // Back-dating a file outside the workspace hides when it was changed; in the workspace it is a build's stamp.
+      const dated = name === 'touch' ? args.some((a) => TOUCH_TIME.test(a)) : args.some((a) => /^-[dm]$/.test(a));
+      const outside = (name === 'touch' ? touchTargets(args) : operands).filter((a) => OUTSIDE.test(a));
+      if (dated && outside.length) f.push(ask('destructive_ops', `${name} sets the times of a file outside the workspace (${outside[0]}) to others than the true ones, which hides when it was changed`));
+      break;
+    }
     case 'git': {
       const sub = operands[0];
       if (sub === 'reflog' && operands[1] === 'expire' && args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)) || sub === 'reflog' && operands[1] === 'delete') f.push(ask('destructive_ops', 'git reflog expire/delete erases the record of where branches were (what a mistake is undone with)'));

@@ -1,8 +1,8 @@
 // Credentials a machine or a workload is given by where it runs: cloud metadata services at any
 // spelling of their address (a hostname, the link-local IP in decimal, hex or IPv6-mapped form), the
 // endpoints the environment names for them (ECS task credentials, Azure managed identity, GitHub's
-// OIDC token), and the CLIs that turn a login into a bearer token. Whoever holds these acts as the
-// machine, the pod or the account.
+// OIDC token), the CLIs that turn a login into a bearer token, and the CI runner's own files. Whoever
+// holds these acts as the machine, the pod or the account.
 import { ask, deny, hostOf, type Finding, type SegmentView } from './command-view';
 
 /** The link-local metadata address 169.254.169.254 and the ECS one 169.254.170.2, in every numeric spelling. */
@@ -18,8 +18,30 @@ const METADATA_HOST = /^(metadata\.google\.internal|metadata\.goog|metadata|inst
 /** Variables that point at a workload's credential endpoint or hold the token to call it. */
 const WORKLOAD_VAR = /\$\{?(AWS_CONTAINER_CREDENTIALS_(RELATIVE|FULL)_URI|AWS_CONTAINER_AUTHORIZATION_TOKEN|ECS_CONTAINER_METADATA_URI(_V4)?|IDENTITY_ENDPOINT|IDENTITY_HEADER|MSI_ENDPOINT|MSI_SECRET|ACTIONS_ID_TOKEN_REQUEST_(URL|TOKEN)|ACTIONS_RUNTIME_TOKEN|GCE_METADATA_HOST|AWS_WEB_IDENTITY_TOKEN_FILE)\b/;
 
+/**
+ * The CI runner's own temporary folder (GitHub Actions' RUNNER_TEMP, Azure Pipelines'
+ * AGENT_TEMPDIRECTORY): the scripts of the job's steps, with their inputs written in, and the files
+ * that pass values — secrets too — from one step to the next.
+ */
+const RUNNER_FILES_VAR = /\$\{?(RUNNER_TEMP|AGENT_TEMPDIRECTORY)\b/;
+const RUNNER_FILES_PATH = /^(\/home\/runner\/work|\/__w)\/_temp(\/|$)/;
+/** Programs that list, make or name a folder without reading what is in its files. */
+const NOT_READING = /^(ls|dir|mkdir|echo|printf|cd|pushd|test|\[|\[\[|realpath|readlink|dirname|basename|touch|rm|du|df|stat)$/;
+/** Copies: the last operand is where they write, the others are read. */
+const COPIES = /^(cp|mv|rsync|install|scp)$/;
+
+/** The first word that reads a file of the runner's temporary folder, or undefined. */
+function runnerFileRead(v: SegmentView): string | undefined {
+  if (NOT_READING.test(v.name)) return undefined;
+  const operands = v.words.filter((w) => !w.text.startsWith('-') || RUNNER_FILES_VAR.test(w.raw));
+  const read = COPIES.test(v.name) ? operands.slice(0, -1) : operands;
+  return read.find((w) => RUNNER_FILES_VAR.test(w.raw) || RUNNER_FILES_PATH.test(w.text))?.raw;
+}
+
 export function workloadRules(v: SegmentView): Finding[] {
   const { name, args } = v;
+  const runnerFile = runnerFileRead(v);
+  if (runnerFile) return [ask('data_exfiltration', `${name} reads the CI runner's own files (${runnerFile}): the scripts of the job's steps and the files that pass values, secrets included, between them`)];
   for (const w of v.words) {
     // Neither a URL, an address nor a variable: the checks below cannot match (most words).
     if (!w.text.includes('://') && !w.text.includes('[') && !/\d/.test(w.text) && !w.raw.includes('$')) continue;

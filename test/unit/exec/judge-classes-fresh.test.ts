@@ -7,8 +7,9 @@ import { corpus, judgeIn } from './judge-support';
 import { FAIL_SAFE_CLASSES } from './judge-classes-fail-safe.cases';
 import { FRESH_CLASSES as FIRST_ROUND } from './judge-classes-fresh.cases';
 import { CAPABILITY_CLASSES } from './judge-classes-capabilities.cases';
+import { LATE_CLASSES } from './judge-classes-late.cases';
 
-const FRESH_CLASSES = [...FIRST_ROUND, ...FAIL_SAFE_CLASSES, ...CAPABILITY_CLASSES];
+const FRESH_CLASSES = [...FIRST_ROUND, ...FAIL_SAFE_CLASSES, ...CAPABILITY_CLASSES, ...LATE_CLASSES];
 
 describe('exec judge: fresh commands of each missed class', () => {
   after(removeTempDirs);
