@@ -8,6 +8,17 @@
 // conditions again). A batch locks its tasks' rows first, in id order, as every batch does: two
 // editors' batches over the same tasks then wait for each other instead of deadlocking. The winners
 // are announced to the other editors after the commit (see pg-board-schema.ts and PgConnection.announce).
+// A claim is a HOT update (schema version 4): no index changes, so its commit writes little.
+//
+// Claims keep synchronous commit, although most of a claim's wait is that commit's disk flush.
+// With `SET LOCAL synchronous_commit = off` the server would answer before the flush, and a server
+// crash in the next fraction of a second would lose a claim already answered: the member that won
+// it is working, while the task is pending again and another editor's member may claim it once the
+// server is back — two workers on one task, the audit trail without the first claim. The loser
+// learns of it only at its next write to the task (refused: not its claim), after the duplicate work
+// began, and no check at reconnect can win that race against the other editor's claim. So a claim
+// is answered only once it is durable; what is saved instead is the number of flushes: an editor's
+// concurrent claims share one commit, and the server flushes concurrent commits together.
 import { taskFromRow, type TaskRow } from '../board-rows';
 import type { BoardTask } from '../board-types';
 import type { ClaimRequest } from '../claim-batcher';
