@@ -63,7 +63,7 @@ const lazyBundlesApart = {
 };
 /**
  * The same for whole packages: luxon (datetime's `at`), croner (the first cron schedule) and linkedom
- * (web_search's HTML answers, the converter worker's DOM) are dist/lazy-<name>.js, required inside the
+ * (web_search's HTML answers) are dist/lazy-<name>.js, required inside the
  * function that uses them.
  */
 const LAZY_PACKAGES = ['luxon', 'croner', 'linkedom'];
@@ -73,11 +73,27 @@ const lazyPackagesApart = {
     b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (a) => (a.kind === 'entry-point' ? undefined : { path: `./lazy-${a.path}.js`, external: true }));
   },
 };
+/**
+ * In a CommonJS bundle every module's `import * as vscode from 'vscode'` (or `import fs from 'node:fs'`)
+ * becomes a copy of the whole external module, one getter defined per property (esbuild's __toESM):
+ * host-core made 45 copies of the VS Code API and 34 of fs, a large part of loading the runtime. Such an
+ * import goes through one module of the bundle instead, whose exports own nothing and have the real
+ * module as prototype: each copy is then empty, and every property is read through the prototype.
+ * Only modules whose functions never use `this` (an EventEmitter such as `process` would keep its
+ * listeners on the empty object), and only ES imports: a library's `require('fs')` still gets fs itself.
+ */
+const sharedExternals = {
+  name: 'shared-externals',
+  setup(b) {
+    b.onResolve({ filter: /^(vscode|(node:)?(fs|fs\/promises|path|os))$/ }, (a) => (a.kind === 'import-statement' ? { path: a.path.replace(/^node:/, ''), namespace: 'shared-external' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'shared-external' }, (a) => ({ contents: `module.exports = Object.create(require(${JSON.stringify(a.path)}));`, loader: 'js' }));
+  },
+};
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
 // No import() in the output: the bundles are CommonJS, and import() of one of them (or of a built-in)
 // would start the ESM loader; esbuild writes require() instead.
 const node = {
-  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart, lazyPackagesApart],
+  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [sharedExternals, zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart, lazyPackagesApart],
   supported: { 'dynamic-import': false },
 };
 
@@ -118,10 +134,12 @@ const builds = [
   // dist/node_modules (it has no dependencies), where dist/browser-engine.js finds it.
   { ...node, entryPoints: LAZY_BUNDLES, outdir: dist, external: ['playwright-core'] },
   { ...node, entryPoints: Object.fromEntries(LAZY_PACKAGES.map((p) => [`lazy-${p}`, p])), outdir: dist },
-  // web_fetch's HTML → markdown converter (a DOM, Readability, turndown) on its worker thread (src/core/web/html-converter.ts).
+  // web_fetch's HTML → markdown converter (htmlparser2) on its worker thread (src/core/web/html-converter.ts).
   { ...node, entryPoints: ['src/core/web/web-convert-worker.ts'], outfile: `${dist}/web-convert-worker.js` },
   // Images shrunk and checked with pure-JS codecs on a worker thread of their own (src/core/media/image-fit.ts).
   { ...node, entryPoints: ['src/core/media/image-resize-worker.ts'], outfile: `${dist}/image-resize-worker.js` },
+  // A Word document's zip checked under caps and converted to markdown (mammoth, turndown) on a worker thread of its own (src/core/media/read-document-tool.ts).
+  { ...node, entryPoints: ['src/core/media/docx-convert-worker.ts'], outfile: `${dist}/docx-convert-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },

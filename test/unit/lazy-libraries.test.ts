@@ -1,6 +1,7 @@
 // Libraries that only some tool calls need load on their first use, not with the runtime: the web
-// page converter's DOM, Readability and turndown (they live on the converter's worker), luxon
-// (datetime's `at`) and croner (the first cron schedule). The build puts each in a bundle of its own
+// page converter's HTML parser (htmlparser2, on the converter's worker), turndown, linkedom, luxon
+// (datetime's `at`), croner (the first cron schedule), pg (a team store's first connection) and the
+// command judge (the first command judged). The build puts each in a bundle of its own
 // (esbuild.mjs: lazy-packages-apart), so what the compiled sources load here is what the first tool
 // call loads in the extension. Each case runs in a fresh node process and reads its require.cache.
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import path from 'node:path';
 /** The compiled sources (out/ or a helper's own outDir): this file is out/test/unit/lazy-libraries.test.js. */
 const compiled = path.join(__dirname, '..', '..', 'src');
 
-const LAZY = ['linkedom', 'turndown', '@mozilla/readability', '@joplin/turndown-plugin-gfm', 'luxon', 'croner'];
+const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg'];
 
 /** The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a compiled source). */
 function lazyLoadedAfter(steps: string): string[] {
@@ -20,10 +21,12 @@ const load = (p) => require(path.join(${JSON.stringify(compiled)}, p));
 (async () => {
   ${steps}
   const packages = Object.keys(require.cache).map((f) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(f)?.[1]).filter(Boolean).map((p) => p.replace(/\\\\/g, '/'));
+  // The judge is one of Pincer's own files: named as a package would be.
+  if (Object.keys(require.cache).some((f) => /[\\\\/]exec[\\\\/]command-judge\\.js$/.test(f))) packages.push('command-judge');
   process.stdout.write(JSON.stringify([...new Set(packages)]));
 })().catch((e) => { console.error(e); process.exit(1); });`;
   const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as string[];
-  return loaded.filter((p) => LAZY.includes(p));
+  return loaded.filter((p) => LAZY.includes(p) || p === 'command-judge');
 }
 
 const ctx = `{ sessionKey: 't', agentId: 'default', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60000, workspaceTrusted: true }`;
@@ -55,9 +58,30 @@ describe('lazily loaded libraries', () => {
       if (s.scheduleProblem({ cron: '0 9 * * 1-5', timezone: 'UTC' }) !== undefined) throw new Error('cron');`), ['croner']);
   });
 
-  it('web_search reads HTML with linkedom only when a provider answers with HTML', () => {
+  it('the team store loads pg when it makes its connection, not when its modules load', () => {
+    assert.deepEqual(lazyLoadedAfter(`load('core/teams/postgres/pg-board-store.js'); load('core/teams/postgres/move-team.js');`), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { PgConnection } = load('core/teams/postgres/pg-connection.js');
+      const c = new PgConnection({ client: { host: '127.0.0.1', port: 1, database: 'none' }, schema: 'team', where: '127.0.0.1:1/none' });
+      await c.close();`), ['pg']);
+  });
+
+  it('exec loads the command judge on the first command it decides, not with the exec tools', () => {
+    assert.deepEqual(lazyLoadedAfter(`load('core/exec/exec-tools.js'); load('core/exec/exec-decide.js');`), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { decide } = load('core/exec/exec-decide.js');
+      const { DEFAULT_COMMAND_POLICY } = load('core/exec/command-policy.js');
+      const { PathGuard } = load('core/fs/path-guard.js');
+      const home = require('node:os').homedir();
+      const guard = new PathGuard({ roots: [process.cwd()], workspaceOnly: true, allowPaths: [], denyPaths: [], alwaysDeny: [], home });
+      const d = await decide({ policy: DEFAULT_COMMAND_POLICY, guard, store: { list: async () => [], touch: async () => undefined }, approvalTimeoutMs: 1000, home },
+        { command: 'echo hi', cwd: process.cwd(), host: 'local', sessionKey: 't', agentId: 'default', signal: new AbortController().signal });
+      if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['command-judge']);
+  });
+
+  it('web_search reads HTML with linkedom (and its parser, htmlparser2) only when a provider answers with HTML', () => {
     assert.deepEqual(lazyLoadedAfter(`
       const { parseDuckDuckGo } = load('core/web/search/duckduckgo.js');
-      if (parseDuckDuckGo('<div class="result"><a class="result__a" href="https://crabs.example/">Crabs</a></div>', 5).length !== 1) throw new Error('parse');`), ['linkedom']);
+      if (parseDuckDuckGo('<div class="result"><a class="result__a" href="https://crabs.example/">Crabs</a></div>', 5).length !== 1) throw new Error('parse');`).sort(), ['htmlparser2', 'linkedom']);
   });
 });
