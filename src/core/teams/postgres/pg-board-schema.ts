@@ -170,4 +170,34 @@ CREATE TABLE team_moves (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'a task\'s own quality gates',
+    // The gate definitions (team-definition.ts) as a JSON array, run after the team's gates.
+    sql: `ALTER TABLE team_tasks ADD COLUMN gates JSONB NOT NULL DEFAULT '[]';`,
+  },
+  {
+    version: 4,
+    name: 'claims update a task in place (HOT): no index holds what a claim changes',
+    // A claim changes status, owner, run_id, progress and updated_at. While an index held status or
+    // run_id, and the search vector was a generated column recomputed on every update, each claim
+    // wrote a new row version into every index (the GIN index of the search words included) and
+    // re-tokenized the task's text. Now: the team index holds team_id only (a team's board is read
+    // whole and filtered by status), the watchdog's in-progress scan reads the table (a sweep every
+    // 30 s, boards of thousands of tasks), the search words are set only when subject or description
+    // change, and pages keep room for the new version beside the old (fillfactor 70).
+    sql: `
+ALTER TABLE team_tasks SET (fillfactor = 70);
+DROP INDEX team_tasks_run;
+DROP INDEX team_tasks_team;
+CREATE INDEX team_tasks_team ON team_tasks(team_id);
+ALTER TABLE team_tasks ALTER COLUMN search DROP EXPRESSION;
+CREATE FUNCTION team_tasks_search() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.search := setweight(to_tsvector('simple', NEW.subject), 'A') || setweight(to_tsvector('simple', NEW.description), 'B');
+  RETURN NEW;
+END $$;
+CREATE TRIGGER team_tasks_search BEFORE INSERT OR UPDATE OF subject, description ON team_tasks FOR EACH ROW EXECUTE FUNCTION team_tasks_search();
+`,
+  },
 ];

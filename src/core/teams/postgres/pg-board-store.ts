@@ -23,7 +23,7 @@ import type { TeamStoreConnection } from './team-store-settings';
 const OPEN = `('pending', 'in_progress', 'in_review')`;
 const COLUMNS = `t.id, t.team_id, t.subject, t.description, t.priority, t.status, t.assignee, t.owner, t.run_id,
   t.require_review::int AS require_review, t.progress, t.progress_note, t.result, t.returns, t.gate_failures,
-  t.attachments::text AS attachments, t.created_by, t.created_at, t.updated_at`;
+  t.attachments::text AS attachments, t.gates::text AS gates, t.created_by, t.created_at, t.updated_at`;
 const BLOCKERS = `(SELECT string_agg(d.blocker_id::text, ',') FROM team_task_deps d WHERE d.task_id = t.id) AS blocked_by`;
 /** A task row with its blockers (all, and those not yet completed), in the shape taskFromRow reads. */
 const TASK_SELECT = `SELECT ${COLUMNS}, ${BLOCKERS},
@@ -85,9 +85,9 @@ export class PgBoardStore implements BoardStore {
     const blockers = [...new Set(input.blockedBy ?? [])];
     const id = await this.db.tx(async (c) => {
       const [{ id }] = (await c.query<{ id: number }>(
-        `INSERT INTO team_tasks(team_id, subject, description, priority, assignee, require_review, created_by, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING id`,
-        [teamId, input.subject, input.description ?? '', input.priority ?? 0, input.assignee ?? null, input.requireReview ?? false, by.name, by.at],
+        `INSERT INTO team_tasks(team_id, subject, description, priority, assignee, require_review, gates, created_by, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $9) RETURNING id`,
+        [teamId, input.subject, input.description ?? '', input.priority ?? 0, input.assignee ?? null, input.requireReview ?? false, JSON.stringify(input.gates ?? []), by.name, by.at],
       )).rows as [{ id: number }];
       for (const b of blockers) await c.query('INSERT INTO team_task_deps(task_id, blocker_id) VALUES ($1, $2)', [id, b]);
       await event(c, teamId, id, by.name, 'create', createDetail(input, blockers), by.at);
@@ -137,8 +137,11 @@ export class PgBoardStore implements BoardStore {
     if (won) return won;
     const t = await this.get(teamId, id);
     if (!t) throw new Error(refusal.noTask(id, teamId));
-    // A claim repeated by its holder (its first answer was lost with the connection) stands.
-    if (t.status === 'in_progress' && t.owner === by.name && t.runId === runId) return t;
+    // A claim repeated by its holder (its first answer was lost with the connection) stands — when it
+    // is a run's: a run id names one run in one editor, whereas a claim without a run (a lead's own)
+    // names only an agent, and every editor's lead of the team has the same name. Two editors' leads
+    // claiming one task would otherwise both be told they hold it (found by the two-window host test).
+    if (runId !== undefined && t.status === 'in_progress' && t.owner === by.name && t.runId === runId) return t;
     throw new Error(await whyNotClaimed(t, by.name, (b) => this.get(teamId, b)));
   }
 
@@ -287,6 +290,11 @@ export class PgBoardStore implements BoardStore {
 
   async send(teamId: string, sender: string, recipients: readonly string[], text: string, at: number): Promise<void> {
     await this.db.query(`INSERT INTO team_messages(team_id, sender, recipient, text, at) SELECT $1, $2, r, $3, $4 FROM unnest($5::text[]) AS r`, [teamId, sender, text, at, [...recipients]]);
+  }
+
+  async messages(teamId: string, limit = 100): Promise<TeamMessage[]> {
+    const rows = await this.db.query<MessageRow>('SELECT * FROM team_messages WHERE team_id = $1 ORDER BY id DESC LIMIT $2', [teamId, limit]);
+    return rows.map(messageFromRow).reverse();
   }
 
   async unreadCount(teamId: string, recipient: string): Promise<number> {
