@@ -12,7 +12,8 @@ export const LM_PREFIX = 'pincer_';
 export const LM_OFFERED_SETTING = 'pincer.lm.offeredTools';
 
 /**
- * The built-in tools that make sense beside the agent's own: the file tools, commands and their jobs,
+ * The built-in tools that make sense beside the agent's own: the file tools (documents and images read
+ * through the path guard too; an image reaches the agent as an image part), commands and their jobs,
  * and memory lookups. Not offered: session, team and subagent tools (they belong to Pincer's own chat
  * and its runs: a team exists only while its lead's chat runs it), custom tools (the workspace's
  * definitions, not known when package.json is written), cron (a job runs commands later, with no
@@ -20,7 +21,7 @@ export const LM_OFFERED_SETTING = 'pincer.lm.offeredTools';
  * tool of its own).
  */
 export const LM_OFFERABLE = [
-  'read_file', 'list_files', 'glob', 'grep', 'edit', 'write_file', 'apply_patch', 'exec', 'process',
+  'read_file', 'read_document', 'read_image', 'list_files', 'glob', 'grep', 'edit', 'write_file', 'apply_patch', 'exec', 'process',
   'memory_search', 'memory_get', 'memory_expand',
 ] as const;
 
@@ -28,7 +29,7 @@ export const LM_OFFERABLE = [
 const DEFAULT_MUTATING = ['edit', 'write_file', 'apply_patch', 'exec'];
 
 const ICONS: Readonly<Record<string, string>> = {
-  read_file: '$(file)', list_files: '$(list-tree)', glob: '$(file-submodule)', grep: '$(search)', edit: '$(edit)',
+  read_file: '$(file)', read_document: '$(file-pdf)', read_image: '$(file-media)', list_files: '$(list-tree)', glob: '$(file-submodule)', grep: '$(search)', edit: '$(edit)',
   write_file: '$(new-file)', apply_patch: '$(diff)', exec: '$(terminal)', process: '$(server-process)',
 };
 

@@ -47,10 +47,10 @@ describe('VS Code agent tools: package.json from the toolset', () => {
   it('offers the read-only tools, the edit tools and exec by default; process only on request', () => {
     const def = gen.setting.default as string[];
     assert.deepEqual(def, defaultOffered([
-      ...['read_file', 'list_files', 'glob', 'grep', 'memory_search', 'memory_get', 'memory_expand'].map((name) => ({ name, capability: 'read-only' as const })),
+      ...['read_file', 'read_document', 'read_image', 'list_files', 'glob', 'grep', 'memory_search', 'memory_get', 'memory_expand'].map((name) => ({ name, capability: 'read-only' as const })),
       ...['edit', 'write_file', 'apply_patch', 'exec', 'process'].map((name) => ({ name, capability: 'mutating' as const })),
     ]));
-    for (const n of ['read_file', 'grep', 'edit', 'write_file', 'apply_patch', 'exec', 'memory_search']) assert.ok(def.includes(n), n);
+    for (const n of ['read_file', 'read_document', 'read_image', 'grep', 'edit', 'write_file', 'apply_patch', 'exec', 'memory_search']) assert.ok(def.includes(n), n);
     assert.ok(!def.includes('process'));
     for (const t of gen.tools) assert.equal(whenHolds(t.when, def), def.includes(pincerToolName(t.name)!), t.name);
   });
