@@ -162,7 +162,9 @@ export class PgConnection {
       client.release();
       return out;
     } catch (e) {
-      client.off('error', ignore);
+      // A session released as broken is destroyed but may still report the server's goodbye as an
+      // event afterwards (seen when a server restarts): it keeps its listener, or that is uncaught.
+      if (!isUnreachable(e)) client.off('error', ignore);
       client.release(isUnreachable(e) ? (e as Error) : undefined);
       throw this.explain(e, phase);
     }
