@@ -87,12 +87,13 @@ export class PgConnection {
     return { dispose: () => this.statusListeners.delete(fn) };
   }
 
+  /**
+   * A read on a pooled session of its own rather than pool.query: the pool drops that call's error
+   * listener before it destroys a broken session, whose later goodbye from a restarting server was
+   * then an uncaught error.
+   */
   async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
-    try {
-      return (await this.pool.query<R>(sql, params)).rows;
-    } catch (e) {
-      throw this.explain(e, 'read');
-    }
+    return this.onSession(async (c) => (await c.query<R>(sql, params)).rows, 'read');
   }
 
   /**
@@ -144,14 +145,14 @@ export class PgConnection {
   }
 
   /** A pooled session for `fn`, which calls `sent()` once what it does next may commit. */
-  private async onSession<T>(fn: (c: PoolClient, sent: () => void) => Promise<T>): Promise<T> {
+  private async onSession<T>(fn: (c: PoolClient, sent: () => void) => Promise<T>, first: 'before' | 'read' = 'before'): Promise<T> {
     let client: PoolClient;
     try {
       client = await this.pool.connect();
     } catch (e) {
-      throw this.explain(e, 'before');
+      throw this.explain(e, first);
     }
-    let phase: 'before' | 'commit' = 'before';
+    let phase: 'before' | 'read' | 'commit' = first;
     // A session the server ends between two statements reports it as an event, which would be an
     // uncaught error without a listener; the next statement fails with it anyway.
     const ignore = () => undefined;
