@@ -19,16 +19,21 @@ function model(_req: ScriptRequest): ScriptStep {
   return reply(text('A single dot.'));
 }
 
+/** A new chat session on the loopback model: the chat host and the session's key. */
+async function newChatOnTestModel() {
+  const { chat } = await core();
+  await chat.models.choose({ provider: 'openai', model: 'test-model' });
+  await vscode.commands.executeCommand('pincer.chat.new');
+  await chat.view.resolved;
+  return { chat, key: chat.view.controller.currentSession! };
+}
+
 suite('chat images', () => {
   const server = suiteChatModel(model);
 
   test('a pasted image reaches the model as an image part of the message, and the session names it', async function () {
     this.timeout(120_000);
-    const { chat } = await core();
-    await chat.models.choose({ provider: 'openai', model: 'test-model' });
-    await vscode.commands.executeCommand('pincer.chat.new');
-    await chat.view.resolved;
-    const key = chat.view.controller.currentSession!;
+    const { chat, key } = await newChatOnTestModel();
     assert.ok(key, 'New Chat made a session');
     await chat.view.controller.send({ type: 'send', text: 'What is in this picture?', chips: [], images: [{ name: 'dot.png', mimeType: 'image/png', data: DOT_PNG }] });
 
@@ -54,11 +59,7 @@ suite('chat images', () => {
 
   test('an image sent without text reaches the model alone, titles the session and is shown when reopened', async function () {
     this.timeout(120_000);
-    const { chat } = await core();
-    await chat.models.choose({ provider: 'openai', model: 'test-model' });
-    await vscode.commands.executeCommand('pincer.chat.new');
-    await chat.view.resolved;
-    const key = chat.view.controller.currentSession!;
+    const { chat, key } = await newChatOnTestModel();
     const parsed = parseToHost({ type: 'send', text: '', chips: [], images: [{ name: 'alone.png', mimeType: 'image/png', data: DOT_PNG }] });
     assert.ok(parsed.ok && parsed.message.type === 'send', parsed.ok ? '' : parsed.error);
     await chat.view.controller.send(parsed.message);
