@@ -16,6 +16,8 @@ export function chatBuildOptions(outDir) {
     entryPoints: { chat: path.join(here, 'main.ts'), 'chat-highlight': path.join(here, 'highlight-chunk.ts') }, outdir: outDir,
     bundle: true, minify: true, sourcemap: 'linked', legalComments: 'none', logLevel: 'warning',
     platform: 'browser', format: 'iife', target: 'chrome120',
+    // The browser's URL parser does what markdown-it asks of punycode.js (see the file).
+    alias: { 'punycode.js': path.join(here, 'punycode-lite.ts') },
   };
 }
 

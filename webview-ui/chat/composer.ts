@@ -1,12 +1,14 @@
 // The input: attached chips (the editor's current file and selection, @file mentions), the text box
 // (Enter sends, Shift+Enter is a new line, Escape stops a running turn), Send / Stop. Images pasted
-// into the text box or dropped on the input wait as thumbnails until the message is sent; a message of
-// images alone may be sent.
-import { CHAT_LIMITS, type ContextChip, type MentionItem } from '../../src/core/chat/chat-protocol';
+// into the text box or dropped on the chat wait as thumbnails until the message is sent; a message of
+// images alone may be sent. Files dropped from VS Code's Explorer come as URIs: the host reads images
+// among them and attaches the rest as file chips. VS Code lets a drag into any webview through only
+// while Shift is held (without it the workbench takes the drop and opens the file), so the input says so.
+import { CHAT_LIMITS, type ContextChip, type MentionItem, type PastedImage } from '../../src/core/chat/chat-protocol';
 import { el, icon, textButton, toolButton } from './dom';
 import { chipIcon, chipLabel, thumbnail } from './message-view';
 import { Mentions } from './mentions';
-import { formatSize, readImages, type PendingImage } from './pasted-images';
+import { blobOf, droppedUris, formatSize, readImages, type PendingImage } from './pasted-images';
 
 export interface ComposerHooks {
   /** False: not sent (the draft stays as it is). True: the images' thumbnails are the transcript's now. */
@@ -16,7 +18,12 @@ export interface ComposerHooks {
   error(message: string): void;
   /** The draft or the chips changed (saved with the view's state). */
   changed(): void;
+  /** Files dropped from VS Code, by URI, for the host to attach. */
+  dropped(uris: string[]): void;
 }
+
+/** What a drag carries that the chat takes: files from the desktop, resources from VS Code (types come lower-cased). */
+const DROPPABLE = ['Files', 'application/vnd.code.uri-list', 'resourceurls', 'text/uri-list'];
 
 const chipKey = (c: ContextChip) => `${c.kind}:${c.server ?? ''}:${c.path}:${c.range?.startLine ?? ''}-${c.range?.endLine ?? ''}`;
 
@@ -36,7 +43,7 @@ export class Composer {
   private running = false;
 
   constructor(private readonly hooks: ComposerHooks) {
-    this.input = el('textarea', { class: 'input', rows: '1', 'aria-label': 'Message to Pincer', placeholder: 'Ask Pincer… (@ attaches a file)' });
+    this.input = el('textarea', { class: 'input', rows: '1', 'aria-label': 'Message to Pincer', placeholder: 'Ask Pincer… (@ attaches a file; hold Shift to drop files or images here)' });
     this.mentions = new Mentions(this.input, (item) => this.addMention(item));
     this.chipsEl = el('div', { class: 'chips', role: 'list', 'aria-label': 'Attached context' });
     this.sendButton = textButton('Send', () => this.submit(), { icon: 'send', label: 'Send (Enter)', action: 'send' });
@@ -53,10 +60,21 @@ export class Composer {
     });
     this.input.addEventListener('click', () => this.mentions.update());
     this.input.addEventListener('paste', (e) => this.onFiles(e, e.clipboardData));
-    this.el.addEventListener('dragover', (e) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    // The whole page is the drop zone (marked while something droppable is over it).
+    const zone = (on: boolean) => document.body.classList.toggle('dropping', on);
+    document.addEventListener('dragover', (e) => {
+      if (!e.dataTransfer?.types.some((t) => DROPPABLE.includes(t))) return;
+      e.preventDefault();
+      zone(true);
     });
-    this.el.addEventListener('drop', (e) => this.onFiles(e, e.dataTransfer));
+    document.addEventListener('dragleave', (e) => zone(!!e.relatedTarget));
+    document.addEventListener('drop', (e) => {
+      zone(false);
+      const uris = e.dataTransfer?.files.length ? [] : droppedUris(e.dataTransfer!);
+      if (!uris.length) return this.onFiles(e, e.dataTransfer);
+      e.preventDefault();
+      this.hooks.dropped(uris);
+    });
     this.input.addEventListener('blur', () => setTimeout(() => {
       if (document.activeElement !== this.input) this.mentions.close();
     }, 150));
@@ -159,11 +177,20 @@ export class Composer {
     const files = [...(data?.files ?? [])];
     if (!files.length) return;
     e.preventDefault();
+    this.addFiles(files);
+  }
+
+  private addFiles(files: File[]): void {
     void readImages(files, CHAT_LIMITS.images - this.images.length).then(({ images, refused }) => {
       this.images.push(...images);
       this.renderChips();
       if (refused.length) this.hooks.error(refused.join(' '));
     });
+  }
+
+  /** Images the host read for the person (image files dropped from the Explorer): checked and shown like pasted ones. */
+  addImages(images: readonly PastedImage[]): void {
+    this.addFiles(images.map((i) => new File([blobOf(i.mimeType, i.data)], i.name, { type: i.mimeType })));
   }
 
   /** Images of a message that was not sent after all, back in the input (their thumbnails with them). */

@@ -48,6 +48,7 @@ const composer = new Composer({
   stop: () => post({ type: 'stop' }),
   error: (message) => showError(message),
   changed: () => save(),
+  dropped: (uris) => post({ type: 'drop-uris', uris }),
 });
 
 const title = el('span', { class: 'title' }, 'New chat');
@@ -211,6 +212,9 @@ function handle(m: ToWebview): void {
       break;
     case 'attach':
       composer.attach(m.chips);
+      break;
+    case 'attach-images':
+      composer.addImages(m.images);
       break;
     case 'mention-results':
       composer.mentionResults(m.prefix, m.items);

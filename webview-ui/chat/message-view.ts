@@ -20,10 +20,12 @@ export function chipIcon(c: ContextChip): string {
   return c.kind === 'resource' ? 'plug' : c.kind === 'selection' ? 'selection' : 'file';
 }
 
-/** An image the person sent: where it came from (a pasted one's name), and its thumbnail while this page has it. */
+/** An image the person sent: where it came from (a pasted one's name), and its thumbnail when there is one. */
 export interface SentImage {
   source: string;
   url?: string;
+  /** The session kept no thumbnail of it (too large): its chip says so. */
+  unkept?: boolean;
 }
 
 /** A thumbnail of a pasted image (its blob: URL), named by its source for screen readers and on hover. */
@@ -36,15 +38,16 @@ export function userMessage(id: string, text: string, chips: readonly ContextChi
     el('div', { class: 'msg-role' }, 'You'),
     chips.length || images.length ? el('div', { class: 'msg-chips' }, ...chips.map((c) =>
       el('span', { class: 'chip', title: c.path }, icon(chipIcon(c)), ' ', chipLabel(c))),
-    ...images.map((i) => (i.url ? thumbnail(i.url, i.source) : el('span', { class: 'chip chip-image', title: i.source }, icon('file-media'), ' ', i.source)))) : null,
+    ...images.map((i) => (i.url ? thumbnail(i.url, i.source) : el('span', { class: 'chip chip-image', title: i.source }, icon('file-media'), ' ', i.source,
+      i.unkept ? el('span', { class: 'chip-note' }, ' · too large to keep a preview') : null)))) : null,
     text ? el('div', { class: 'user-text' }, text) : null);
 }
 
-/** `thumbnails`: blob: URLs of a user message's images, in order, when this page still has them. */
-export function messageElement(m: ChatMessage, thumbnails: readonly string[] = []): HTMLElement {
+/** `thumbnails`: blob: URLs of a user message's images, in order (this page's own, or made of the stored ones). */
+export function messageElement(m: ChatMessage, thumbnails: readonly (string | undefined)[] = []): HTMLElement {
   switch (m.role) {
     case 'user':
-      return userMessage(m.id, m.text, m.chips, m.images?.map((source, i) => ({ source, url: thumbnails[i] })));
+      return userMessage(m.id, m.text, m.chips, m.images?.map((source, i) => ({ source, url: thumbnails[i], unkept: m.thumbnails?.[i] === null })));
     case 'assistant': {
       const md = el('div', { class: 'md' });
       renderMarkdown(m.text, md);

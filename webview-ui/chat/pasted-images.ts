@@ -1,5 +1,5 @@
 // Images the person pastes or drops into the input, read in the page as base64 for the `send`
-// message. Only the four formats every image-reading model takes are accepted, each at most
+// message (or read by the host, for files dropped from VS Code's Explorer, and posted back). Only the four formats every image-reading model takes are accepted, each at most
 // CHAT_LIMITS.imageBytes: the page refuses the rest at once, with the reason, rather than after a
 // round trip. The type here is the browser's word for it; the host recognises the image by its bytes.
 // Each image is shown as a thumbnail through a blob: URL of the file itself (the page's CSP allows
@@ -13,6 +13,23 @@ export interface PendingImage extends PastedImage {
 }
 
 const TYPES: readonly string[] = PASTED_IMAGE_TYPES;
+
+/** base64 bytes as a Blob: a stored thumbnail's blob: URL (the only images the page's CSP allows), an image the host read. */
+export function blobOf(mimeType: string, data: string): Blob {
+  return new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: mimeType });
+}
+
+/**
+ * The resources of a drop from VS Code (the Explorer, an editor tab): its full URI list (the standard
+ * `text/uri-list` carries only the first), else its resource list; links to web pages are not files.
+ */
+export function droppedUris(data: DataTransfer): string[] {
+  let uris = (data.getData('application/vnd.code.uri-list') || data.getData('text/uri-list')).split(/\r?\n/).map((u) => u.trim()).filter((u) => u && u[0] !== '#');
+  try {
+    uris = uris.length ? uris : JSON.parse(data.getData('resourceurls') || '[]') as string[];
+  } catch { /* not a list: nothing from it */ }
+  return uris.filter((u) => typeof u === 'string' && u.length <= CHAT_LIMITS.path && !/^https?:/i.test(u)).slice(0, CHAT_LIMITS.chips);
+}
 
 /** "812 bytes", "41 KB", "3.2 MB". */
 export function formatSize(bytes: number): string {

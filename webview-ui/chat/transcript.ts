@@ -10,6 +10,7 @@ import { el } from './dom';
 import { onNextFrame } from './frame';
 import { LiveTurn } from './live-turn';
 import { messageElement, userMessage, type SentImage } from './message-view';
+import { blobOf } from './pasted-images';
 import { post } from './vscode-api';
 
 const CHUNK = 30;
@@ -189,11 +190,21 @@ export class Transcript {
     return this.turnFor(undefined);
   }
 
+  /** A message's thumbnails: those of the message just sent, else blob: URLs of the stored ones (revoked with the rest). */
+  private thumbnailsOf(m: ChatMessage): (string | undefined)[] {
+    if (m.id === 'pending') return this.lastThumbnails;
+    return m.role === 'user' ? (m.thumbnails ?? []).map((t) => {
+      const url = t ? URL.createObjectURL(blobOf(t.mimeType, t.data)) : undefined;
+      if (url) this.thumbnails.add(url);
+      return url;
+    }) : [];
+  }
+
   private renderChunk(): boolean {
     if (this.renderedFrom <= 0) return false;
     const from = Math.max(0, this.renderedFrom - CHUNK);
     const frag = document.createDocumentFragment();
-    for (let i = from; i < this.renderedFrom; i++) frag.append(messageElement(this.messages[i], this.messages[i].id === 'pending' ? this.lastThumbnails : []));
+    for (let i = from; i < this.renderedFrom; i++) frag.append(messageElement(this.messages[i], this.thumbnailsOf(this.messages[i])));
     // Keep what the person looks at in place: the new chunk grows the content above it. The
     // browser's scroll anchoring may already have done so, so correct only by how far the old first
     // message actually moved.

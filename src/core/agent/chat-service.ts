@@ -153,11 +153,12 @@ export class ChatService {
 
 /**
  * Pasted images as the model gets them: recognised by their bytes (whatever type the page claimed),
- * refused when corrupt, shrunk to the providers' limits. One at a time: each decode has a worker of its own.
+ * refused when corrupt, shrunk to the providers' limits, each with a small copy the chat shows when the
+ * session is opened again. One at a time: each decode has a worker of its own.
  */
 async function pastedImages(images: readonly { name: string; data: string }[], signal: AbortSignal): Promise<ImagePart[]> {
   const parts: ImagePart[] = [];
-  for (const image of images) parts.push(await prepareImage(Buffer.from(image.data, 'base64'), pastedImageSource(image.name), { signal }));
+  for (const image of images) parts.push(await prepareImage(Buffer.from(image.data, 'base64'), pastedImageSource(image.name), { signal, thumbnail: true }));
   return parts;
 }
 

@@ -6,6 +6,7 @@
 // messages: tool durations, settled approval and review cards, turn footers) are joined in where they
 // were made, so a reloaded transcript shows what it showed before.
 import type { ModelMessage } from '../agent/model-types';
+import { thumbnailOf } from '../media/image-part';
 import type { SessionMark } from '../sessions/session-store';
 import { CHAT_LIMITS, settledApproval, settledReview, toolStatus, turnFooter, type ChatMessage, type SubagentCardView, type ToolCallView } from './chat-protocol-parts';
 
@@ -99,8 +100,11 @@ export function toChatMessages(messages: readonly (ModelMessage & { seq: number 
     const id = `m${m.seq}`;
     if (m.role === 'user') {
       const text = textOf(m);
-      const images = m.parts.flatMap((p) => (p.type === 'image' ? [preview(p.source, CHAT_LIMITS.sentence)] : [])).slice(0, CHAT_LIMITS.images);
-      if (text || images.length) out.push({ role: 'user', id, text: preview(text, CHAT_LIMITS.text), ...(images.length ? { images } : {}) });
+      const parts = m.parts.flatMap((p) => (p.type === 'image' ? [p] : [])).slice(0, CHAT_LIMITS.images);
+      const images = parts.map((p) => preview(p.source, CHAT_LIMITS.sentence));
+      // Each image's thumbnail, or null: the page then says it was too large to keep one.
+      const thumbnails = parts.map((p) => thumbnailOf(p) ?? null);
+      if (text || images.length) out.push({ role: 'user', id, text: preview(text, CHAT_LIMITS.text), ...(images.length ? { images, thumbnails } : {}) });
     } else if (m.role === 'assistant') {
       const text = textOf(m);
       if (text) out.push({ role: 'assistant', id, text: preview(text, CHAT_LIMITS.text) });

@@ -6,6 +6,7 @@
 // Every object is strict (an unknown key, `__proto__` or `constructor` included, is an error) and
 // every string and array has a cap: a message either fits the protocol or is refused whole.
 import * as z from 'zod/mini';
+import { THUMBNAIL_LIMITS } from '../media/image-part';
 
 /** The caps. A host that has more (a longer text, more sessions) pages or shortens before sending. */
 export const CHAT_LIMITS = Object.freeze({
@@ -173,12 +174,23 @@ export const turnFooter = z.strictObject({
   durationMs: z.optional(z.number().check(z.gte(0), z.lte(L.durationMs))),
 });
 
+/** The image formats the person may paste or drop: those every provider that reads images takes. */
+export const PASTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** base64 of at most `bytes` bytes (4 characters for every 3). */
+const base64Of = (bytes: number) => z.base64().check(z.minLength(4), z.maxLength(Math.ceil(bytes / 3) * 4));
+
+/** The small copy of a sent image that a stored message keeps, for its thumbnail (the page makes it a blob: URL). */
+export const storedThumbnail = z.strictObject({ mimeType: z.enum(PASTED_IMAGE_TYPES), data: base64Of(THUMBNAIL_LIMITS.maxBytes) });
+
 /** A message of a session as the transcript shows it, with the cards and footers its turns showed. */
 export const chatMessage = z.discriminatedUnion('role', [
   z.strictObject({
     role: z.literal('user'), id: idString, text: capped(L.text), chips: z.optional(list(contextChip, L.chips)),
     /** The images it carried, by where they came from (pastedImageSource). */
     images: z.optional(list(capped(L.sentence), L.images)),
+    /** Their thumbnails in the same order; null where none was kept (the image was too large). */
+    thumbnails: z.optional(list(z.nullable(storedThumbnail), L.images)),
   }),
   z.strictObject({ role: z.literal('assistant'), id: idString, text: capped(L.text) }),
   z.strictObject({ role: z.literal('tool'), id: idString, call: toolCallView }),
@@ -211,9 +223,6 @@ export const mentionItem = z.strictObject({
 });
 
 /** An http(s) URL and nothing else: links a model wrote open through the host, never in the webview. */
-/** The image formats the person may paste or drop: those every provider that reads images takes. */
-export const PASTED_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-
 /**
  * An image the person pasted or dropped into the input, as the page read it. The type is what the
  * browser said; the host recognises the image by its bytes before anything reaches a model.
@@ -223,7 +232,7 @@ export const pastedImage = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(L.label)),
   mimeType: z.enum(PASTED_IMAGE_TYPES),
   /** The bytes, base64: at most imageBytes of them (base64 is 4 characters for every 3 bytes). */
-  data: z.base64().check(z.minLength(4), z.maxLength(Math.ceil(L.imageBytes / 3) * 4)),
+  data: base64Of(L.imageBytes),
 });
 
 /** Where a pasted image came from, as the model is told and the transcript shows it (the name quoted: it is the page's word). */
@@ -252,3 +261,4 @@ export type TurnFooter = z.infer<typeof turnFooter>;
 export type LocalServerChoice = z.infer<typeof localServer>;
 export type SubagentCardView = z.infer<typeof subagentCard>;
 export type PastedImage = z.infer<typeof pastedImage>;
+export type StoredThumbnail = z.infer<typeof storedThumbnail>;

@@ -98,6 +98,8 @@ const pickers = msg('pickers', {
 const context = msg('context', { chips: list(contextChip, L.chips) });
 /** Chips the host attaches for the person (an MCP resource from the MCP Servers view): added to the composer's. */
 const attach = msg('attach', { chips: list(contextChip, L.chips) });
+/** Images the host read for the person (image files dropped from VS Code's Explorer): added to the composer's like pasted ones. */
+const attachImages = msg('attach-images', { images: list(pastedImage, L.images) });
 const mentionResults = msg('mention-results', { prefix: capped(L.mentionPrefix), items: list(mentionItem, L.mentionResults) });
 /** Shown as an alert. With the turnId of a turn that never started, it also ends that wait. */
 const error = msg('error', { message: capped(L.sentence), turnId: z.optional(idString) });
@@ -109,7 +111,7 @@ const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
   init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent,
-  turnEnd, sessions, pickers, context, attach, mentionResults, error, setup,
+  turnEnd, sessions, pickers, context, attach, attachImages, mentionResults, error, setup,
 ]);
 
 // ---- webview → host ----
@@ -142,6 +144,11 @@ export const toHostSchema = z.discriminatedUnion('type', [
   /** A child card's Stop (cancels that child and its own children) and Open Transcript buttons. */
   msg('subagent-stop', { id: idString }),
   msg('subagent-open', { id: idString }),
+  /**
+   * Resources dropped on the page from VS Code (the Explorer, an editor tab), by URI: the host attaches
+   * image files as images (`attach-images`), other files as file chips (`attach`), and says why it refused any.
+   */
+  msg('drop-uris', { uris: list(z.string().check(z.minLength(1), z.maxLength(L.path)), L.chips) }),
 ]);
 
 export type ToWebview = z.infer<typeof toWebviewSchema>;

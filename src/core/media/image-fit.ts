@@ -5,7 +5,7 @@
 // refused by its declared size before anything is decoded. Decoding and shrinking run on a worker
 // thread of their own (image-resize-worker.ts), ended when done or when the call is cancelled.
 import { imageSize } from 'image-size';
-import type { ImageMimeType, ImagePart } from './image-part';
+import { THUMBNAIL_LIMITS, type ImageMimeType, type ImagePart } from './image-part';
 import type { ResizeReply, ResizeRequest } from './image-resize-worker';
 import { runOneShotWorker } from './one-shot-worker';
 
@@ -55,8 +55,12 @@ function inWorker(req: ResizeRequest, signal?: AbortSignal): Promise<Extract<Res
   return runOneShotWorker<Omit<Extract<ResizeReply, { ok: true }>, 'ok'>>('image-resize-worker.js', req, 'image worker', { signal });
 }
 
-/** `source` says where the bytes came from (a path, a URL, a tool): it is named in errors and kept on the part. */
-export async function prepareImage(bytes: Uint8Array, source: string, opts: { signal?: AbortSignal; limits?: ImageLimits } = {}): Promise<ImagePart> {
+/**
+ * `source` says where the bytes came from (a path, a URL, a tool): it is named in errors and kept on the
+ * part. `thumbnail`: keep a small copy on the part too (a pasted image, shown again when its chat reopens),
+ * unless the image is as small already; a WebP, which cannot be decoded here, gets none.
+ */
+export async function prepareImage(bytes: Uint8Array, source: string, opts: { signal?: AbortSignal; limits?: ImageLimits; thumbnail?: boolean } = {}): Promise<ImagePart> {
   const limits = opts.limits ?? IMAGE_LIMITS;
   const size = sniff(bytes);
   if (!size) throw new ImageRefused(`${source} is not an image: its ${n(bytes.length)} bytes are not PNG, JPEG, GIF or WebP, whatever its name says.`);
@@ -64,10 +68,11 @@ export async function prepareImage(bytes: Uint8Array, source: string, opts: { si
   if (!mimeType) throw new ImageRefused(`${source} is a ${size.type.toUpperCase()} image; images go to the model as PNG, JPEG, GIF or WebP. Convert it first.`);
   const { width, height } = size;
   const fits = Math.max(width, height) <= limits.maxEdge && bytes.length <= limits.maxBytes;
-  const part = (data: Uint8Array, mime: ImageMimeType, w: number, h: number): ImagePart => ({
-    type: 'image', mimeType: mime, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'),
-    width: w, height: h, bytes: data.length, source,
+  const b64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  const part = (data: Uint8Array, mime: ImageMimeType, w: number, h: number, thumb?: { bytes: Uint8Array; mimeType: ImageMimeType }): ImagePart => ({
+    type: 'image', mimeType: mime, data: b64(data), width: w, height: h, bytes: data.length, source,
     ...(fits ? {} : { original: { width, height, bytes: bytes.length } }),
+    ...(thumb && data.length > THUMBNAIL_LIMITS.maxBytes ? { thumbnail: { mimeType: thumb.mimeType, data: b64(thumb.bytes) } } : {}),
   });
   if (mimeType === 'image/webp') {
     if (!webpWhole(bytes)) throw new ImageRefused(`${source} starts like a WebP image but its ${n(bytes.length)} bytes are not a whole one.`);
@@ -81,15 +86,16 @@ export async function prepareImage(bytes: Uint8Array, source: string, opts: { si
   }
   let reply: Extract<ResizeReply, { ok: true }>;
   try {
-    reply = await inWorker({ op: fits ? 'check' : 'shrink', input: bytes, maxEdge: limits.maxEdge, maxBytes: limits.maxBytes, keepPng: mimeType !== 'image/jpeg' }, opts.signal);
+    const thumbnail = opts.thumbnail && !(fits && bytes.length <= THUMBNAIL_LIMITS.maxBytes) ? THUMBNAIL_LIMITS : undefined;
+    reply = await inWorker({ op: fits ? 'check' : 'shrink', input: bytes, maxEdge: limits.maxEdge, maxBytes: limits.maxBytes, keepPng: mimeType !== 'image/jpeg', ...(thumbnail ? { thumbnail } : {}) }, opts.signal);
   } catch (e) {
     if (opts.signal?.aborted) throw e;
     throw new ImageRefused(`${source} starts like a ${size.type.toUpperCase()} image but does not decode as one (${(e as Error).message}).`);
   }
-  if (fits) return part(bytes, mimeType, width, height);
+  if (fits) return part(bytes, mimeType, width, height, reply.thumbnail);
   if (!reply.bytes || !reply.mimeType || !reply.width || !reply.height) throw new ImageRefused(`${source} could not be shrunk to fit the model's limits.`);
   if (reply.bytes.length > limits.maxBytes) {
     throw new ImageRefused(`${source} is still ${n(reply.bytes.length)} bytes after shrinking it to ${reply.width}×${reply.height}, over the ${n(limits.maxBytes)} bytes the model takes.`);
   }
-  return part(reply.bytes, reply.mimeType, reply.width, reply.height);
+  return part(reply.bytes, reply.mimeType, reply.width, reply.height, reply.thumbnail);
 }

@@ -20,6 +20,20 @@ export interface ImagePart {
   source: string;
   /** Set when it was shrunk to fit the providers' limits: the size it had. */
   original?: { width: number; height: number; bytes: number };
+  /**
+   * A small copy for a person to see again (a pasted image when its chat is reopened); never sent to a
+   * model. Absent when the image itself is small enough to show (see thumbnailOf) or none could be made.
+   */
+  thumbnail?: { mimeType: ImageMimeType; data: string };
+}
+
+/** The small copy kept of a pasted image: what the chat shows as its thumbnail (96×72 CSS pixels, twice that on a dense screen). */
+export const THUMBNAIL_LIMITS = { maxEdge: 192, maxBytes: 32_000 };
+
+/** What the chat may show of `image`: its small copy, the image itself when that is as small, or undefined (too large to keep). */
+export function thumbnailOf(image: ImagePart): { mimeType: ImageMimeType; data: string } | undefined {
+  if (image.thumbnail) return image.thumbnail;
+  return image.bytes <= THUMBNAIL_LIMITS.maxBytes ? { mimeType: image.mimeType, data: image.data } : undefined;
 }
 
 const FORMAT_NAMES: Record<ImageMimeType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/gif': 'GIF', 'image/webp': 'WebP' };

@@ -19,24 +19,46 @@ export interface ResizeRequest {
   maxBytes: number;
   /** Keep PNG when it fits (sharp edges and transparency: screenshots, diagrams); else JPEG. */
   keepPng: boolean;
+  /** Also a small copy for the chat to show again later (from the same decode): its size limits. */
+  thumbnail?: { maxEdge: number; maxBytes: number };
 }
 
+type Encoded = { bytes: Uint8Array; mimeType: 'image/png' | 'image/jpeg' };
+
 export type ResizeReply =
-  | { ok: true; bytes?: Uint8Array; mimeType?: 'image/png' | 'image/jpeg'; width?: number; height?: number }
+  | { ok: true; bytes?: Uint8Array; mimeType?: 'image/png' | 'image/jpeg'; width?: number; height?: number; thumbnail?: Encoded }
   | { ok: false; error: string };
+
+type Image = Awaited<ReturnType<typeof Jimp.fromBuffer>>;
+
+/** Shrinks `image` (in place) to `maxEdge` a side at most. */
+function fit(image: Image, maxEdge: number): void {
+  const { width, height } = image.bitmap;
+  const scale = Math.min(1, maxEdge / Math.max(width, height));
+  if (scale < 1) image.resize({ w: Math.max(1, Math.round(width * scale)), h: Math.max(1, Math.round(height * scale)) });
+}
+
+/** PNG when asked and within `maxBytes`, else JPEG at `quality`. */
+async function encode(image: Image, keepPng: boolean, maxBytes: number, quality: number): Promise<Encoded> {
+  if (keepPng) {
+    const asPng = await image.getBuffer('image/png');
+    if (asPng.length <= maxBytes) return { bytes: asPng, mimeType: 'image/png' };
+  }
+  return { bytes: await image.getBuffer('image/jpeg', { quality }), mimeType: 'image/jpeg' };
+}
 
 async function run(req: ResizeRequest): Promise<ResizeReply> {
   const image = await Jimp.fromBuffer(Buffer.from(req.input.buffer, req.input.byteOffset, req.input.byteLength));
-  if (req.op === 'check') return { ok: true };
-  const { width, height } = image.bitmap;
-  const scale = Math.min(1, req.maxEdge / Math.max(width, height));
-  if (scale < 1) image.resize({ w: Math.max(1, Math.round(width * scale)), h: Math.max(1, Math.round(height * scale)) });
-  const size = { width: image.bitmap.width, height: image.bitmap.height };
-  if (req.keepPng) {
-    const asPng = await image.getBuffer('image/png');
-    if (asPng.length <= req.maxBytes) return { ok: true, bytes: asPng, mimeType: 'image/png', ...size };
+  let shrunk: Extract<ResizeReply, { ok: true }> = { ok: true };
+  if (req.op === 'shrink') {
+    fit(image, req.maxEdge);
+    shrunk = { ok: true, ...await encode(image, req.keepPng, req.maxBytes, 85), width: image.bitmap.width, height: image.bitmap.height };
   }
-  return { ok: true, bytes: await image.getBuffer('image/jpeg', { quality: 85 }), mimeType: 'image/jpeg', ...size };
+  if (!req.thumbnail) return shrunk;
+  // Last: shrinking further spoils the image for anything else.
+  fit(image, req.thumbnail.maxEdge);
+  const thumbnail = await encode(image, req.keepPng, req.thumbnail.maxBytes, 70);
+  return thumbnail.bytes.length <= req.thumbnail.maxBytes ? { ...shrunk, thumbnail } : shrunk;
 }
 
 if (parentPort) {

@@ -14,6 +14,7 @@ import type { ApprovalPrompt } from '../exec/approval-prompt';
 import type { DiffReviewer, PendingReview } from '../review/diff-reviewer';
 import { ChatController, type ChatControllerDeps } from './chat-controller';
 import { editorChips } from './chat-context';
+import { dropUris } from './chat-drop';
 
 export const CHAT_VIEW_ID = 'pincer.chat';
 
@@ -72,7 +73,9 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.subs.push(view.webview.onDidReceiveMessage((raw: unknown) => {
       const parsed = parseToHost(raw);
       if (!parsed.ok) return; // The page never sends malformed messages; whatever does is ignored.
-      this.controller.handle(parsed.message).catch((e: unknown) => this.post({ type: 'error', message: String((e as Error).message ?? e).slice(0, 1000) }));
+      const m = parsed.message;
+      const done = m.type === 'drop-uris' ? dropUris(m.uris, (out) => this.post(out), (chips) => this.controller.attach(chips)) : this.controller.handle(m);
+      done.catch((e: unknown) => this.post({ type: 'error', message: String((e as Error).message ?? e).slice(0, 1000) }));
     }));
     view.onDidDispose(() => (this.view = undefined));
     this.resolvedResolve();

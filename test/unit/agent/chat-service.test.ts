@@ -164,7 +164,8 @@ describe('chat service', () => {
     assert.deepEqual(stored[0].parts.map((p) => p.type), ['image']);
     assert.equal((await store.find(s.key))?.title, 'pasted image "chart.png"');
     const shown = toChatMessages(stored);
-    assert.deepEqual(shown[0], { role: 'user', id: `m${stored[0].seq}`, text: '', images: ['pasted image "chart.png"'] });
+    // A small image is its own thumbnail when the session is opened again.
+    assert.deepEqual(shown[0], { role: 'user', id: `m${stored[0].seq}`, text: '', images: ['pasted image "chart.png"'], thumbnails: [{ mimeType: 'image/png', data: png.toString('base64') }] });
   });
 
   it('titles come from the first line, shortened', () => {

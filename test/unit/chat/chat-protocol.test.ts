@@ -250,14 +250,14 @@ describe('chat protocol', () => {
       assert.equal(chatIdSeq('local-1'), undefined);
     });
 
-    it('a user message with pasted images names them by their source; one without has no images field', () => {
+    it('a user message with pasted images names them by their source, with their thumbnails; one without has no images field', () => {
       const image = { type: 'image' as const, mimeType: 'image/png' as const, data: 'iVBORw0KGgo=', width: 1, height: 1, bytes: 8, source: pastedImageSource('shot<b>.png') };
       const msgs = toChatMessages([
         { seq: 1, role: 'user', parts: [{ type: 'text', text: 'What is this?' }, image, { ...image, source: pastedImageSource('two.png') }] },
         { seq: 2, role: 'user', parts: [{ type: 'text', text: 'And now?' }] },
       ]);
       assert.deepEqual(msgs, [
-        { role: 'user', id: 'm1', text: 'What is this?', images: ['pasted image "shot<b>.png"', 'pasted image "two.png"'] },
+        { role: 'user', id: 'm1', text: 'What is this?', images: ['pasted image "shot<b>.png"', 'pasted image "two.png"'], thumbnails: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }, { mimeType: 'image/png', data: 'iVBORw0KGgo=' }] },
         { role: 'user', id: 'm2', text: 'And now?' },
       ]);
       assert.ok(parseToWebview({ type: 'session', session: { key: 's', title: 't', messages: msgs, hasOlder: false } }).ok);
