@@ -14,13 +14,14 @@ import { median, record } from './lib/record.mjs';
 import { findRipgrep } from './lib/ripgrep.mjs';
 
 const require = createRequire(import.meta.url);
-const { NodeWorkspaceFs } = require('../out/src/core/fs/node-fs.js');
-const { PathGuard, DEFAULT_DENY_PATHS } = require('../out/src/core/fs/path-guard.js');
-const { createGlobTool } = require('../out/src/core/fs/tools/glob.js');
-const { walk } = require('../out/src/core/fs/walk.js');
-const { rulesAbove } = require('../out/src/core/fs/ignore-rules.js');
-
 const here = path.dirname(fileURLToPath(import.meta.url));
+const FS = path.join(here, '..', process.env.PINCER_OUT ?? 'out', 'src', 'core', 'fs');
+const { NodeWorkspaceFs } = require(path.join(FS, 'node-fs.js'));
+const { PathGuard, DEFAULT_DENY_PATHS } = require(path.join(FS, 'path-guard.js'));
+const { createGlobTool } = require(path.join(FS, 'tools', 'glob.js'));
+const { walk } = require(path.join(FS, 'walk.js'));
+const { rulesAbove } = require(path.join(FS, 'ignore-rules.js'));
+
 const CORPUS = path.join(here, '.corpus', 'glob-tree');
 const VERSION = 'glob-tree v1';
 const RUNS = 7;

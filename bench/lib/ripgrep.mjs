@@ -3,9 +3,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { locateRipgrep } = require('../../out/src/core/fs/ripgrep-locate.js');
+const { locateRipgrep } = require(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', process.env.PINCER_OUT ?? 'out', 'src', 'core', 'fs', 'ripgrep-locate.js'));
 
 export function findRipgrep() {
   const appRoot = path.join(process.env.VSCODE_HOST_DIR || path.join(os.homedir(), '.cache', 'vscode-host'), 'node_modules', 'code-server', 'lib', 'vscode');

@@ -5,16 +5,17 @@
 // links back through the guard instead of stepping outside by accident.
 //
 // readDirectories and statMany are the walkers' fast path (glob over 20,000 files), measured on the
-// glob benchmark: listings on the thread pool with callbacks (no promise per directory), so the walk
-// handles one batch while the next is read; stats as synchronous calls on a worker thread of their own
-// (stat-worker.ts), since an lstat is cheaper than a thread-pool hop and the walk keeps this thread busy. Both skip readDirectory's per-directory realpath (a dozen microseconds a directory): a
+// glob benchmark: listings and stats as synchronous calls on worker threads (stat-worker.ts), a batch
+// of folders or paths per message, so the walk handles one batch while the next is read and this
+// thread never builds a Dirent or a callback per folder; a synchronous call there is cheaper than a
+// thread-pool hop, and the walk keeps this thread busy. Both skip readDirectory's per-directory realpath (a dozen microseconds a directory): a
 // listing gives names and types only, and every file a tool opens goes through the guard and
 // openVerified again.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openChecked, openVerified } from './path-open';
-import { statOffThread } from './stat-worker';
+import { listOffThread, statOffThread } from './stat-worker';
 import { PathError, type FileStat, type WorkspaceFs } from './types';
 
 const MAX_READ = 64 << 20;
@@ -27,7 +28,10 @@ const LISTINGS_IN_FLIGHT = 32;
 export interface NodeWorkspaceFsOptions {
   /** Milliseconds of synchronous stat work between turns of the event loop (tests use 0). */
   sliceMs?: number;
-  /** false: statMany runs its lstats on this thread, in slices (the fallback when no worker can start). */
+  /**
+   * false: statMany runs its lstats on this thread, in slices, and readDirectories lists on the thread
+   * pool (the fallbacks when no worker can start).
+   */
   statsOffThread?: boolean;
 }
 
@@ -212,6 +216,17 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async readDirectories(dirs: readonly string[]): Promise<(Entries | undefined)[]> {
+    const abs = dirs.map((d) => (path.isAbsolute(d) ? d : path.resolve(d)));
+    if (!this.statsOffThread) return this.readDirectoriesHere(abs);
+    try {
+      return await listOffThread(abs);
+    } catch {
+      // No worker thread to be had: the listings on the thread pool.
+      return this.readDirectoriesHere(abs);
+    }
+  }
+
+  private readDirectoriesHere(dirs: readonly string[]): Promise<(Entries | undefined)[]> {
     return new Promise((resolve) => {
       const out: (Entries | undefined)[] = new Array(dirs.length);
       let next = 0;
@@ -220,7 +235,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       const launch = (): void => {
         const i = next++;
         const dir = dirs[i];
-        fs.readdir(path.isAbsolute(dir) ? dir : path.resolve(dir), { withFileTypes: true }, (err, entries) => {
+        fs.readdir(dir, { withFileTypes: true }, (err, entries) => {
           out[i] = err ? undefined : entries.map((e) => [e.name, typeOf(e)]);
           if (--left === 0) resolve(out);
           else if (next < dirs.length) launch();

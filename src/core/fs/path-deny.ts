@@ -103,12 +103,17 @@ export class DenyRules {
     if (canonical !== literal) this.folders.push({ dir: literal, hit });
   }
 
-  /** The rule that hides `abs` (absolute, cleaned; canonical for walkers), if any. */
-  match(abs: string): DenyHit | undefined {
+  /**
+   * The rule that hides `abs` (absolute, cleaned; canonical for walkers), if any. With `parentClear`
+   * the caller vouches that the folder holding `abs` was matched already and nothing hid it: then
+   * every ancestor of `abs` is known clear and only `abs` itself is tested, which is what a walker
+   * needs for each entry of a folder it lists (the same answer as the whole chain, in that case).
+   */
+  match(abs: string, parentClear = false): DenyHit | undefined {
     const nocaseAnywhere = this.nocaseAnywhere;
     for (const f of this.folders) if (isWithin(f.dir, abs, nocaseAnywhere)) return f.hit;
     if (this.absoluteGlobs.length) {
-      const hit = this.matchChain(this.absoluteGlobs, nfc(toSlash(abs)), nocaseAnywhere, true);
+      const hit = this.matchChain(this.absoluteGlobs, nfc(toSlash(abs)), nocaseAnywhere, true, parentClear);
       if (hit) return hit;
     }
     if (!this.relative.length) return undefined;
@@ -117,19 +122,22 @@ export class DenyRules {
       // isWithin held, so the relative path is a plain slice (path.relative costs a microsecond).
       const rel = nfc(toSlash(abs.slice(r.root.endsWith(path.sep) ? r.root.length : r.root.length + 1)));
       if (!rel) continue;
-      const hit = this.matchChain(this.relative, rel, r.nocase, false);
+      const hit = this.matchChain(this.relative, rel, r.nocase, false, parentClear);
       if (hit) return hit;
     }
     return undefined;
   }
 
-  /** Tests `p` and each ancestor (`a/b/c`, `a/b`, `a`); absolute chains stop above the top level. */
-  private matchChain(rules: GlobRule[], p: string, nocase: boolean, absolute: boolean): DenyHit | undefined {
+  /**
+   * Tests `p` and each ancestor (`a/b/c`, `a/b`, `a`); absolute chains stop above the top level.
+   * `selfOnly`: the ancestors are known clear, so `p` alone is tested.
+   */
+  private matchChain(rules: GlobRule[], p: string, nocase: boolean, absolute: boolean, selfOnly: boolean): DenyHit | undefined {
     const folded = nocase ? p.toLowerCase() : p;
     const globs: GlobRule[] = [];
     for (const rule of rules) {
       if (!rule.literal) globs.push(rule);
-      else if (literalHit(rule.literal, folded, nocase)) return { rule: rule.rule, configurable: true };
+      else if (literalHit(rule.literal, folded, nocase, selfOnly)) return { rule: rule.rule, configurable: true };
     }
     if (!globs.length) return undefined;
     let cur = p;
@@ -137,6 +145,7 @@ export class DenyRules {
       for (const rule of globs) {
         if ((nocase ? rule.insensitive : rule.sensitive).test(cur)) return { rule: rule.rule, configurable: true };
       }
+      if (selfOnly) return undefined;
       const cut = cur.lastIndexOf('/');
       if (cut <= 0 || (absolute && cur.indexOf('/', 1) === -1)) return undefined;
       cur = cur.slice(0, cut);
@@ -144,9 +153,14 @@ export class DenyRules {
   }
 }
 
-/** The ancestor rule for a wildcard-free pattern, as string tests on the (case-folded) path. */
-function literalHit(lit: { text: string; anywhere: boolean }, p: string, nocase: boolean): boolean {
+/**
+ * The ancestor rule for a wildcard-free pattern, as string tests on the (case-folded) path. With
+ * `selfOnly` (every ancestor known clear) only the tests that end at `p` itself are made: a hit
+ * through an ancestor (`text/…` or `…/text/…`) would have hidden that ancestor already.
+ */
+function literalHit(lit: { text: string; anywhere: boolean }, p: string, nocase: boolean, selfOnly: boolean): boolean {
   const text = nocase ? lit.text.toLowerCase() : lit.text;
+  if (selfOnly) return p === text || (lit.anywhere && p.length > text.length && p.endsWith(text) && p.charCodeAt(p.length - text.length - 1) === 47);
   if (!lit.anywhere) return p === text || p.startsWith(`${text}/`);
   return p === text || p.startsWith(`${text}/`) || p.endsWith(`/${text}`) || p.includes(`/${text}/`);
 }

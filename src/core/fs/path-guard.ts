@@ -127,6 +127,16 @@ export class PathGuard implements PathResolver {
     return this.deny.match(isCleanAbsolute(abs) ? abs : path.resolve(abs)) !== undefined;
   }
 
+  /**
+   * isDenied for an entry a walker listed: `abs` is the canonical path of a folder that isDenied (or
+   * resolve) cleared, a separator and a name from its listing. Every ancestor of `abs` is then known
+   * clear, so only the entry itself is matched against the rules (the same answer as isDenied, at a
+   * fraction of the cost on deep trees).
+   */
+  isDeniedEntry(abs: string): boolean {
+    return this.deny.match(abs, true) !== undefined;
+  }
+
   /** The innermost canonical root holding `abs` (or, with `given`, holding it as typed). */
   private rootOf(abs: string, given: boolean): string | undefined {
     let best: string | undefined;

@@ -1,12 +1,20 @@
-// lstat of many files on a worker thread: glob's newest-first ordering stats every match (8,000 on the
-// glob benchmark, ~70 ms of synchronous calls), and on the host thread those calls would wait for the
-// walk, which keeps that thread busy. On a thread of its own they run beside the walk. One worker per
-// process, started on first use and kept (unreferenced, so it never holds a process open); if it
-// cannot run, the caller stats on its own thread.
+// lstat and directory listings of many paths on worker threads: glob's newest-first ordering stats
+// every match (8,000 on the glob benchmark) and its walk lists every folder (3,000), and on the host
+// thread those calls would wait for the walk, which keeps that thread busy. On threads of their own
+// they run beside it. Workers are started on first use and kept (unreferenced, so they never hold a
+// process open); if none can run, the caller does the work on its own thread.
 //
-// The worker's code is a string evaluated by `new Worker(src, { eval: true })`, so it survives
-// bundling (see grep-worker-source.ts). Protocol: { id, paths } answers { id, types, sizes, mtimes }:
-// a Uint8Array of TYPE_CODES indexes (0: missing or unreadable) and two Float64Arrays.
+// Messages are few and flat, because a message costs more than the syscalls it carries: a batch of
+// paths goes as one string (paths joined by NUL, which no path holds), and a batch of listings comes
+// back as one string of names (joined by '/', which no name holds) with typed arrays beside it; a
+// structured clone of one string is a copy, of thousands of strings a walk over each.
+//
+// The workers' code is a string evaluated by `new Worker(src, { eval: true })`, so it survives
+// bundling (see grep-worker-source.ts). Protocol:
+//   { id, op: 'stat', paths } answers { id, types, sizes, mtimes }: a Uint8Array of TYPE_CODES
+//     indexes (0: missing or unreadable) and two Float64Arrays;
+//   { id, op: 'list', paths } answers { id, counts, names, types }: per folder the number of its
+//     entries (-1: could not be listed), their names in order, and a TYPE_CODES index per entry.
 import { Worker } from 'node:worker_threads';
 import type { FileStat } from './types';
 
@@ -16,7 +24,8 @@ const SOURCE = `
 'use strict';
 const fs = require('node:fs');
 const { parentPort } = require('node:worker_threads');
-parentPort.on('message', ({ id, paths }) => {
+const code = (e) => (e.isSymbolicLink() ? 3 : e.isFile() ? 1 : e.isDirectory() ? 2 : 4);
+function stat(id, paths) {
   const n = paths.length;
   const types = new Uint8Array(n);
   const sizes = new Float64Array(n);
@@ -29,65 +38,138 @@ parentPort.on('message', ({ id, paths }) => {
       st = undefined;
     }
     if (!st) continue;
-    types[i] = st.isSymbolicLink() ? 3 : st.isFile() ? 1 : st.isDirectory() ? 2 : 4;
+    types[i] = code(st);
     sizes[i] = st.size;
     mtimes[i] = st.mtimeMs;
   }
   parentPort.postMessage({ id, types, sizes, mtimes }, [types.buffer, sizes.buffer, mtimes.buffer]);
+}
+function list(id, dirs) {
+  const counts = new Int32Array(dirs.length);
+  const names = [];
+  const codes = [];
+  for (let i = 0; i < dirs.length; i++) {
+    let entries;
+    try {
+      entries = fs.readdirSync(dirs[i], { withFileTypes: true });
+    } catch {
+      counts[i] = -1;
+      continue;
+    }
+    counts[i] = entries.length;
+    for (const e of entries) {
+      names.push(e.name);
+      codes.push(code(e));
+    }
+  }
+  const types = Uint8Array.from(codes);
+  parentPort.postMessage({ id, counts, names: names.join('/'), types }, [counts.buffer, types.buffer]);
+}
+parentPort.on('message', ({ id, op, n, paths }) => {
+  const list_ = n === 0 ? [] : paths.split('\\u0000');
+  if (op === 'list') list(id, list_);
+  else stat(id, list_);
 });
 `;
 
-interface Reply {
+interface StatReply {
   id: number;
   types: Uint8Array;
   sizes: Float64Array;
   mtimes: Float64Array;
 }
 
-type Pending = { resolve: (r: (FileStat | undefined)[]) => void; reject: (e: Error) => void };
+interface ListReply {
+  id: number;
+  counts: Int32Array;
+  names: string;
+  types: Uint8Array;
+}
 
-let shared: { worker: Worker; pending: Map<number, Pending>; failed?: Error } | undefined;
+type Entries = [name: string, type: FileStat['type']][];
+type Pending = { resolve: (m: StatReply & ListReply) => void; reject: (e: Error) => void };
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * Workers kept: stats go to the first, listings alternate between both, so a walk's listings and its
+ * matches' stats use both cores beside the host thread's share of the walk.
+ */
+const WORKERS = 2;
+const slots: (Slot | undefined)[] = new Array(WORKERS);
 let nextId = 1;
+let nextList = 0;
 
-function start(): NonNullable<typeof shared> {
+function start(index: number): Slot {
   const worker = new Worker(SOURCE, { eval: true });
-  const state: NonNullable<typeof shared> = { worker, pending: new Map() };
+  const slot: Slot = { worker, pending: new Map() };
   const failAll = (err: Error) => {
-    state.failed = err;
-    if (shared === state) shared = undefined;
-    for (const p of state.pending.values()) p.reject(err);
-    state.pending.clear();
+    if (slots[index] === slot) slots[index] = undefined;
+    for (const p of slot.pending.values()) p.reject(err);
+    slot.pending.clear();
   };
-  worker.on('message', (m: Reply) => {
-    const p = state.pending.get(m.id);
+  worker.on('message', (m: StatReply & ListReply) => {
+    const p = slot.pending.get(m.id);
     if (!p) return;
-    state.pending.delete(m.id);
-    if (!state.pending.size) worker.unref();
-    const out: (FileStat | undefined)[] = new Array(m.types.length);
-    for (let i = 0; i < out.length; i++) {
-      const type = TYPE_CODES[m.types[i]];
-      out[i] = type && { type, size: m.sizes[i], mtime: m.mtimes[i] };
-    }
-    p.resolve(out);
+    slot.pending.delete(m.id);
+    if (!slot.pending.size) worker.unref();
+    p.resolve(m);
   });
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the stat worker exited (code ${code})`)));
   worker.unref();
-  return state;
+  return slot;
 }
 
-/** lstat of each path on the shared worker thread (undefined: missing or unreadable); rejects if the worker cannot run. */
-export function statOffThread(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
+function ask(index: number, op: 'stat' | 'list', paths: readonly string[]): Promise<StatReply & ListReply> {
   return new Promise((resolve, reject) => {
+    let slot: Slot;
     try {
-      shared ??= start();
+      slot = slots[index] ??= start(index);
     } catch (err) {
       reject(err as Error);
       return;
     }
     const id = nextId++;
-    shared.pending.set(id, { resolve, reject });
-    shared.worker.ref();
-    shared.worker.postMessage({ id, paths });
+    slot.pending.set(id, { resolve, reject });
+    slot.worker.ref();
+    slot.worker.postMessage({ id, op, n: paths.length, paths: paths.join('\u0000') });
   });
+}
+
+/** lstat of each path on a worker thread (undefined: missing or unreadable); rejects if the worker cannot run. */
+export async function statOffThread(paths: readonly string[]): Promise<(FileStat | undefined)[]> {
+  const m = await ask(0, 'stat', paths);
+  const out: (FileStat | undefined)[] = new Array(m.types.length);
+  for (let i = 0; i < out.length; i++) {
+    const type = TYPE_CODES[m.types[i]];
+    out[i] = type && { type, size: m.sizes[i], mtime: m.mtimes[i] };
+  }
+  return out;
+}
+
+/**
+ * The entries of each folder (names and types, links not followed; undefined for one that cannot be
+ * listed), read on a worker thread; rejects if the worker cannot run.
+ */
+export async function listOffThread(dirs: readonly string[]): Promise<(Entries | undefined)[]> {
+  const index = nextList++ % WORKERS;
+  const m = await ask(index, 'list', dirs);
+  const names = m.names === '' ? [] : m.names.split('/');
+  const out: (Entries | undefined)[] = new Array(dirs.length);
+  let at = 0;
+  for (let i = 0; i < dirs.length; i++) {
+    const n = m.counts[i];
+    if (n < 0) {
+      out[i] = undefined;
+      continue;
+    }
+    const entries: Entries = new Array(n);
+    for (let j = 0; j < n; j++, at++) entries[j] = [names[at], TYPE_CODES[m.types[at]] ?? 'other'];
+    out[i] = entries;
+  }
+  return out;
 }

@@ -105,6 +105,12 @@ export interface PathResolver {
   resolveSync?(input: string, access: Access): ResolvedPath;
   /** For walkers (list_files, grep, glob): whether an absolute, canonical path is hidden by deny rules. */
   isDenied(abs: string): boolean;
+  /**
+   * Optional, for walkers: isDenied of `abs`, a folder's canonical path joined with a name from its
+   * listing, where that folder itself was cleared by isDenied or resolve (so only the entry needs
+   * matching). Only ever asked about entries of cleared folders.
+   */
+  isDeniedEntry?(abs: string): boolean;
   /** The workspace roots and allowed extra roots, absolute and canonical. */
   readonly roots: readonly string[];
 }

@@ -69,8 +69,13 @@ interface DirTask {
 
 type Entries = [name: string, type: FileStat['type']][];
 
-/** Directories listed per readDirectories call: small enough that handling one batch takes well under a slice. */
+/**
+ * Directories listed per readDirectories call: at least BATCH, and when the queue is long, half of it
+ * up to MAX_BATCH, since every call is a message to a listing thread and back (on a busy machine
+ * each wake-up can cost a context switch); small enough that handling one batch takes about a slice.
+ */
 const BATCH = 32;
+const MAX_BATCH = 256;
 /** Batches being read at once: one handled while the next is read. */
 const BATCHES_IN_FLIGHT = 2;
 const SLICE_MS = 8;
@@ -120,7 +125,8 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
       // Regular files the caller does not want are dropped before the costlier checks.
       if (entryType === 'file' && opts.accept && !opts.accept(rel, name)) continue;
       let abs = prefix + name;
-      if (opts.guard.isDenied(abs)) continue;
+      // Every queued folder was cleared (the base below, the rest here or through followLink).
+      if (deniedEntry(abs)) continue;
       let type = entryType;
       if (type === 'symlink') {
         const link = await followLink(task, abs);
@@ -144,6 +150,10 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
     }
   };
 
+  const guard = opts.guard;
+  const deniedEntry = guard.isDeniedEntry ? (abs: string) => guard.isDeniedEntry!(abs) : (abs: string) => guard.isDenied(abs);
+  // The base is checked whole, so each entry only needs its own name checked.
+  if (guard.isDenied(opts.base)) return stats;
   const fsPort = opts.fs;
   const readBatch = fsPort.readDirectories
     ? (dirs: string[]) => (fsPort.readDirectories as NonNullable<WorkspaceFs['readDirectories']>).call(fsPort, dirs).catch(() => dirs.map(() => undefined))
@@ -155,7 +165,8 @@ export async function walk(opts: WalkOptions): Promise<WalkStats> {
   /** Reads the next batch (and its .gitignore files); started before the previous batch is handled, so I/O overlaps. */
   const startBatch = async (): Promise<{ batch: DirTask[]; listings: (Entries | undefined)[]; ignoreTexts: (string | undefined)[] }> => {
     // From the end of the queue: depth first, so the queue stays short.
-    const batch = queue.splice(Math.max(0, queue.length - batchSize));
+    const take = fsPort.readDirectories ? Math.min(MAX_BATCH, Math.max(batchSize, Math.ceil(queue.length / BATCHES_IN_FLIGHT))) : batchSize;
+    const batch = queue.splice(Math.max(0, queue.length - take));
     const listings = await readBatch(batch.map((t) => t.abs));
     // The batch's .gitignore files are read together: they are small and the reads overlap.
     const ignoreTexts = await Promise.all(batch.map((t, i) => {

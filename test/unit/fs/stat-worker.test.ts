@@ -1,10 +1,11 @@
-// The off-thread lstat behind glob's newest-first ordering: the same answers as lstat on this thread,
-// and glob's order over more matches than one chunk (the chunks are sent while the walk runs).
+// The off-thread lstat and listings behind glob: the same answers as lstat and readdir on this
+// thread (odd names included, since a batch travels as one string), and glob's order over more
+// matches than one chunk (the chunks are sent while the walk runs).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { AutoApplyReviewer } from '../../../src/core/fs/auto-apply-reviewer';
 import { NodeWorkspaceFs } from '../../../src/core/fs/node-fs';
-import { statOffThread } from '../../../src/core/fs/stat-worker';
+import { listOffThread, statOffThread } from '../../../src/core/fs/stat-worker';
 import { createGlobTool } from '../../../src/core/fs/tools/glob';
 import { makeGuard, makeWorkspace, removeTempDirs } from '../../support/fs-fixtures';
 
@@ -34,6 +35,33 @@ describe('stat on a worker thread', () => {
     assert.equal(got[4], undefined);
     // The port's batch method gives the same.
     assert.deepEqual(await new NodeWorkspaceFs().statMany(paths), expected);
+  });
+
+  it('lists folders as readdir does, in one batch: odd names, links as links, undefined for what cannot be listed', async () => {
+    const odd = ['with space', 'new\nline', 'tab\there', 'caf\u00e9', 'cafe\u0301', '\u{1F600}.txt', '-dash', '.hidden', "quote'\"", 'back\\slash'];
+    const spec: Record<string, string> = { 'empty/.keep': '' };
+    for (const n of odd) spec[`odd/${n}`] = '';
+    const ws = makeWorkspace(spec, 'list-worker');
+    fs.rmSync(ws.path('empty/.keep'));
+    fs.mkdirSync(ws.path('odd/sub'));
+    fs.symlinkSync(ws.path('odd/sub'), ws.path('odd/link'));
+    const dirs = [ws.path('odd'), ws.path('empty'), ws.path('missing'), ws.path('odd/-dash'), ws.root, ws.path('odd/sub')];
+    const got = await listOffThread(dirs);
+    const expected = dirs.map((d) => {
+      try {
+        return fs.readdirSync(d, { withFileTypes: true }).map((e) => [e.name, e.isSymbolicLink() ? 'symlink' : e.isFile() ? 'file' : 'directory']);
+      } catch {
+        return undefined;
+      }
+    });
+    assert.deepEqual(got, expected);
+    assert.equal(got[0]?.length, odd.length + 2);
+    assert.deepEqual(got[1], []);
+    assert.equal(got[2], undefined, 'missing folder');
+    assert.equal(got[3], undefined, 'a file is not a folder');
+    assert.deepEqual(await listOffThread([]), []);
+    assert.deepEqual(await new NodeWorkspaceFs().readDirectories(dirs), expected);
+    assert.deepEqual(await new NodeWorkspaceFs({ statsOffThread: false }).readDirectories(dirs), expected);
   });
 
   it('glob orders several chunks of matches newest first', async () => {
