@@ -10,7 +10,7 @@
 // and blocks that are mostly links are left out. Under 200 characters of text chosen: the whole body
 // is converted instead.
 import { DepthCappedParser } from './depth-capped-parser';
-import { BLOCK_TAGS, isFurniture, nameWeight, neverText, type Attributes } from './page-rules';
+import { BLOCK_TAGS, isFurniture, nameWeight, neverText, tagName, type Attributes } from './page-rules';
 
 export const OPEN = 0;
 export const CLOSE = 1;
@@ -56,11 +56,12 @@ interface Box {
 }
 
 const PARAGRAPHS = new Set(['p', 'pre', 'td', 'section', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const KIND_WEIGHT: Record<string, number> = {
+/** A Map, not an object: see HEADINGS in markdown-writer.ts. */
+const KIND_WEIGHT = new Map(Object.entries({
   div: 5, article: 10, main: 10, pre: 3, td: 3, blockquote: 3,
   address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
   h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5,
-};
+}));
 const MIN_PARAGRAPH = 25;
 const LINK_BLOCKS = new Set(['ul', 'ol', 'dl', 'div', 'section', 'header']);
 const MAX_LINK_SHARE = 0.5;
@@ -75,7 +76,7 @@ function countCommas(text: string): number {
 
 function newBox(parent: Box | undefined, start: number, name: string, attribs: Attributes, furniture: boolean): Box {
   return {
-    parent, start, end: start, weight: (KIND_WEIGHT[name] ?? 0) + nameWeight(attribs), score: 0, candidate: false,
+    parent, start, end: start, weight: (KIND_WEIGHT.get(name) ?? 0) + nameWeight(attribs), score: 0, candidate: false,
     text: 0, link: 0, commas: 0, blockChild: false, furniture, paragraph: PARAGRAPHS.has(name), div: name === 'div',
   };
 }
@@ -119,7 +120,8 @@ export function chooseMainContent(html: string): ContentChoice {
   };
 
   const parser = new DepthCappedParser({
-    onopentag(name, attribs) {
+    onopentag(read, attribs) {
+      const name = tagName(read);
       if (name === 'base' && base === undefined && attribs.href) base = attribs.href;
       if (hidden > 0) {
         hidden++;
@@ -162,7 +164,8 @@ export function chooseMainContent(html: string): ContentChoice {
       box.commas += countCommas(text);
       if (linkDepth > 0) box.link += len;
     },
-    onclosetag(name) {
+    onclosetag(read) {
+      const name = tagName(read);
       if (hidden > 0) {
         hidden--;
         if (name === 'title' && inTitle) {

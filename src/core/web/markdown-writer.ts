@@ -5,44 +5,31 @@
 // is flattened to text. Nesting deeper than a reader can follow adds no more indentation, so a hostile
 // page of ten thousand nested lists writes lines of bounded length.
 import { CLOSE, OPEN, type PageEvents } from './main-content';
+import { LinkResolver, collapse, escapeLineStart, escapeText, urlText } from './markdown-text';
 import { BLOCK_TAGS, type Attributes } from './page-rules';
 
 const MAX_INDENT_LEVELS = 12;
 const MAX_INLINE_MARKS = 8;
-const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
-const EMPHASIS: Record<string, string> = { em: '_', i: '_', strong: '**', b: '**' };
+// Maps, not objects: a tag name read from the page is a new string each time, and looking one up as an
+// object's key first searches V8's table of known strings (ten times slower than a Map); an object
+// would also answer for a page's <constructor> from its prototype.
+const HEADINGS = new Map([['h1', 1], ['h2', 2], ['h3', 3], ['h4', 4], ['h5', 5], ['h6', 6]]);
+const EMPHASIS = new Map([['em', '_'], ['i', '_'], ['strong', '**'], ['b', '**']]);
 const LANGUAGE = /(?:^|\s)(?:language|lang)-([\w+#.-]{1,40})/;
-
-/** Markdown's own characters in page text, and the ones that mean something at a line's start. */
-function escapeText(text: string): string {
-  // Testing first is several times faster than replacing on text that needs nothing (most text).
-  return MARKDOWN_CHARS.test(text) ? text.replace(MARKDOWN_CHARS_ALL, '\\$&') : text;
-}
-const MARKDOWN_CHARS = /[\\`*_[\]]/;
-const MARKDOWN_CHARS_ALL = /[\\`*_[\]]/g;
-
-/** HTML's whitespace collapsing: any run of whitespace reads as one space. */
-function collapse(text: string): string {
-  return WHITESPACE_TO_COLLAPSE.test(text) ? text.replace(/\s+/g, ' ') : text;
-}
-const WHITESPACE_TO_COLLAPSE = /[^\S ]| {2}/;
-/** A URL as a link target: parentheses would end it early. */
-function urlText(url: string): string {
-  return url.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/\s/g, '%20');
-}
-/** Text that would start a heading, quote or list item at a line's start is escaped there. */
-function escapeLineStart(text: string): string {
-  const ordered = /^(\d{1,9})([.)] )/.exec(text);
-  if (ordered) return `${ordered[1]}\\${text.slice(ordered[1].length)}`;
-  return /^(#{1,6} |>|[-+] )/.test(text) ? `\\${text}` : text;
-}
 
 interface Table { rows: string[][]; header: boolean[]; row: string[] | undefined; rowIsHeader: boolean; inHead: boolean; inCell: boolean }
 interface Opener { kind: 'mark' | 'link'; at: number; close: string }
 
 export class MarkdownWriter {
-  private sink: string[] = [];
-  private readonly sinks: string[][] = [];
+  /**
+   * The output, one string grown by appending (V8 joins appended strings lazily, several times faster
+   * than an array joined at the end) — but for a last space written on its own, held in `spaceLast`:
+   * a line break written next drops it, and a link's or emphasis' end goes before it.
+   */
+  private out = '';
+  private spaceLast = false;
+  /** Outer outputs while a nested one (code, a table cell) is written. */
+  private readonly outs: Array<{ out: string; spaceLast: boolean }> = [];
   /** Newlines owed before the next text (1 = line break, 2 = paragraph break). */
   private breaks = 0;
   /** The line prefix when the owed breaks were asked for: a blank line never takes a quote's ">" it is outside of. */
@@ -67,7 +54,11 @@ export class MarkdownWriter {
   private overMarks = 0; // emphasis nested past MAX_INLINE_MARKS: written as plain text
 
   /** `leaveOut`: elements not written, by the event that opens them → the one that closes them. */
-  constructor(private readonly baseUrl: string, private readonly leaveOut: Map<number, number>) {}
+  private readonly resolver: LinkResolver;
+
+  constructor(baseUrl: string, private readonly leaveOut: Map<number, number>) {
+    this.resolver = new LinkResolver(baseUrl);
+  }
 
   /** Writes events [from, to): whole elements, as htmlparser2 closes every element it opens. */
   convert(events: PageEvents, from: number, to: number): void {
@@ -88,7 +79,7 @@ export class MarkdownWriter {
   }
 
   result(): string {
-    return this.sink.join('').trim();
+    return (this.spaceLast ? `${this.out} ` : this.out).trim();
   }
 
   private open(name: string, a: Attributes): void {
@@ -104,7 +95,7 @@ export class MarkdownWriter {
       if (name === 'td' || name === 'th' || name === 'tr') this.space();
       return;
     }
-    const heading = HEADINGS[name];
+    const heading = HEADINGS.get(name);
     if (heading) {
       if (this.inlineDepth > 0) this.space();
       else { this.block(); this.pending += '#'.repeat(heading) + ' '; }
@@ -139,7 +130,7 @@ export class MarkdownWriter {
       case 'a': return this.openLink(a.href);
       case 'img': return this.image(a.src, a.alt);
     }
-    const mark = EMPHASIS[name];
+    const mark = EMPHASIS.get(name);
     if (mark) {
       if (this.marks >= MAX_INLINE_MARKS) { this.overMarks++; return; }
       this.marks++;
@@ -157,7 +148,7 @@ export class MarkdownWriter {
     }
     if (this.codeDepth > 0) { if (name === 'code' && --this.codeDepth === 0) this.endCode(); return; }
     if (this.flatTables > 0) { if (name === 'table') this.flatTables--; return; }
-    if (HEADINGS[name]) {
+    if (HEADINGS.has(name)) {
       this.inlineDepth--;
       if (this.inlineDepth > 0) return this.space();
       this.dropPending();
@@ -173,7 +164,7 @@ export class MarkdownWriter {
       case 'td': case 'th': return this.endCell();
       case 'a': return this.closeOpener('link');
     }
-    if (EMPHASIS[name]) {
+    if (EMPHASIS.has(name)) {
       if (this.overMarks > 0) { this.overMarks--; return; }
       this.marks--;
       return this.closeOpener('mark');
@@ -186,9 +177,11 @@ export class MarkdownWriter {
     let t = collapse(text);
     if (this.codeDepth > 0) return this.raw(t);
     if (t === ' ') return this.space();
-    if (t.startsWith(' ')) { this.space(); t = t.slice(1); }
-    const endsInSpace = t.endsWith(' ');
-    if (endsInSpace) t = t.slice(0, -1);
+    // Collapsed text has at most one space at each end: those become the writer's own spaces.
+    const startsInSpace = t.charCodeAt(0) === 32;
+    const endsInSpace = t.charCodeAt(t.length - 1) === 32;
+    if (startsInSpace) this.space();
+    if (startsInSpace || endsInSpace) t = t.slice(startsInSpace ? 1 : 0, endsInSpace ? -1 : t.length);
     let escaped = escapeText(t);
     if ((this.breaks > 0 || this.atStart || this.afterMarker) && !this.pending) escaped = escapeLineStart(escaped);
     this.inline(escaped);
@@ -212,26 +205,32 @@ export class MarkdownWriter {
   private write(s: string): void {
     if (!s) return;
     if (this.breaks > 0 && !this.atStart) {
-      if (this.sink[this.sink.length - 1] === ' ') this.sink.pop(); // no line ends in a space
+      this.spaceLast = false; // no line ends in a space
       const blank = (this.breakPrefix.length < this.prefix.length ? this.breakPrefix : this.prefix).trimEnd();
-      this.sink.push(this.breaks > 1 ? `\n${blank}\n${this.prefix}` : `\n${this.prefix}`);
+      this.append(this.breaks > 1 ? `\n${blank}\n${this.prefix}` : `\n${this.prefix}`);
     } else if (this.atStart && this.prefix) {
-      this.sink.push(this.prefix);
+      this.append(this.prefix);
     }
     this.breaks = 0;
     this.atStart = false;
     this.afterMarker = false;
-    this.sink.push(s);
+    this.append(s);
     this.lastSpace = s.endsWith(' ');
   }
 
   private raw(s: string): void {
-    this.sink.push(s);
+    this.append(s);
+  }
+
+  private append(s: string): void {
+    if (this.spaceLast) this.out += ' ';
+    this.spaceLast = s === ' ';
+    if (!this.spaceLast) this.out += s;
   }
 
   private space(): void {
     if (this.lastSpace || this.breaks > 0 || this.atStart || this.afterMarker) return;
-    this.sink.push(' ');
+    this.append(' ');
     this.lastSpace = true;
   }
 
@@ -263,13 +262,14 @@ export class MarkdownWriter {
 
   /** A nested output, for what is written whole at its end (code, a table cell). */
   private push(): void {
-    this.sinks.push(this.sink);
-    this.sink = [];
+    this.outs.push({ out: this.out, spaceLast: this.spaceLast });
+    this.out = '';
+    this.spaceLast = false;
   }
 
   private pop(): string {
-    const s = this.sink.join('');
-    this.sink = this.sinks.pop()!;
+    const s = this.spaceLast ? `${this.out} ` : this.out;
+    ({ out: this.out, spaceLast: this.spaceLast } = this.outs.pop()!);
     return s;
   }
 
@@ -289,7 +289,7 @@ export class MarkdownWriter {
 
   private openLink(href: string | undefined): void {
     // Markdown links do not nest: a link inside a link is its text.
-    const url = href && this.links === 0 && !/^\s*(javascript|vbscript|data):/i.test(href) ? this.absolute(href) : undefined;
+    const url = href && this.links === 0 && !/^\s*(javascript|vbscript|data):/i.test(href) ? this.resolver.absolute(href) : undefined;
     this.inlineDepth++;
     this.links++;
     this.openers.push({ kind: 'link', at: this.pending.length, close: url ? `](${urlText(url)})` : '' });
@@ -302,8 +302,10 @@ export class MarkdownWriter {
     if (kind === 'link') { this.inlineDepth--; this.links--; }
     if (o.at >= 0) { this.pending = this.pending.slice(0, o.at); return; } // nothing inside: nothing written
     if (!o.close) return;
-    const last = this.sink[this.sink.length - 1];
-    if (last === ' ') { this.sink.pop(); this.sink.push(o.close, ' '); } else this.sink.push(o.close);
+    const space = this.spaceLast;
+    this.spaceLast = false;
+    this.append(o.close);
+    if (space) this.append(' ');
   }
 
   private dropPending(): void {
@@ -315,15 +317,7 @@ export class MarkdownWriter {
     const text = escapeText(collapse(alt ?? '').trim());
     if (src && /^\s*data:/i.test(src)) { if (text) this.inline(`[image: ${text}]`); return; }
     if (!src) return;
-    this.inline(`![${text}](${urlText(this.absolute(src))})`);
-  }
-
-  private absolute(href: string): string {
-    try {
-      return new URL(href.trim(), this.baseUrl).href;
-    } catch {
-      return href.trim();
-    }
+    this.inline(`![${text}](${urlText(this.resolver.absolute(src))})`);
   }
 
   private endPre(): void {

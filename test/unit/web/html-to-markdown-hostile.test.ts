@@ -62,6 +62,12 @@ describe('web: HTML to markdown on hostile pages', () => {
     assert.ok(md.length < PROSE.length + 200, `markdown of ${md.length} characters`);
   });
 
+  it('tags named like an object\'s own properties are ordinary elements: their text is written as text', () => {
+    const odd = ['constructor', 'hasownproperty', 'tostring', 'valueof'].map((t) => `<${t}>Crab in a ${t} tag.</${t}>`).join('');
+    const md = htmlToMarkdown(`<html><body><article><p>${PROSE}</p>${odd}<p>${PROSE}</p></article></body></html>`, URL).markdown;
+    assert.equal(md, `${PROSE}\n\nCrab in a constructor tag.Crab in a hasownproperty tag.Crab in a tostring tag.Crab in a valueof tag.\n\n${PROSE}`);
+  });
+
   it('tables inside table cells are written as the outer cell\'s text', () => {
     const inner = '<table><tr><td>left</td><td>right</td></tr></table>';
     const deep = `${'<table><tr><td>'.repeat(500)}deep${'</td></tr></table>'.repeat(500)}`;

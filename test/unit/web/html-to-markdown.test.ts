@@ -101,4 +101,16 @@ describe('web: HTML to markdown', () => {
     assert.match(md, / no link/);
     assert.doesNotMatch(md, /AAAA|javascript/);
   });
+
+  it('resolves every spelling of a path as the URL parser does: plain paths, dot segments, encoded dots, backslashes, queries, other hosts', () => {
+    // Plain paths are joined to the origin without the parser; the rest go through it. Both must agree with it.
+    const base = 'https://diver:reef@Crabs.Example:8443/dir/page';
+    const hrefs = ['/a/b.html', '/a//b', '/a/./b', '/a/../b', '/..', '/a/.', '/%2e%2e/x', '/a\\b', '//other.example/x', '/x?y=1', '/x#tail',
+      '/cr\u00e4b', '/a b', '/(shell)', 'c/d', '../e', '/~kelp_pool-1.2'];
+    const md = htmlToMarkdown(page(`<p>${hrefs.map((h, i) => `<a href="${h.replace(/"/g, '&quot;')}">link${i}</a>`).join(' ')}</p>`), base).markdown;
+    hrefs.forEach((h, i) => {
+      const expected = new URL(h, base).href.replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/\s/g, '%20');
+      assert.ok(md.includes(`[link${i}](${expected})`), `${h} → ${expected} in ${md.slice(-900)}`);
+    });
+  });
 });
