@@ -13,6 +13,7 @@
 //   const h = process.env.HOST_HARNESS_CLIENT ? require(process.env.HOST_HARNESS_CLIENT) : undefined;
 //   await h?.screenshot('after-open');           // -> test-output/host/after-open.png
 //   const txt = await h?.webviewText('#title');  // innerText inside a webview
+//   const imgs = await h?.webviewImages('img');   // the images inside a webview, drawn or not
 //   const t2 = await h?.pageText('.statusbar');  // innerText in the workbench DOM
 // Everything returns undefined when not run by the harness.
 'use strict';
@@ -66,9 +67,14 @@ function webviewText(selector, timeoutMs = timeLeft()) {
   return request('webviewText', { selector, timeoutMs: timeoutMs - 1000 }, timeoutMs);
 }
 
+/** The images matching `selector` inside a webview, once there is one: [{ alt, scheme, complete, width, height }]. */
+function webviewImages(selector, timeoutMs = timeLeft()) {
+  return request('webviewImages', { selector, timeoutMs: timeoutMs - 1000 }, timeoutMs);
+}
+
 /** innerText of the first element matching `selector` in the workbench page, once there is one. */
 function pageText(selector, timeoutMs = timeLeft()) {
   return request('pageText', { selector, timeoutMs: timeoutMs - 1000 }, timeoutMs);
 }
 
-module.exports = { enabled, screenshot, webviewText, pageText };
+module.exports = { enabled, screenshot, webviewText, webviewImages, pageText };

@@ -81,6 +81,12 @@ export function startRequestPump(reqDir, getPage, outDir, log) {
       return file;
     }
     if (req.kind === 'webviewText') return (await findInWebviews(page, req.selector, req.timeoutMs ?? 15000)).innerText();
+    if (req.kind === 'webviewImages') {
+      // Every image matching the selector in the webview that has one: what it shows, and whether it was drawn.
+      const first = await findInWebviews(page, req.selector, req.timeoutMs ?? 15000);
+      return first.evaluate((_, sel) => [...document.querySelectorAll(sel)].map((i) => (
+        { alt: i.alt, scheme: i.src.split(':')[0], complete: i.complete, width: i.naturalWidth, height: i.naturalHeight })), req.selector);
+    }
     if (req.kind === 'pageText') {
       const loc = page.locator(req.selector).first();
       await loc.waitFor({ timeout: req.timeoutMs ?? 15000 });

@@ -2,12 +2,14 @@
 // through the chat controller and the turn to a loopback OpenAI-compatible model (the real SDK), which
 // receives it as an image_url part of the user message; the reopened session still names the image.
 // A message of an image alone, as the page sends it (checked by the protocol the view applies), reaches
-// the model as a user message of that image only, titles the session and is shown when it is reopened.
+// the model as a user message of that image only, titles the session and is shown when it is reopened:
+// its thumbnail comes back from the workspace database with the page, and the chat webview draws it
+// (an <img> of a blob: URL made from the stored bytes, checked in the real page through the harness).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { parseToHost } from '../../../src/core/chat/chat-protocol';
 import { reply, text, type ScriptRequest, type ScriptStep } from '../../support/model-script';
-import { core, suiteChatModel, waitFor } from './host-util';
+import { core, harness, suiteChatModel, waitFor } from './host-util';
 
 /** A valid 1×1 PNG: small enough to go as it is, real enough to decode. */
 const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -79,5 +81,15 @@ suite('chat images', () => {
       return ms.find((m) => m.role === 'user') ? ms : undefined;
     });
     assert.deepEqual(page.filter((m) => m.role === 'user').map((m) => m.role === 'user' && { text: m.text, images: m.images }), [{ text: '', images: ['pasted image "alone.png"'] }]);
+    // Its thumbnail is stored with it (a 1×1 image is its own) and drawn again in the reopened chat.
+    assert.deepEqual(page.filter((m) => m.role === 'user').map((m) => m.role === 'user' && m.thumbnails), [[{ mimeType: 'image/png', data: DOT_PNG }]]);
+    if (harness) {
+      const drawn = await waitFor('the thumbnail drawn in the reopened chat', async () => {
+        const imgs = await harness!.webviewImages('.msg.user img.thumb').catch(() => []);
+        return imgs.find((i) => i.alt === 'pasted image "alone.png"' && i.complete && i.width === 1);
+      });
+      assert.deepEqual(drawn, { alt: 'pasted image "alone.png"', scheme: 'blob', complete: true, width: 1, height: 1 });
+      await harness.screenshot('chat-reopened-thumbnail');
+    }
   });
 });

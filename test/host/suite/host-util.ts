@@ -13,6 +13,8 @@ export const EXT_ID = 'pincer.pincer';
 export interface Harness {
   screenshot(name: string): Promise<string>;
   webviewText(selector: string, timeoutMs?: number): Promise<string>;
+  /** The images matching `selector` in a webview: their alt text, URL scheme, whether drawn, natural size. */
+  webviewImages(selector: string, timeoutMs?: number): Promise<{ alt: string; scheme: string; complete: boolean; width: number; height: number }[]>;
   pageText(selector: string, timeoutMs?: number): Promise<string>;
 }
 
