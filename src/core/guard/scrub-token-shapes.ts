@@ -9,6 +9,14 @@
 import { type ScrubRule } from './scrub-rule';
 import { tokenBodyOk } from './scrub-value';
 
+/**
+ * Discord, Airtable and Terraform tokens all have 14 or more letters and digits right before the
+ * `.` they are anchored at (each rule's own lookbehind demands it). Said once as their shared guard,
+ * which combine() tries together with the vendor prefixes' guard of the same anchor: one lookbehind
+ * at each `.` of the text instead of three rules' first steps.
+ */
+const DOT_SHAPE_GUARD = String.raw`(?<=[A-Za-z0-9]{14}\.)`;
+
 /** Base64 of `-----BEGIN ` (kubeconfig `client-key-data`, Kubernetes secrets, CI variables). */
 const B64_BEGIN = 'LS0tLS1CRUdJTi';
 
@@ -56,6 +64,7 @@ function afterDiscordUserId(text: string, start: number): boolean {
 const discord: ScrubRule = {
   name: 'discord',
   anchor: '\\.',
+  guard: DOT_SHAPE_GUARD,
   source: String.raw`[A-Za-z0-9_-]{6}\.(?<=(?<![\w.-])[MNO][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.)[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`,
   render: (_g, ph) => ph,
   accept: (v, text, start) => afterDiscordUserId(text, start) && tokenBodyOk(v),
@@ -65,6 +74,7 @@ const discord: ScrubRule = {
 const airtable: ScrubRule = {
   name: 'airtable',
   anchor: '\\.',
+  guard: DOT_SHAPE_GUARD,
   // The hex run is checked first: a lookbehind entered at every `.` of the text would cost more.
   source: String.raw`(?=[a-f0-9]{64}(?![A-Za-z0-9]))(?<=(?<![\w.-])pat[A-Za-z0-9]{14}\.)[a-f0-9]{64}`,
   accept: tokenBodyOk,
@@ -74,6 +84,7 @@ const airtable: ScrubRule = {
 const atlas: ScrubRule = {
   name: 'atlas',
   anchor: '\\.',
+  guard: DOT_SHAPE_GUARD,
   source: String.raw`(?<atlasL>atlasv1\.)(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,1024}`,
   accept: tokenBodyOk,
 };
