@@ -6,13 +6,15 @@
 //   is unique (the hash covers heading, text and which occurrence of that text it is), which is what
 //   lets a rewrite keep the rows, ids and embeddings of the chunks it did not change.
 // - memory_fts: FTS4 over (heading, text) with memory_chunks as its external content table (docid =
-//   chunk id), so chunk text is stored once. It is kept in step by the store's own statements, not
+//   chunk id), so chunk text is stored once; since version 202 through a view that shows only the
+//   chunks indexed so far (see that migration). It is kept in step by the store's own statements, not
 //   by triggers: FTS4 flushes its pending terms at every statement that may write to it (a
 //   savepoint), so a trigger firing for each chunk statement wrote a tiny segment per document and
-//   halved the index rate. Instead every transaction that touches chunks ends with one statement
-//   that indexes all chunks above memory_fts_state.indexed_to (ids only grow: AUTOINCREMENT), and
-//   removes chunks by first collecting their ids in memory_fts_drop, so their index entries go in
-//   one statement, before the rows FTS4 reads the old text from (memory-store-write.ts).
+//   halved the index rate. Instead the chunks above memory_fts_state.indexed_to (ids only grow:
+//   AUTOINCREMENT) are indexed in one statement per batch, off the write path and before any search
+//   (memory-fts-index.ts), and chunks are removed by first collecting their ids in memory_fts_drop,
+//   so the index entries of the indexed ones go in one statement, before the rows FTS4 reads the
+//   old text from (memory-store-write.ts).
 // - memory_cas: always empty. Inserting NULL into it fails, which is how a write aborts its own
 //   transaction when the document changed since the write read it (compare-and-swap in plain SQL).
 //
@@ -56,5 +58,20 @@ export const MEMORY_MIGRATIONS: Migration[] = [
           INSERT INTO memory_fts_state(id, indexed_to) VALUES (1, 0);
           CREATE TABLE memory_fts_drop (id INTEGER PRIMARY KEY);
           CREATE TABLE memory_cas (ok INTEGER NOT NULL);`,
+  },
+  {
+    // The index follows the writes later (memory-fts-index.ts), so its content table is a view of
+    // the indexed chunks only: FTS4's integrity check (which the snapshot check runs) compares the
+    // index with its content, and must not count chunks still waiting to be indexed. The rowid
+    // column is what FTS4 reads a row by. Everything is indexed again from scratch, by the indexer,
+    // off the write path (indexed_to back to 0).
+    version: 202,
+    name: 'memory full-text index over the indexed chunks only',
+    sql: `DROP TABLE memory_fts;
+          CREATE VIEW memory_fts_content AS
+            SELECT id AS rowid, heading, text FROM memory_chunks WHERE id <= (SELECT indexed_to FROM memory_fts_state);
+          CREATE VIRTUAL TABLE memory_fts USING fts4(content="memory_fts_content", heading, text, tokenize=unicode61 "remove_diacritics=2");
+          UPDATE memory_fts_state SET indexed_to = 0;
+          DELETE FROM memory_fts_drop;`,
   },
 ];

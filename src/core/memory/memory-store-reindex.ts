@@ -74,9 +74,10 @@ export async function reindexDocuments(deps: ReindexDeps, target: Scope | 'all',
   const docs = await db.query<DocRef>(
     `SELECT id, agent_id AS agentId, user_id AS userId, path, length(content) AS size FROM memory_documents WHERE ${where.sql} ORDER BY id`, where.params);
   if (target === 'all') {
+    // indexed_to first: the index's content view shows the chunks up to it, and rebuild reads them all.
     await db.transaction([
-      { sql: "INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')" },
       { sql: 'UPDATE memory_fts_state SET indexed_to = coalesce((SELECT max(id) FROM memory_chunks), indexed_to)' },
+      { sql: "INSERT INTO memory_fts(memory_fts) VALUES ('rebuild')" },
     ]);
   }
   opts.onProgress?.(0, docs.length);

@@ -3,8 +3,8 @@
 // A write reads what is stored first (each document's hash and its chunks' hashes), then sends one
 // transaction that (1) checks every document is still as it read it, aborting otherwise so the
 // store plans again, (2) removes the chunks whose hash is gone, their full-text entries first,
-// (3) upserts the documents, renumbers the chunks that stayed and inserts only the new ones, and
-// (4) indexes all new chunks in one statement (see memory-schema.ts for why it is done this way).
+// (3) upserts the documents, renumbers the chunks that stayed and inserts only the new ones. The
+// new chunks are indexed for full-text search afterwards, off the write path (memory-fts-index.ts).
 // Chunks whose heading and text did not change keep their rows, so their ids and embeddings, and
 // only new chunk text goes into the journal.
 import { createHash } from 'node:crypto';
@@ -59,14 +59,13 @@ export interface ChunkPlan {
 
 /**
  * One transaction's worth of document and chunk changes. Statements come out in the order FTS4
- * needs: checks, then removals (index entries before the rows their text is read from), then
- * upserts and inserts, then one statement indexing every new chunk.
+ * needs: checks, then removals (index entries before the rows their text is read from, and only
+ * for chunks already indexed), then upserts and inserts.
  */
 export class ChunkTransaction {
   private readonly checks: StatementSpec[] = [];
   private readonly drops: StatementSpec[] = [];
   private readonly writes: StatementSpec[] = [];
-  private added = false;
 
   get empty(): boolean {
     return !this.checks.length && !this.drops.length && !this.writes.length;
@@ -100,18 +99,13 @@ export class ChunkTransaction {
     if (this.drops.length) {
       out.push(
         ...this.drops,
-        { sql: 'DELETE FROM memory_fts WHERE docid IN (SELECT id FROM memory_fts_drop)' },
+        // A chunk above indexed_to has no index entries: deleting them would corrupt the index.
+        { sql: 'DELETE FROM memory_fts WHERE docid IN (SELECT id FROM memory_fts_drop WHERE id <= (SELECT indexed_to FROM memory_fts_state))' },
         { sql: 'DELETE FROM memory_chunks WHERE id IN (SELECT id FROM memory_fts_drop)' },
         { sql: 'DELETE FROM memory_fts_drop' },
       );
     }
     out.push(...this.writes);
-    if (this.added) {
-      out.push(
-        { sql: 'INSERT INTO memory_fts(docid, heading, text) SELECT id, heading, text FROM memory_chunks WHERE id > (SELECT indexed_to FROM memory_fts_state)' },
-        { sql: 'UPDATE memory_fts_state SET indexed_to = coalesce((SELECT max(id) FROM memory_chunks), indexed_to)' },
-      );
-    }
     return out;
   }
 
@@ -141,7 +135,6 @@ export class ChunkTransaction {
     }
     // New chunks as bound VALUES rows: twice as fast as reading them out of a JSON parameter.
     for (let at = 0; at < added.length; at += INSERT_ROWS) {
-      this.added = true;
       const params: SqlValue[] = [...base];
       const rows: string[] = [];
       for (const i of added.slice(at, at + INSERT_ROWS)) {

@@ -1,10 +1,12 @@
 // The memory store: MEMORY.md, memory.md and memory/** documents in the workspace database, per
-// user and per agent ('' = the agent's global memory), chunked and indexed for search as they are
-// written. A write is one transaction (document, chunks, full-text rows), so a search right after it
-// finds the new text; vectors, when an embeddings provider is configured, follow in the background.
+// user and per agent ('' = the agent's global memory), chunked as they are written. A write is one
+// transaction (document and chunks); the full-text index follows off the write path, in the
+// background and at the latest when a search begins, so a search right after a write finds the new
+// text (memory-fts-index.ts); vectors, when an embeddings provider is configured, follow in the background.
 import { Emitter, type Listener } from '../events';
 import type { Database } from '../storage/database';
 import { buildFtsQuery } from './fts-query';
+import { FtsIndexer } from './memory-fts-index';
 import { checkMemoryContent, checkMemoryPath } from './memory-paths';
 import { and, levelCondition, pathCondition } from './memory-scope-sql';
 import { prepareDocument, readChunkIds, type ChunkIds, type PreparedDocument } from './memory-store-prepare';
@@ -41,6 +43,7 @@ function checkScope(scope: Scope): void {
 export class MemoryStore {
   private readonly changes = new Emitter<MemoryChange>();
   private readonly vectors: MemoryVectors;
+  private readonly fts: FtsIndexer;
   private readonly now: () => number;
   /** The tail of this store's queue of writes. */
   private writes: Promise<unknown> = Promise.resolve();
@@ -48,6 +51,7 @@ export class MemoryStore {
   constructor(private readonly db: Database, private readonly options: MemoryStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.vectors = new MemoryVectors(db);
+    this.fts = new FtsIndexer(db);
     if (options.onDidChange) this.changes.on(options.onDidChange);
   }
 
@@ -96,6 +100,10 @@ export class MemoryStore {
       checkMemoryPath(d.path);
       checkMemoryContent(d.path, d.content);
     }
+    return this.fts.duringWrite(() => this.writeChecked(scope, docs));
+  }
+
+  private async writeChecked(scope: Scope, docs: readonly { path: string; content: string }[]): Promise<WriteResult[]> {
     const last = new Map(docs.map((d, i) => [d.path, i]));
     const results = new Map<string, WriteResult>();
     // One batch is written while the next is chunked here: the two threads work side by side.
@@ -135,14 +143,14 @@ export class MemoryStore {
   async delete(scope: Scope, path: string): Promise<boolean> {
     checkScope(scope);
     checkMemoryPath(path);
-    const doc = await this.exclusive(async () => {
+    const doc = await this.fts.duringWrite(() => this.exclusive(async () => {
       const found = (await readChunkIds(this.db, scope, [path])).get(path);
       if (!found) return undefined;
       const tx = new ChunkTransaction();
       tx.deleteDocument(scope, path);
       await this.db.transaction(tx.statements());
       return found;
-    });
+    }));
     if (!doc) return false;
     this.vectors.forget(doc.ids.values());
     this.changes.fire({ agentId: scope.agentId, userId: scope.userId, path, kind: 'delete' });
@@ -179,6 +187,22 @@ export class MemoryStore {
    */
   async search(scope: Scope, query: string, opts: SearchOptions = {}): Promise<SearchResult> {
     checkScope(scope);
+    // Asked first, answered beside the search: only a search that began with chunks still to index
+    // indexes them and runs again.
+    const current = this.fts.isCurrent();
+    current.catch(() => undefined); // awaited below; the search's own failure comes first
+    const result = await this.searchIndexed(scope, query, opts);
+    if (await current) return result;
+    await this.fts.catchUp();
+    return this.searchIndexed(scope, query, opts);
+  }
+
+  /** Resolves once every chunk written so far is in the full-text index (a search does this itself). */
+  ftsSettled(): Promise<void> {
+    return this.fts.settled();
+  }
+
+  private async searchIndexed(scope: Scope, query: string, opts: SearchOptions): Promise<SearchResult> {
     const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(opts.limit ?? DEFAULT_SEARCH_LIMIT)));
     const q = buildFtsQuery(query);
     const level = levelCondition(scope, opts.scope ?? 'all');
@@ -201,7 +225,7 @@ export class MemoryStore {
    */
   reindex(target: Scope | 'all', opts: ReindexOptions = {}): Promise<ReindexResult> {
     if (target !== 'all') checkScope(target);
-    return reindexDocuments({ db: this.db, vectors: this.vectors, provider: this.options.embeddings?.() }, target, opts);
+    return this.fts.duringWrite(() => reindexDocuments({ db: this.db, vectors: this.vectors, provider: this.options.embeddings?.() }, target, opts));
   }
 
   /** Resolves once the vectors of everything written so far are stored (or failed; see the next search's note). */

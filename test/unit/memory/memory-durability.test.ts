@@ -71,7 +71,7 @@ describe('memory durability', () => {
         await assertFtsConsistent(db);
         for (const n of t.acked) {
           const doc = memoryDoc(n);
-          assert.equal((await store.read(SCOPE, doc.path))?.content, doc.content, `trial ${trial}: note ${n} lost`);
+          assert.equal((await store.read(SCOPE, doc.path))?.content, doc.content, `trial ${trial}: note ${n} lost; storage warnings: ${db.warnings.join(' | ') || 'none'}`);
           const hits = (await store.search(SCOPE, doc.word)).hits;
           assert.deepEqual(hits.map((h) => [h.path, h.heading]), [[doc.path, `Note ${n} > Part 3`]], `trial ${trial}: note ${n} not searchable`);
         }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { indexStatements } from '../../../src/core/memory/memory-fts-index';
 import { removeTempDirs } from '../../support/storage-fixtures';
 import { closeMemoryDbs, openMemoryDb } from './memory-store-fixture';
 
@@ -11,11 +12,11 @@ describe('memory schema on this sql.js build', () => {
   it('has FTS4 with unicode61 folding case and diacritics beyond ASCII, and no FTS5', async () => {
     const db = await openMemoryDb();
     const [{ sql }] = await db.query<{ sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'memory_fts'");
-    assert.match(sql, /fts4\(content="memory_chunks", heading, text, tokenize=unicode61 "remove_diacritics=2"\)/);
+    assert.match(sql, /fts4\(content="memory_fts_content", heading, text, tokenize=unicode61 "remove_diacritics=2"\)/);
     await db.transaction([
       { sql: "INSERT INTO memory_documents(agent_id, user_id, path, content, hash, updated_at) VALUES ('a', '', 'MEMORY.md', 'x', 'h', 1)" },
       { sql: "INSERT INTO memory_chunks(doc_id, seq, heading, text, start_line, end_line, hash) VALUES (1, 0, 'Überblick', 'Résumé of the ÇA ĞÜZEL Ærø trip', 1, 1, 'c')" },
-      { sql: 'INSERT INTO memory_fts(docid, heading, text) SELECT id, heading, text FROM memory_chunks' },
+      ...indexStatements(),
     ]);
     for (const word of ['uberblick', 'resume', 'RÉSUMÉ', 'ca', 'guzel']) {
       const rows = await db.query('SELECT docid FROM memory_fts WHERE memory_fts MATCH ?', [`"${word}"`]);

@@ -1,4 +1,5 @@
 // A real workspace database with the memory tables, and a MemoryStore over it, for the memory tests.
+import { indexStatements } from '../../../src/core/memory/memory-fts-index';
 import { MEMORY_MIGRATIONS } from '../../../src/core/memory/memory-schema';
 import { MemoryStore, type MemoryStoreOptions } from '../../../src/core/memory/memory-store';
 import { Database } from '../../../src/core/storage/database';
@@ -23,8 +24,13 @@ export async function closeMemoryDbs(): Promise<void> {
   for (const db of open.splice(0)) await db.close();
 }
 
-/** The FTS index agrees with the chunk table: FTS4's own check, plus no index entry without a chunk. */
+/**
+ * The FTS index agrees with the chunk table: FTS4's own check, plus no index entry without a chunk.
+ * The chunks still waiting to be indexed are indexed first, as a search would (FTS4's check compares
+ * against every row), so entries wrongly removed or added for them show up too.
+ */
 export async function assertFtsConsistent(db: Database): Promise<void> {
+  await db.transaction(indexStatements());
   // As a query: it runs in a transaction that is rolled back, so the check itself journals nothing.
   await db.query("INSERT INTO memory_fts(memory_fts) VALUES ('integrity-check')");
   const [state] = await db.query<{ indexedTo: number; maxId: number | null; drops: number }>(
