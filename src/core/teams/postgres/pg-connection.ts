@@ -45,6 +45,26 @@ const typeParsers = {
   getTypeParser: ((oid: number, format?: string) => (oid === 20 ? Number : pgLib().types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * pg's Client with an 'error' listener from its creation to its end. pg reports the server's goodbye
+ * (57P01 when the server shuts down) as an 'error' event on a session that runs no statement, and an
+ * event nobody listens for is an uncaught exception. The pool listens only while a session is idle in
+ * it: a session it has just opened is handed out with no listener until the caller's code resumes,
+ * and a goodbye that arrived in the same network read as the session's first "ready" (a server
+ * stopping while sessions were being opened) was emitted in that gap. Nothing is lost by listening:
+ * the session's next statement fails, and the pool drops an idle session that reported it. What the
+ * server said is kept (`cutOff`): it names the cause better than that statement's "not queryable".
+ */
+interface Listened { cutOff?: Error }
+let listenedClientClass: typeof pg.Client | undefined;
+const listenedClient = (): typeof pg.Client => (listenedClientClass ??= class extends pgLib().Client implements Listened {
+  cutOff?: Error;
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', (e: Error) => { this.cutOff ??= e; });
+  }
+});
+
 export class PgConnection {
   private readonly pool: pg.Pool;
   private listener: pg.Client | undefined;
@@ -58,7 +78,7 @@ export class PgConnection {
   private gathering: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly conn: TeamStoreConnection) {
-    this.pool = new (pgLib().Pool)({ ...this.clientConfig(), max: 10, idleTimeoutMillis: 30_000 });
+    this.pool = new (pgLib().Pool)({ ...this.clientConfig(), Client: listenedClient(), max: 10, idleTimeoutMillis: 30_000 });
     // An idle pooled session the server ended: the pool drops it; the next query opens another.
     this.pool.on('error', () => undefined);
   }
@@ -87,11 +107,7 @@ export class PgConnection {
     return { dispose: () => this.statusListeners.delete(fn) };
   }
 
-  /**
-   * A read on a pooled session of its own rather than pool.query: the pool drops that call's error
-   * listener before it destroys a broken session, whose later goodbye from a restarting server was
-   * then an uncaught error.
-   */
+  /** A read on a pooled session, its failure explained as a write's is. */
   async query<R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     return this.onSession(async (c) => (await c.query<R>(sql, params)).rows, 'read');
   }
@@ -153,28 +169,21 @@ export class PgConnection {
       throw this.explain(e, first);
     }
     let phase: 'before' | 'read' | 'commit' = first;
-    // A session the server ends between two statements reports it as an event, which would be an
-    // uncaught error without a listener; the next statement fails with it anyway.
-    const ignore = () => undefined;
-    client.on('error', ignore);
     try {
       const out = await fn(client, () => { phase = 'commit'; });
-      client.off('error', ignore);
       client.release();
       return out;
     } catch (e) {
-      // A session released as broken is destroyed but may still report the server's goodbye as an
-      // event afterwards (seen when a server restarts): it keeps its listener, or that is uncaught.
-      if (!isUnreachable(e)) client.off('error', ignore);
-      client.release(isUnreachable(e) ? (e as Error) : undefined);
-      throw this.explain(e, phase);
+      // A session the server cut off is closed, not handed to the next caller.
+      const lost = isUnreachable(e);
+      client.release(lost ? (e as Error) : undefined);
+      throw this.explain(lost ? ((client as PoolClient & Listened).cutOff ?? e) : e, phase);
     }
   }
 
   /** A session of its own, outside the pool (migrations hold a session-level lock on it). */
   async session<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-    const c = new (pgLib().Client)(this.clientConfig());
-    c.on('error', () => undefined);
+    const c = new (listenedClient())(this.clientConfig());
     try {
       await c.connect();
     } catch (e) {
@@ -234,8 +243,11 @@ export class PgConnection {
 
   private async connectListener(): Promise<void> {
     const c = new (pgLib().Client)(this.clientConfig());
-    c.on('error', () => this.lost(c));
-    c.on('end', () => this.lost(c));
+    // Cut off before it is this store's listening session (the server stopping as it was opened): it
+    // is not taken for one, or the store would say it is online on a session that is gone.
+    let gone: Error | undefined;
+    c.on('error', (e: Error) => { gone ??= e; this.lost(c); });
+    c.on('end', () => { gone ??= new Error('Connection terminated'); this.lost(c); });
     c.on('notification', (n) => {
       if (n.channel !== BOARD_CHANNEL || !n.payload) return;
       const p = JSON.parse(n.payload) as { schema: string; teamId: string; taskId: number | null; action: string; to: string | null };
@@ -245,6 +257,7 @@ export class PgConnection {
     try {
       await c.connect();
       await c.query(`LISTEN ${BOARD_CHANNEL}`);
+      if (gone) throw gone;
     } catch (e) {
       c.removeAllListeners('end');
       await c.end().catch(() => undefined);
