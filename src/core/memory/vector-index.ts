@@ -2,7 +2,13 @@
 // stored, so cosine is a dot product, and all rows are scored per query by the SIMD kernel in
 // vector-kernel.ts (plain JS when WebAssembly SIMD is missing). Brute force is exact and, at memory
 // sizes (tens of thousands of chunks), a few milliseconds: no approximate structure to keep in sync.
-import { createMatrix, strideFor, type KernelKind, type VectorMatrix } from './vector-kernel';
+//
+// On large indexes with the SIMD kernel, an int8 copy of the rows (vector-quant.ts) is scanned first
+// and only its best candidates are scored exactly; that answer is returned only when it is provably
+// the exact one (no row left out can reach the k-th exact score within its quantization error),
+// else the full float scan runs. Results are therefore always those of the exact scan.
+import { createMatrix, strideFor, WasmMatrix, type KernelKind, type VectorMatrix } from './vector-kernel';
+import { QuantRows } from './vector-quant';
 import { topK, type ScoredId } from './vector-top-k';
 
 export type { ScoredId } from './vector-top-k';
@@ -10,18 +16,30 @@ export type { ScoredId } from './vector-top-k';
 export interface VectorIndexOptions {
   /** 'auto' (default): WebAssembly SIMD when available, else JS. 'wasm' throws when unavailable. */
   kernel?: KernelKind | 'auto';
+  /** false: never the int8 pre-scan, always the full float scan (the reference it is tested against). Default true. */
+  prescan?: boolean;
 }
 
 const MAX_DIMS = 65536;
+/** Rows from which the int8 pre-scan pays: below it the float scan takes well under a millisecond. */
+const PRESCAN_MIN_ROWS = 4096;
+/** Candidates rescored exactly: this many times k, at least PRESCAN_MIN_CANDIDATES. */
+const PRESCAN_FACTOR = 4;
+const PRESCAN_MIN_CANDIDATES = 256;
 
 export class VectorIndex {
   readonly dims: number;
   private readonly stride: number;
   private readonly kernelChoice: KernelKind | 'auto';
+  private readonly usePrescan: boolean;
   private matrix: VectorMatrix;
   /** id of the vector in each slot; slots [0, size) are used, with no holes (swap-remove). */
   private slotIds = new Float64Array(0);
   private readonly slots = new Map<number, number>();
+  /** The int8 copy of the rows (wasm kernel only); undefined when it cannot be kept. */
+  private quant: QuantRows | undefined;
+  /** How the last search was answered, for tests: 'full' scan, or 'prescan' (int8 then exact rescoring). */
+  lastSearch: 'full' | 'prescan' | undefined;
 
   constructor(dims: number, options: VectorIndexOptions = {}) {
     if (!Number.isInteger(dims) || dims < 1 || dims > MAX_DIMS) {
@@ -30,7 +48,9 @@ export class VectorIndex {
     this.dims = dims;
     this.stride = strideFor(dims);
     this.kernelChoice = options.kernel ?? 'auto';
+    this.usePrescan = options.prescan ?? true;
     this.matrix = createMatrix(this.kernelChoice, this.stride);
+    this.quant = this.newQuant();
   }
 
   get size(): number {
@@ -66,6 +86,7 @@ export class VectorIndex {
     // Padding lanes: after a wasm grow they may hold old scratch scores. The query's padding is zero,
     // so they could not change a score, but a row is kept clean for whoever reads it next.
     rows.fill(0, at + this.dims, at + this.stride);
+    this.quant?.set(slot, rows.subarray(at, at + this.dims));
   }
 
   /** Forgets `id` (no-op when absent). The last row moves into the hole, so storage stays dense. */
@@ -76,6 +97,7 @@ export class VectorIndex {
     if (slot !== last) {
       const rows = this.matrix.rows();
       rows.copyWithin(slot * this.stride, last * this.stride, (last + 1) * this.stride);
+      this.quant?.move(last, slot);
       const moved = this.slotIds[last];
       this.slotIds[slot] = moved;
       this.slots.set(moved, slot);
@@ -88,6 +110,11 @@ export class VectorIndex {
     this.slots.clear();
     this.slotIds = new Float64Array(0);
     this.matrix = createMatrix(this.kernelChoice, this.stride);
+    this.quant = this.newQuant();
+  }
+
+  private newQuant(): QuantRows | undefined {
+    return this.usePrescan && this.matrix.kind === 'wasm' ? QuantRows.create(this.dims) : undefined;
   }
 
   /**
@@ -103,7 +130,37 @@ export class VectorIndex {
     const query = this.matrix.query();
     for (let j = 0; j < this.dims; j++) query[j] = q[j] * inv;
     query.fill(0, this.dims);
-    return topK(this.matrix.scores(n), this.slotIds, n, Math.floor(k), accept);
+    const want = Math.floor(k);
+    const pre = this.quant && n >= PRESCAN_MIN_ROWS ? this.prescanned(query, n, want, accept) : undefined;
+    this.lastSearch = pre ? 'prescan' : 'full';
+    return pre ?? topK(this.matrix.scores(n), this.slotIds, n, want, accept);
+  }
+
+  /** The exact top k through the int8 pre-scan, or undefined when that cannot be proven (then: full scan). */
+  private prescanned(query: Float32Array, n: number, k: number, accept?: (id: number) => boolean): ScoredId[] | undefined {
+    const m = Math.max(k * PRESCAN_FACTOR, PRESCAN_MIN_CANDIDATES);
+    const matrix = this.matrix;
+    if (!(matrix instanceof WasmMatrix) || m >= n || 2 * m > matrix.capacity) return undefined;
+    const scan = this.quant!.scan(query, n);
+    const candidates = topK(scan.approx, this.slotIds, n, m, accept);
+    const slots = new Int32Array(candidates.length);
+    const ids = new Float64Array(candidates.length);
+    candidates.forEach((c, j) => {
+      slots[j] = this.slots.get(c.id)!;
+      ids[j] = c.id;
+    });
+    const best = topK(matrix.scoresAt(slots, slots.length), ids, slots.length, k);
+    // Fewer candidates than asked for: every accepted row is one of them.
+    if (candidates.length < m) return best;
+    const kth = best[best.length - 1].score;
+    const taken = new Uint8Array(n);
+    for (const slot of slots) taken[slot] = 1;
+    for (let i = 0; i < n; i++) {
+      if (taken[i] || scan.approx[i] + scan.bound(i) < kth) continue;
+      // This row might tie or beat the k-th: only a row the filter refuses cannot.
+      if (!accept || accept(this.slotIds[i])) return undefined;
+    }
+    return best;
   }
 
   /** 1/‖v‖ (0 for a zero vector), after checking the length and that every value is finite. */
@@ -125,6 +182,7 @@ export class VectorIndex {
   private ensureCapacity(rows: number): void {
     if (rows <= this.matrix.capacity) return;
     const used = this.slots.size;
+    if (this.quant && !this.quant.grow(rows, used)) this.quant = undefined; // no room: full scans only
     if (!this.matrix.grow(rows, used)) {
       // Past what wasm memory can hold (4 GB): carry on in a plain JS array if the heap allows.
       const fallback = createMatrix('js', this.stride);
@@ -133,6 +191,7 @@ export class VectorIndex {
       }
       fallback.rows().set(this.matrix.rows().subarray(0, used * this.stride));
       this.matrix = fallback;
+      this.quant = undefined;
     }
     if (this.slotIds.length < this.matrix.capacity) {
       const ids = new Float64Array(this.matrix.capacity);

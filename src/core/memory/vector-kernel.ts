@@ -110,6 +110,7 @@ interface WasmApi {
   Instance: new (module: object, imports?: object) => { exports: Record<string, unknown> };
 }
 type DotsFn = (query: number, matrix: number, scores: number, rows: number, stride: number) => void;
+type DotsAtFn = (query: number, matrix: number, scores: number, slots: number, count: number, stride: number) => void;
 
 let kernelModule: object | null | undefined;
 
@@ -129,21 +130,65 @@ export function wasmSimdAvailable(): boolean {
   return compiledKernel() !== null;
 }
 
+function instantiate(): Record<string, unknown> | undefined {
+  const module = compiledKernel();
+  if (!module) return undefined;
+  const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  return new api.Instance(module, {}).exports;
+}
+
+/**
+ * The int8 pre-scan kernel (dots8) in an instance of its own, for vector-quant.ts; undefined without
+ * WebAssembly SIMD. Layout in bytes: [query: stride][rows: capacity × stride][dots: capacity i32].
+ * Views are made per call, since growing the memory detaches the old ones.
+ */
+export function dots8Kernel(): {
+  reserve(stride: number, capacity: number): boolean;
+  query(stride: number, capacity: number): Int8Array;
+  rows(stride: number, capacity: number): Int8Array;
+  run(stride: number, capacity: number, n: number): Int32Array;
+} | undefined {
+  const exports = instantiate();
+  if (!exports) return undefined;
+  const memory = exports.memory as WasmMemory;
+  const dots8 = exports.dots8 as DotsFn;
+  return {
+    reserve(stride, capacity) {
+      const bytes = stride + capacity * stride + capacity * 4;
+      if (bytes > 2 ** 32) return false;
+      const pages = Math.ceil(bytes / WASM_PAGE) - memory.buffer.byteLength / WASM_PAGE;
+      try {
+        if (pages > 0) memory.grow(pages);
+      } catch {
+        return false;
+      }
+      return true;
+    },
+    query: (stride) => new Int8Array(memory.buffer, 0, stride),
+    rows: (stride, capacity) => new Int8Array(memory.buffer, stride, capacity * stride),
+    run(stride, capacity, n) {
+      const out = stride + capacity * stride;
+      dots8(0, stride, out, n, stride);
+      return new Int32Array(memory.buffer, out, n);
+    },
+  };
+}
+
 export class WasmMatrix implements VectorMatrix {
   readonly kind = 'wasm';
   private readonly memory: WasmMemory;
   private readonly dots: DotsFn;
+  private readonly dotsAt: DotsAtFn;
   private cap = 0;
   private views!: { query: Float32Array; rows: Float32Array; scores: Float32Array };
 
   /** Throws when WebAssembly SIMD is unavailable (see wasmSimdAvailable). */
   constructor(readonly stride: number) {
-    const module = compiledKernel();
-    if (!module) throw new Error('WebAssembly SIMD is not available in this runtime');
-    const api = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const { exports } = new api.Instance(module, {});
+    const exports = instantiate();
+    if (!exports) throw new Error('WebAssembly SIMD is not available in this runtime');
     this.memory = exports.memory as WasmMemory;
     this.dots = exports.dots as DotsFn;
+    this.dotsAt = exports.dotsAt as DotsAtFn;
     this.refreshViews();
   }
 
@@ -179,6 +224,20 @@ export class WasmMatrix implements VectorMatrix {
     const s = this.stride;
     this.dots(0, s * 4, (s + this.cap * s) * 4, n, s);
     return this.views.scores;
+  }
+
+  /**
+   * Scores of the chosen rows only, by the same arithmetic as scores() (so equal to a full scan's),
+   * valid until the next call. The slots are staged in the scratch scores: 2 × count ≤ capacity.
+   */
+  scoresAt(slots: ArrayLike<number>, count: number): Float32Array {
+    const s = this.stride;
+    const out = (s + this.cap * s) * 4;
+    if (2 * count > this.cap) throw new RangeError(`scoresAt: ${count} rows need a capacity of ${2 * count}, not ${this.cap}`);
+    const staged = new Int32Array(this.memory.buffer, out + count * 4, count);
+    for (let j = 0; j < count; j++) staged[j] = slots[j];
+    this.dotsAt(0, s * 4, out, out + count * 4, count, s);
+    return this.views.scores.subarray(0, count);
   }
 
   private refreshViews(): void {
