@@ -147,13 +147,19 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     stop(reason);
   };
   const onCallerAbort = () => abort(ctx.signal.reason ?? new Error('cancelled'));
+  // A plain listener (Node's `once` option costs more than the removal in `finally`; a signal aborts only once).
   if (ctx.signal.aborted) onCallerAbort();
-  else ctx.signal.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => abort(new CallTimeout(budget)), budget);
+  else ctx.signal.addEventListener('abort', onCallerAbort);
+  // One timer per call: it fires the slow-call notice first when that comes before the budget, then
+  // waits out the rest of the budget (a second timer per call is paid by every call that is not slow).
   const slowAfter = reg.timing.slowThresholdMs(tool.name);
-  const slowTimer = !tool.interactive && slowAfter < budget
-    ? setTimeout(() => reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter }), slowAfter)
-    : undefined;
+  const timeout = () => abort(new CallTimeout(budget));
+  let timer = !tool.interactive && slowAfter < budget
+    ? setTimeout(() => {
+      timer = setTimeout(timeout, budget - slowAfter);
+      reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
+    }, slowAfter)
+    : setTimeout(timeout, budget);
   try {
     if (signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
     const callCtx: ToolContext = { ...ctx, signal, deadline: now + budget };
@@ -175,7 +181,6 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     return { result: fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), outcome: 'error' };
   } finally {
     clearTimeout(timer);
-    if (slowTimer) clearTimeout(slowTimer);
     ctx.signal.removeEventListener('abort', onCallerAbort);
   }
 }
