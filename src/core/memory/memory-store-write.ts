@@ -79,7 +79,7 @@ export class ChunkTransaction {
             ON CONFLICT(agent_id, user_id, path) DO UPDATE SET content = excluded.content, hash = excluded.hash, updated_at = excluded.updated_at`,
       params: [scope.agentId, scope.userId, path, content, hash, now],
     });
-    this.planChunks(scope, path, plan);
+    this.planChunks(scope, path, plan, content);
   }
 
   /** Re-chunks a document whose content is unchanged (its hash must still be `expected`). */
@@ -109,7 +109,7 @@ export class ChunkTransaction {
     return out;
   }
 
-  private planChunks(scope: Scope, path: string, plan: ChunkPlan): void {
+  private planChunks(scope: Scope, path: string, plan: ChunkPlan, content?: string): void {
     const base = [scope.agentId, scope.userId, path];
     const wanted = new Set(plan.hashes);
     if ([...plan.stored].some((h) => !wanted.has(h))) {
@@ -133,23 +133,45 @@ export class ChunkTransaction {
         params: [...base, JSON.stringify(kept)],
       });
     }
-    // New chunks as bound VALUES rows: twice as fast as reading them out of a JSON parameter.
+    // New chunks as bound VALUES rows: twice as fast as reading them out of a JSON parameter. A
+    // chunk that is a slice of the document written in the same statement list is sent as where it
+    // sits (start, length) rather than as text: the document's content is stored anyway, so its
+    // text would otherwise cross into SQLite and into the journal twice.
+    const spans = content === undefined ? undefined : textSpans(content, plan.chunks);
     for (let at = 0; at < added.length; at += INSERT_ROWS) {
       const params: SqlValue[] = [...base];
       const rows: string[] = [];
       for (const i of added.slice(at, at + INSERT_ROWS)) {
         const c = plan.chunks[i];
+        const span = spans?.[i];
         const n = params.length;
-        rows.push(`(?${n + 1},?${n + 2},?${n + 3},?${n + 4},?${n + 5},?${n + 6})`);
-        params.push(c.seq, c.heading, c.text, c.startLine, c.endLine, plan.hashes[i]);
+        rows.push(`(?${n + 1},?${n + 2},?${n + 3},?${n + 4},?${n + 5},?${n + 6},?${n + 7},?${n + 8})`);
+        params.push(c.seq, c.heading, span ? null : c.text, span ? span[0] : null, span ? span[1] : null, c.startLine, c.endLine, plan.hashes[i]);
       }
       this.writes.push({
         sql: `INSERT INTO memory_chunks(doc_id, seq, heading, text, start_line, end_line, hash)
-              SELECT ${DOC}, column1, column2, column3, column4, column5, column6 FROM (VALUES ${rows.join(',')})`,
+              SELECT ${DOC}, column1, column2, coalesce(column3, substr((SELECT content FROM memory_documents WHERE id = ${DOC}), column4, column5)),
+                     column6, column7, column8 FROM (VALUES ${rows.join(',')})`,
         params,
       });
     }
   }
+}
+
+/**
+ * Where each chunk's text sits in `content` as SQLite's substr counts (1-based, in characters),
+ * undefined for a chunk that is not a slice of it (a CR document's chunks are joined lines). Only
+ * for content without surrogates or NULs: then a JavaScript index is a character index in SQLite too.
+ */
+export function textSpans(content: string, chunks: readonly Chunk[]): ([start: number, length: number] | undefined)[] {
+  if (/[\ud800-\udfff\u0000]/.test(content)) return chunks.map(() => undefined);
+  let from = 0;
+  return chunks.map((c) => {
+    const at = content.indexOf(c.text, from);
+    if (at < 0 || !c.text) return undefined;
+    from = at;
+    return [at + 1, c.text.length];
+  });
 }
 
 /** Stores vectors for chunks, unless the chunk changed meanwhile (then its id is gone anyway). */

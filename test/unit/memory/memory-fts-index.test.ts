@@ -57,6 +57,22 @@ describe('memory full-text index off the write path', () => {
     await assertFtsConsistent(db);
   });
 
+  it('chunks stored as slices of their document hold exactly the chunker\'s text: LF, CRLF, astral and combining characters', async () => {
+    const { store, db } = await openStore();
+    const docs = {
+      'memory/lf.md': '# Title\n\nplain words here\n\n## Part\n\nmore words café\n',
+      'memory/crlf.md': '# Title\r\n\r\nwindows lines\r\n\r\n## Part\r\n\r\nsecond part\r\n',
+      'memory/astral.md': '# Emoji \u{1F600}\n\nsmile \u{1F600} then text\n\n## After\n\nafter the emoji\n',
+      'memory/combining.md': '# Cafe\u0301\n\nre\u0301sume\u0301 and nai\u0308ve\n\n## Next\n\n\u00e9t\u00e9 x\n',
+    };
+    for (const [path, content] of Object.entries(docs)) {
+      const w = await store.write(GLOBAL, path, content);
+      for (const c of w.chunks) assert.equal((await store.chunk(c.id))?.text, c.text, `${path} chunk ${c.seq}`);
+    }
+    assert.equal((await store.search(GLOBAL, 'emoji')).hits[0]?.path, 'memory/astral.md');
+    await assertFtsConsistent(db);
+  });
+
   it('ftsSettled indexes everything written so far; indexing again finds nothing to do', async () => {
     const { store, db } = await openStore();
     await store.writeMany(GLOBAL, Array.from({ length: 40 }, (_, i) => ({ path: `memory/m${i}.md`, content: `# M${i}\n\nbody ${i}\n\n## Sub\n\nmore ${i}` })));
