@@ -1,6 +1,7 @@
 // The bridge against real servers: server-everything over stdio, SSE and streamable HTTP, and a
 // hostile server. Every call goes through Registry.execute, as the chat's do.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../../src/core/exec/exec-types';
 import { McpManager } from '../../../src/core/mcp/mcp-manager';
 import type { PincerRuntime } from '../../../src/core/runtime';
@@ -217,6 +218,15 @@ describe('MCP bridge: hostile servers', () => {
     stop.abort();
     assert.equal((await pending).outcome, 'cancelled');
     await s.log.waitFor(/hang: cancelled by the client/);
+  });
+
+  it('calls under one long-lived signal (a chat turn\'s) leave no listener on it: the SDK, which never removes its cancel listener, gets each call\'s own signal', async () => {
+    const s = setup();
+    mcp = s.mcp;
+    await mcp.start([stdioServer('everything', EVERYTHING)]);
+    const turn = new AbortController();
+    for (let i = 0; i < 25; i++) assert.equal((await call(s.rt, 'mcp_everything__echo', { message: `m${i}` }, { signal: turn.signal })).outcome, 'ok');
+    assert.equal(getEventListeners(turn.signal, 'abort').length, 0);
   });
 
   it('a server that dies mid-call: a clear error at once, then it is reconnected and works', async () => {
