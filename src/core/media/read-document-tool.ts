@@ -8,6 +8,7 @@
 // its zip has passed office-zip's caps.
 import { z } from 'zod';
 import type { FsToolDeps } from '../fs/types';
+import { formatCount } from '../format-count';
 import { defineTool, fail, ok, type Tool } from '../tools/types';
 import type { DocxReply, DocxRequest } from './docx-convert-worker';
 import { runOneShotWorker } from './one-shot-worker';
@@ -74,7 +75,7 @@ export function createReadDocumentTool(deps: Pick<FsToolDeps, 'guard' | 'fs'>): 
   return defineTool({
     name: 'read_document',
     description: 'Reads the text of a PDF page by page ("--- Page 3 of 12 ---" before each page), or a Word document (.docx) '
-      + `as markdown with headings, lists and tables, in parts of about ${DOCUMENT_LIMITS.partChars.toLocaleString('en-US')} characters ("--- Part 2 of 5 ---"); `
+      + `as markdown with headings, lists and tables, in parts of about ${formatCount(DOCUMENT_LIMITS.partChars)} characters ("--- Part 2 of 5 ---"); `
       + `${DOCUMENT_LIMITS.pagesPerCall} pages or parts a call: pages "2-5" picks a range, and the result names the next one. `
       + 'A PDF page without text (a scanned image) is reported as such. Other formats (old .doc, XLSX, PPTX) are not read.',
     parameters,
@@ -86,7 +87,7 @@ export function createReadDocumentTool(deps: Pick<FsToolDeps, 'guard' | 'fs'>): 
       const st = await deps.fs.stat(target.abs);
       if (!st) return fail(`File not found: ${shown}. Use glob or list_files to find the right path.`);
       if (st.type !== 'file') return fail(`${shown} is not a file.`);
-      if (st.size > DOCUMENT_LIMITS.maxBytes) return fail(`${shown} is ${st.size.toLocaleString('en-US')} bytes; read_document reads documents up to ${DOCUMENT_LIMITS.maxBytes.toLocaleString('en-US')} bytes.`);
+      if (st.size > DOCUMENT_LIMITS.maxBytes) return fail(`${shown} is ${formatCount(st.size)} bytes; read_document reads documents up to ${formatCount(DOCUMENT_LIMITS.maxBytes)} bytes.`);
       const bytes = await deps.fs.readFile(target.abs, ctx.signal);
       const kind = kindOf(bytes);
       if (kind === 'compound') return fail(`${shown} is a password-protected Office document or an old binary one (.doc, .xls, .ppt); read_document reads PDF and DOCX. Save it as an unprotected .docx or a PDF first.`);

@@ -84,6 +84,14 @@ export class Registry {
     return [...this.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
+  /**
+   * The registered names, unsorted: for a set, without list()'s localeCompare, whose first call in a
+   * process loads ICU's collation data (milliseconds the first tool call would pay).
+   */
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }

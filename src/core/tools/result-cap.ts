@@ -1,6 +1,8 @@
 // The pipeline's last safety net on result size. Tools page their own output (read_file names the
 // next offset, exec keeps its full log); this cap only stops an oversized result from flooding the
 // model's context. It keeps the head and the tail, because errors and summaries sit at the end.
+import { formatCount } from '../format-count';
+
 export interface CapOutcome {
   text: string;
   truncated: boolean;
@@ -20,8 +22,8 @@ export function capText(text: string, max: number, setting: string): CapOutcome 
   const tailFrom = safeCut(text, tailStart);
   const omitted = tailFrom - headLen;
   const notice =
-    `\n\n[… ${omitted.toLocaleString('en-US')} characters omitted here: the result was ` +
-    `${text.length.toLocaleString('en-US')} characters, over the ${max.toLocaleString('en-US')}-character limit ` +
+    `\n\n[… ${formatCount(omitted)} characters omitted here: the result was ` +
+    `${formatCount(text.length)} characters, over the ${formatCount(max)}-character limit ` +
     `(${setting}). Ask for a narrower result (a smaller range, a filter, a page) to see the middle. …]\n\n`;
   return { text: text.slice(0, headLen) + notice + text.slice(tailFrom), truncated: true, omitted };
 }
