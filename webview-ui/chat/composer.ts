@@ -138,7 +138,8 @@ export class Composer {
     }
   }
 
-  private submit(): void {
+  /** Sends what is in the input, as Enter does (a handoff that says `send`). */
+  submit(): void {
     const text = this.input.value;
     const images = [...this.images];
     if (this.running || (!text.trim() && !images.length) || !this.hooks.send(text, this.chips, images)) return;

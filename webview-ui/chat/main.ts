@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { CHAT_LIMITS, parseToWebview, pastedImageSource, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
 import { Composer } from './composer';
 import { el, toolButton } from './dom';
+import { handoffButtons } from './handoff-buttons';
 import type { PendingImage } from './pasted-images';
 import { Pickers } from './pickers';
 import { approvalCard, reviewCard, settleApproval, settleReview } from './prompt-cards';
@@ -196,6 +197,7 @@ function handle(m: ToWebview): void {
     case 'turn-end': {
       const turn = transcript.elsewhere(m.turnId) ? undefined : transcript.turnFor(m.turnId);
       turn?.end(m.usage, m.stopReason, m.message);
+      if (turn && m.handoffs?.length) turn.el.append(handoffButtons(m.handoffs));
       awaitingTurn = false;
       announce(m.stopReason === 'end' ? 'Answer complete.' : `Turn stopped: ${m.stopReason}.`);
       break;
@@ -206,6 +208,13 @@ function handle(m: ToWebview): void {
       break;
     case 'pickers':
       pickers.set(m.models, m.agents, m.model, m.agent);
+      break;
+    case 'prefill':
+      // A handoff taken: its prompt in the input, sent as the person's message when it says so.
+      composer.draft = m.text;
+      if (m.send) composer.submit();
+      else composer.focus();
+      save();
       break;
     case 'context':
       composer.setEditorChips(m.chips);

@@ -13,13 +13,14 @@
 //   are never honoured; the note names them.
 import { z } from 'zod';
 import { idProblem, suggestId } from './agent-fields';
+import { parseHandoffs } from './agent-handoffs';
 import { MAX_AGENT_FILE_BYTES, readFrontMatter, type AgentParseResult } from './agent-file';
 import { mapTools, toolEntries, type ForeignFormat } from './foreign-tools';
 import type { AgentDefinition } from './types';
 
 /** Fields each format defines that Pincer maps; every other field is listed in the note. */
 const MAPPED: Record<ForeignFormat, readonly string[]> = {
-  copilot: ['name', 'description', 'tools', 'model'],
+  copilot: ['name', 'description', 'tools', 'model', 'handoffs'],
   claude: ['name', 'description', 'tools', 'disallowedTools', 'model', 'maxTurns'],
 };
 
@@ -68,6 +69,11 @@ export function parseForeignAgentFile(format: ForeignFormat, file: string, body:
     const turns = z.number().int().min(1).max(500).safeParse(raw.maxTurns);
     if (turns.success) def.maxIterations = turns.data;
     else warnings.push(`${file}: its "maxTurns" is not a whole number from 1 to 500 and is ignored.`);
+  }
+  if (format === 'copilot') {
+    const h = parseHandoffs(raw.handoffs, file);
+    warnings.push(...h.warnings);
+    if (h.handoffs.length) def.handoffs = h.handoffs;
   }
   const instructions = front.body.trim();
   if (instructions) def.instructions = instructions;

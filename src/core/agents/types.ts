@@ -1,6 +1,7 @@
 // Agents: who is calling the tools. An agent is defined in the workspace (.pincer/agents/<id>.md
 // with YAML front matter), in user settings (pincer.agents), or is the built-in default that needs
 // no setup. Its type decides how its context files are scoped (see memory/context-routing).
+import type { AgentHandoff } from './agent-handoffs';
 
 export type AgentType = 'open' | 'predefined';
 
@@ -44,6 +45,8 @@ export interface AgentDefinition {
    * SOUL.md is stored for the agent at all (from: 'definition').
    */
   instructions?: string;
+  /** A Copilot custom agent's next steps, shown as buttons under its answers (agent-handoffs.ts). */
+  handoffs?: AgentHandoff[];
 }
 
 export const DEFAULT_AGENT_ID = 'default';

@@ -145,6 +145,18 @@ export const reviewOutcome = z.enum(['accepted', 'accepted-with-changes', 'rejec
 
 export const turnStopReason = z.enum(['end', 'max-iterations', 'loop', 'cancelled', 'budget', 'error', 'length', 'content-filter']);
 
+/**
+ * A next step the answering agent's definition offers (a Copilot custom agent's `handoffs`), as a
+ * button under its answer: the chat goes to `agent`, with `prompt` written in (sent when `send`).
+ */
+export const handoffButton = z.strictObject({
+  label: z.string().check(z.minLength(1), z.maxLength(100)),
+  agent: idString,
+  agentName: capped(L.label),
+  prompt: z.optional(capped(10_000)),
+  send: z.boolean(),
+});
+
 /** A settled command approval as the transcript keeps it (the card with its answer, after a reload). */
 export const settledApproval = z.strictObject({
   command: capped(L.command),
@@ -258,6 +270,7 @@ export type MentionItem = z.infer<typeof mentionItem>;
 export type SettledApproval = z.infer<typeof settledApproval>;
 export type SettledReview = z.infer<typeof settledReview>;
 export type TurnFooter = z.infer<typeof turnFooter>;
+export type HandoffButtonView = z.infer<typeof handoffButton>;
 export type LocalServerChoice = z.infer<typeof localServer>;
 export type SubagentCardView = z.infer<typeof subagentCard>;
 export type PastedImage = z.infer<typeof pastedImage>;

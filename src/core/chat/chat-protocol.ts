@@ -24,7 +24,7 @@
 //   - `load-older`.before is the id of the oldest message the page has (chat-history.ts: chatIdSeq).
 import * as z from 'zod/mini';
 import {
-  agentChoice, approvalAnswer, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
+  agentChoice, approvalAnswer, handoffButton, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
   localServer, mentionItem, modelChoice, pastedImage, reviewAction, reviewOutcome, sessionPage, sessionSummary, subagentCard, toolCallView, turnStopReason, usage, webUrl,
 } from './chat-protocol-parts';
 
@@ -89,7 +89,13 @@ const init = msg('init', {
 const session = msg('session', { session: sessionPage, live: z.optional(list(liveEvent, L.liveEvents)) });
 const older = msg('older', { key: idString, messages: list(chatMessage, L.messagesPerPage), hasOlder: z.boolean() });
 /** No usage when the turn never reached a model (it failed before): the footer then shows none. */
-const turnEnd = msg('turn-end', { turnId: idString, usage: z.optional(usage), stopReason: turnStopReason, message: z.optional(capped(L.sentence)) });
+const turnEnd = msg('turn-end', {
+  turnId: idString, usage: z.optional(usage), stopReason: turnStopReason, message: z.optional(capped(L.sentence)),
+  /** The answering agent's handoffs, shown as buttons under its answer. */
+  handoffs: z.optional(list(handoffButton, 10)),
+});
+/** A handoff was taken: its prompt goes into the input (and is sent as the person's message when `send`). */
+const prefill = msg('prefill', { text: capped(L.sendText), send: z.boolean() });
 const sessions = msg('sessions', { sessions: list(sessionSummary, L.sessions), current: z.optional(idString) });
 const pickers = msg('pickers', {
   models: list(modelChoice, L.choices), agents: list(agentChoice, L.choices), model: z.optional(idString), agent: z.optional(idString),
@@ -111,7 +117,7 @@ const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
   init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent,
-  turnEnd, sessions, pickers, context, attach, attachImages, mentionResults, error, setup,
+  turnEnd, sessions, pickers, context, attach, attachImages, mentionResults, error, setup, prefill,
 ]);
 
 // ---- webview → host ----
@@ -144,6 +150,8 @@ export const toHostSchema = z.discriminatedUnion('type', [
   /** A child card's Stop (cancels that child and its own children) and Open Transcript buttons. */
   msg('subagent-stop', { id: idString }),
   msg('subagent-open', { id: idString }),
+  /** A handoff button under an answer: the host finds it in the answering agent's definition by agent and label. */
+  msg('handoff', { agent: idString, label: z.string().check(z.minLength(1), z.maxLength(100)) }),
   /**
    * Resources dropped on the page from VS Code (the Explorer, an editor tab), by URI: the host attaches
    * image files as images (`attach-images`), other files as file chips (`attach`), and says why it refused any.

@@ -13,12 +13,15 @@ import { pastedImageSource, type ChatStopReason, type ChatUsage, type ContextChi
 import { probeLocalServers } from '../../core/agent/local-model-probe';
 import type { SessionMark, SessionStore } from '../../core/sessions/session-store';
 import type { SubagentControl } from '../../core/subagents/types';
+import { teamChoiceId, teamOfChoice, type ChatTeamPort } from '../../core/teams/team-choices';
 import type { ModelHost } from '../agent/model-host';
 import { connectLocalModelCommand, useVscodeModelsCommand } from '../agent/model-setup';
 import { chipsToText } from '../../core/chat/chips-text';
 import { editorChips } from './chat-context';
 import { chatChoices } from './chat-choices';
+import { ChatHandoffs } from './chat-handoffs';
 import { ChatSubagentCards } from './chat-subagent-cards';
+import type { HandoffStore } from '../../core/sessions/handoff-store';
 
 /** Messages a session page carries at first; older ones come with `load-older`. */
 const PAGE = 200;
@@ -34,6 +37,10 @@ export interface ChatControllerDeps {
   answerApproval(id: string, answer: 'once' | 'always' | 'deny'): boolean;
   /** The window's subagents: children of a turn show as cards in it. */
   subagents?: SubagentControl;
+  /** The teams, offered in the agent picker beside the agents. */
+  teams?: ChatTeamPort;
+  /** The sessions handed to another agent (handoff buttons hand them over too). */
+  handoffs?: () => Promise<HandoffStore | undefined>;
 }
 
 interface Running {
@@ -60,8 +67,13 @@ export class ChatController {
   private attached: ContextChip[] = [];
   private readonly cards = new Map<string, ShownCard>();
   private readonly children?: ChatSubagentCards;
+  /** Counts the pickers' answers asked for: see refreshPickers. */
+  private pickerSeq = 0;
+
+  private readonly handoffs: ChatHandoffs;
 
   constructor(private readonly d: ChatControllerDeps) {
+    this.handoffs = new ChatHandoffs(d);
     if (d.subagents) {
       this.children = new ChatSubagentCards(d.subagents, {
         running: () => this.running, current: () => this.current, post: (e) => this.d.post(e),
@@ -148,6 +160,7 @@ export class ChatController {
       case 'setup-action': return this.setup(m.action);
       case 'subagent-stop': return this.children?.cancel(m.id);
       case 'subagent-open': return void vscode.commands.executeCommand('pincer.subagents.open', m.id);
+      case 'handoff': return this.takeHandoff(m.agent, m.label);
     }
   }
 
@@ -166,19 +179,32 @@ export class ChatController {
     const store = await this.d.sessions();
     const sessions = store ? await store.list(this.agentId, { withoutChildren: true }) : [];
     if (!this.current && sessions.length) this.current = sessions[0].key;
-    const { models, agents, model } = await chatChoices(this.d.models, this.d.agents, { quick: true });
+    const { models, agents, model, agent } = await this.choices(true);
     this.d.post({
-      type: 'init', sessions: sessions.map(summary), session: await this.page(this.current), models, agents, model, agent: this.agentId,
+      type: 'init', sessions: sessions.map(summary), session: await this.page(this.current), models, agents, model, agent,
       chips: editorChips(), ...(this.running ? { live: this.running.live } : {}),
     });
     if (this.attached.length) this.d.post({ type: 'attach', chips: this.attached });
     // The full model list can take a network round trip per provider: it follows when ready.
-    void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }));
+    this.refreshPickers();
   }
 
-  /** The model list again (a provider's settings or key changed). */
+  /**
+   * The pickers' lists and choices: the agent picker shows the team while the session on screen was
+   * started for a team its agent leads, else the agent.
+   */
+  private async choices(quick: boolean) {
+    const teams = this.d.teams;
+    const c = await chatChoices(this.d.models, this.d.agents, { quick, teams: teams?.teams() ?? [] });
+    const team = teams && this.current ? await teams.sessionTeam(this.current, this.agentId).catch(() => undefined) : undefined;
+    return { ...c, agent: team ? teamChoiceId(team) : this.agentId };
+  }
+
+  /** The lists again (a provider's settings or key changed, the teams changed, a team's session opened). */
   refreshPickers(): void {
-    void chatChoices(this.d.models, this.d.agents).then((c) => this.d.post({ type: 'pickers', ...c, agent: this.agentId }), () => undefined);
+    // Only the latest answer is posted: an earlier one, slower to list the models, would show an old choice.
+    const seq = ++this.pickerSeq;
+    void this.choices(false).then((c) => seq === this.pickerSeq && this.d.post({ type: 'pickers', ...c }), () => undefined);
   }
 
   /** Sends one message: the session is created on the first one; the turn streams live events. */
@@ -201,8 +227,11 @@ export class ChatController {
     this.running = running;
     this.live({ type: 'assistant-start', turnId: running.turnId, sessionKey });
     const started = Date.now();
+    // The agent that answers (the session may have been handed to another): its handoffs go under the answer.
+    const answering = await this.handoffs.answering(sessionKey, this.agentId);
     const footer = (end: { stopReason: ChatStopReason; usage?: ChatUsage; message?: string }) => {
-      this.d.post({ type: 'turn-end', turnId: running.turnId, ...end });
+      const buttons = end.stopReason === 'end' ? this.handoffs.buttons(answering) : [];
+      this.d.post({ type: 'turn-end', turnId: running.turnId, ...end, ...(buttons.length ? { handoffs: buttons } : {}) });
       return this.mark(sessionKey, 'turn-end', { ...end, durationMs: Math.max(0, Date.now() - started) });
     };
     try {
@@ -260,6 +289,7 @@ export class ChatController {
     this.current = s.key;
     await this.postSessions(store);
     this.d.post({ type: 'session', session: { key: s.key, title: s.title, hasOlder: false, messages: [] } });
+    if (this.d.teams?.teams().length) this.refreshPickers();
   }
 
   async switchTo(key: string): Promise<void> {
@@ -267,6 +297,8 @@ export class ChatController {
     if (!page) return this.d.post({ type: 'error', message: 'That session no longer exists.' });
     this.current = key;
     this.d.post({ type: 'session', session: page, ...(this.running?.sessionKey === key ? { live: this.running.live } : {}) });
+    // A session started for a team shows the team in the agent picker, another one the agent.
+    if (this.d.teams?.teams().length) this.refreshPickers();
   }
 
   private async rename(key: string, title: string): Promise<void> {
@@ -306,13 +338,30 @@ export class ChatController {
     const slash = id.indexOf('/');
     const provider = id.slice(0, slash) as 'vscode-lm' | 'openai' | 'anthropic';
     await this.d.models.choose({ provider, model: id.slice(slash + 1) });
-    this.d.post({ type: 'pickers', ...(await chatChoices(this.d.models, this.d.agents, { quick: true })), agent: this.agentId });
+    this.d.post({ type: 'pickers', ...(await this.choices(true)) });
   }
 
   async pickAgent(id: string): Promise<void> {
+    // A team: its lead becomes the chat's agent in a new session started for the team.
+    const team = teamOfChoice(id);
+    if (team !== undefined) {
+      if (!this.d.teams) return this.d.post({ type: 'error', message: 'Teams are not available in this window.' });
+      const picked = await this.d.teams.pickCommand(team);
+      // Not picked (no longer defined, its lead gone): the picker goes back to what the chat is on.
+      if (!picked) this.refreshPickers();
+      return;
+    }
     this.agentId = this.d.agents.resolve(id).id;
     this.current = undefined;
     await this.init();
+  }
+
+  /** A handoff button under an answer: the session goes to its agent, its prompt into the input. */
+  private async takeHandoff(agent: string, label: string): Promise<void> {
+    if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });
+    if (!this.current) return this.d.post({ type: 'error', message: 'There is no chat to hand over.' });
+    const r = await this.handoffs.take(this.current, this.agentId, agent, label);
+    this.d.post(typeof r === 'string' ? { type: 'error', message: r } : { type: 'prefill', ...r });
   }
 
   private async mentions(prefix: string): Promise<void> {

@@ -11,6 +11,7 @@ import { HandoffStore } from '../../core/sessions/handoff-store';
 import { SessionStore } from '../../core/sessions/session-store';
 import { SubagentStore } from '../../core/subagents/subagent-store';
 import type { SubagentManager } from '../../core/subagents/subagent-manager';
+import type { ChatTeamPort } from '../../core/teams/team-choices';
 import type { ExecHost } from '../exec/exec-host';
 import type { MemoryHost } from '../memory/memory-host';
 import type { ReviewHost } from '../review/review-host';
@@ -53,14 +54,14 @@ export interface ChatHost extends vscode.Disposable {
 
 export function registerChatLazily(
   context: vscode.ExtensionContext, rt: PincerRuntime, storage: StorageHost, memory: MemoryHost, exec: ExecHost, review: ReviewHost,
-  teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>,
+  teams?: ChatTeamPort,
 ): ChatHost {
   let store: Promise<SessionStore | undefined> | undefined;
   const sessions = () => (store ??= storage.database().then((db) => db && new SessionStore(db, undefined, (t) => rt.scrubber.scrub(t))));
   const subagentStore = () => storage.database().then((db) => db && new SubagentStore(db));
   const handoffs = () => storage.database().then((db) => db && new HandoffStore(db));
   let chat: LoadedChat | undefined;
-  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, handoffs, memory, exec, review, teamMd }));
+  const load = (): LoadedChat => (chat ??= chatStack(context).registerChat(context, { rt, sessions, subagentStore, handoffs, memory, exec, review, teams }));
   // The session tools are in the toolset (host-core); sessions_send's runner loads the chat here.
   const rebuild = () => chat?.models.changed();
   return {

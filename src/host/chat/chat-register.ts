@@ -14,6 +14,7 @@ import type { SubagentStore } from '../../core/subagents/subagent-store';
 import type { PincerRuntime } from '../../core/runtime';
 import type { HandoffStore } from '../../core/sessions/handoff-store';
 import type { SessionStore } from '../../core/sessions/session-store';
+import type { ChatTeamPort } from '../../core/teams/team-choices';
 import { ModelHost, selectModelCommand, setModelKeyCommand } from '../agent/model-host';
 import { connectLocalModelCommand, useVscodeModelsCommand, type ConnectLocalOptions } from '../agent/model-setup';
 import type { ExecHost } from '../exec/exec-host';
@@ -42,8 +43,8 @@ export interface ChatDeps {
   memory: MemoryHost;
   exec: ExecHost;
   review: ReviewHost;
-  /** TEAM.md for a lead's turn (teams-host.ts). */
-  teamMd?: (sessionKey: string, agentId: string) => Promise<string | undefined>;
+  /** TEAM.md for a lead's turn, and the teams in the agent picker (teams-host.ts). */
+  teams?: ChatTeamPort;
 }
 
 /**
@@ -61,7 +62,7 @@ function windowId(context: vscode.ExtensionContext): string {
   return id;
 }
 
-export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, handoffs, memory, exec, review, teamMd }: ChatDeps): LoadedChat {
+export function registerChat(context: vscode.ExtensionContext, { rt, sessions, subagentStore, handoffs, memory, exec, review, teams }: ChatDeps): LoadedChat {
   const models = new ModelHost(context, rt);
   const agents = memory.agents.registry;
   const service = new ChatService({
@@ -85,7 +86,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
       workspaceTrusted: vscode.workspace.isTrusted, isOwner: true,
     }),
     subagents: () => subagents,
-    teamMd,
+    teamMd: teams && ((key, agentId) => teams.teamMd(key, agentId)),
     handedTo: async (key) => (await (await handoffs())?.get(key))?.agent,
   });
   const subagents: SubagentManager = new SubagentManager({
@@ -107,7 +108,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
     void vscode.window.showWarningMessage(`Pincer could not load the stored subagents: ${(e as Error).message}`);
   });
   const view = new ChatView(context.extensionUri, {
-    chat: service, sessions, models, agents, subagents,
+    chat: service, sessions, models, agents, subagents, teams, handoffs,
     answerApproval: (id, answer) => exec.approvals.answer(id, answer),
     review: async (id, action) => {
       const p = review.diff.pending.get(id);

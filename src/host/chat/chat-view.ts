@@ -81,8 +81,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     this.resolvedResolve();
   }
 
-  /** Shows the view (Pincer: New Chat, Ask About Selection …). */
-  async reveal(): Promise<void> {
+  /**
+   * Shows the view (Pincer: New Chat, Ask About Selection …). With `preserveFocus`, a view that was
+   * already created is shown without taking the focus: a command that finishes after its quick pick
+   * closed would otherwise pull the focus into the chat from whatever the person opened next (the
+   * command palette included, which closes on losing it).
+   */
+  async reveal(opts: { preserveFocus?: boolean } = {}): Promise<void> {
+    if (opts.preserveFocus && this.view) return this.view.show(true);
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     await this.resolved;
   }

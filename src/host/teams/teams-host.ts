@@ -12,6 +12,7 @@ import type { BoardStore } from '../../core/teams/board-types';
 import { subagentMemberRuns } from '../../core/teams/member-runs';
 import { SqlLeadBindings, type LeadBindings } from '../../core/teams/lead-bindings';
 import { gatePorts } from '../../core/teams/quality-gates';
+import type { ChatTeamPort } from '../../core/teams/team-choices';
 import type { TeamDefinition } from '../../core/teams/team-definition';
 import { teamMd } from '../../core/teams/team-prompt';
 import { TeamService } from '../../core/teams/team-service';
@@ -36,7 +37,7 @@ export interface TeamsHostDeps {
   state: vscode.Memento;
 }
 
-export interface TeamsHost extends vscode.Disposable {
+export interface TeamsHost extends vscode.Disposable, ChatTeamPort {
   /** ToolsetPorts.teams: the team tools are offered while a team is defined. */
   port: NonNullable<ToolsetPorts['teams']>;
   teams(): readonly TeamDefinition[];
@@ -54,8 +55,6 @@ export interface TeamsHost extends vscode.Disposable {
   onBoardChange(listener: (teamId: string) => void): vscode.Disposable;
   /** The window's team service (starts it, and loads the chat bundle, on first call); undefined without a team. */
   service(): TeamService | undefined;
-  /** TEAM.md for a chat turn of `agentId` in `sessionKey`, when the session was started for a team that agent leads. */
-  teamMd(sessionKey: string, agentId: string): Promise<string | undefined>;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
   /** Set Team Store Password, Move Team to Server… */
@@ -87,6 +86,9 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
   const reload = () => {
     read();
     changed();
+    // The chat's agent picker lists the teams: an open chat shows the new list.
+    const chat = d.chat();
+    if (chat.isLoaded() && chat.view.visible) chat.view.controller.refreshPickers();
   };
   read();
   const fireAll = () => defs.teams.forEach((t) => emitter.fire(t.id));
@@ -134,6 +136,12 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     return svc;
   };
 
+  const leadTeam = async (sessionKey: string, agentId: string) => {
+    const s = service();
+    await s?.ready();
+    return s?.leadTeam(sessionKey, agentId);
+  };
+
   const folder = d.folder();
   if (folder) {
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${TEAMS_DIR.split('\\').join('/')}/*.md`));
@@ -156,11 +164,10 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     },
     service,
     async teamMd(sessionKey, agentId) {
-      const s = service();
-      await s?.ready();
-      const team = s?.leadTeam(sessionKey, agentId);
+      const team = await leadTeam(sessionKey, agentId);
       return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);
     },
+    sessionTeam: async (sessionKey, agentId) => (await leadTeam(sessionKey, agentId))?.id,
     reload,
     async pickCommand(teamId) {
       const teams = defs.teams;
@@ -180,11 +187,14 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
       await d.state.update(PICKED_KEY, team.id);
       // A new chat session with the lead, started for this team: the lead leads it there only.
       const { view } = d.chat();
-      await view.reveal();
+      // Shown without taking the focus: the person may be on to the next thing (the board) by then.
+      await view.reveal({ preserveFocus: true });
       await view.controller.pickAgent(team.lead);
       await view.controller.handle({ type: 'new-session' });
       const key = view.controller.currentSession;
       if (key) await service()?.bindLead(key, team.id).catch((e: unknown) => d.warn(`Pincer could not keep that this chat session leads team ${team.id}: ${(e as Error).message}`));
+      // The agent picker shows the team now that the session is its.
+      view.controller.refreshPickers();
       return team;
     },
     dispose: () => {

@@ -58,7 +58,8 @@ describe('Copilot and Claude Code agent files', () => {
     assert.deepEqual(allowedFor(reg, 'planner'), ['glob', 'grep', 'list_files', 'read_file']);
     const note = reg.problems.join('\n');
     assert.match(note, /Planner\.agent\.md: tools "githubRepo" \(no such tool in Pincer\), "github\/\*" \(an MCP tool: not mapped\) are ignored — the agent gets fewer tools, never more/);
-    assert.match(note, /"handoffs" is not used by Pincer/);
+    assert.doesNotMatch(note, /"handoffs"/, 'handoffs are shown as buttons under its answers');
+    assert.deepEqual(a?.handoffs, [{ label: 'Implement', agent: 'impl', send: false }]);
   });
 
   it('a Claude Code subagent: tools as a comma list, disallowedTools denied, maxTurns kept; a command-limited Bash is not granted as all of exec', async () => {
