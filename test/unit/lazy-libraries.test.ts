@@ -1,7 +1,7 @@
 // Libraries that only some tool calls need load on their first use, not with the runtime: the web
 // page converter's HTML parser (htmlparser2, on the converter's worker), turndown, linkedom, luxon
-// (datetime's `at`), croner (the first cron schedule), pg (a team store's first connection) and the
-// command judge (the first command judged). The build puts each in a bundle of its own
+// (datetime's `at`), croner (the first cron schedule), pg (a team store's first connection), yaml (the
+// first SKILL.md or agent file read) and the command judge (the first command judged). The build puts each in a bundle of its own
 // (esbuild.mjs: lazy-packages-apart), so what the compiled sources load here is what the first tool
 // call loads in the extension. Each case runs in a fresh node process and reads its require.cache.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import path from 'node:path';
 /** The compiled sources (out/ or a helper's own outDir): this file is out/test/unit/lazy-libraries.test.js. */
 const compiled = path.join(__dirname, '..', '..', 'src');
 
-const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg'];
+const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg', 'yaml'];
 
 /** The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a compiled source). */
 function lazyLoadedAfter(steps: string): string[] {
@@ -77,6 +77,14 @@ describe('lazily loaded libraries', () => {
       const d = await decide({ policy: DEFAULT_COMMAND_POLICY, guard, store: { list: async () => [], touch: async () => undefined }, approvalTimeoutMs: 1000, home },
         { command: 'echo hi', cwd: process.cwd(), host: 'local', sessionKey: 't', agentId: 'default', signal: new AbortController().signal });
       if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['command-judge']);
+  });
+
+  it('a SKILL.md or an agent file loads yaml when the first one is read, not with their modules', () => {
+    assert.deepEqual(lazyLoadedAfter(`load('core/skills/skill-file.js'); load('core/agents/agent-file.js');`), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { parseSkill } = load('core/skills/skill-file.js');
+      const r = parseSkill('---\\nname: crabs\\ndescription: Sorts crabs.\\n---\\nSort them.', { file: 'x/SKILL.md', dir: 'x', source: 'workspace', from: 'x' });
+      if (!r.skill) throw new Error(JSON.stringify(r));`), ['yaml']);
   });
 
   it('web_search reads HTML with linkedom (and its parser, htmlparser2) only when a provider answers with HTML', () => {

@@ -9,7 +9,7 @@
 //   says so: someone who meant a predefined agent learns it is not one).
 // - The front matter must be a YAML mapping; a YAML error is reported with its line in the file.
 // - Files over MAX_AGENT_FILE_BYTES are refused: instructions seed SOUL.md, which has the same cap.
-import { parseDocument } from 'yaml';
+import { yaml } from '../yaml-lazy';
 import { checkFields, FILE_FIELDS, idProblem, SETTINGS_FIELDS, suggestId, type AgentFields, type FieldProblems } from './agent-fields';
 import type { AgentDefinition } from './types';
 
@@ -80,7 +80,7 @@ export function readFrontMatter(text: string): { raw?: Record<string, unknown>; 
   const parts = split(text);
   if (typeof parts === 'string') return parts;
   if (parts.front === undefined) return { body: parts.body };
-  const doc = parseDocument(parts.front, { prettyErrors: false, uniqueKeys: true });
+  const doc = yaml().parseDocument(parts.front, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     const e = doc.errors[0]!;
     const offset = e.pos?.[0];

@@ -4,7 +4,7 @@
 // and no skill; nothing in the file can do more than describe itself (unknown fields are ignored, and
 // `allowed-tools` can only narrow what a turn may call: use-skill-tool.ts).
 import fs from 'node:fs';
-import { parseDocument } from 'yaml';
+import { yaml } from '../yaml-lazy';
 import { z } from 'zod';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -70,7 +70,7 @@ export function parseSkill(text: string, at: Pick<Skill, 'file' | 'dir' | 'sourc
   const problem = (field: string, what: string) => ({ problem: `${at.file}: ${field}: ${what}` });
   const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!m) return problem('front matter', 'SKILL.md must start with YAML front matter between two "---" lines (name, description)');
-  const doc = parseDocument(m[1], { uniqueKeys: true, prettyErrors: false });
+  const doc = yaml().parseDocument(m[1], { uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length) return problem('front matter', `not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
   let data: unknown;
   try {
