@@ -93,9 +93,20 @@ function finalScore(b: Box): number {
   return b.score * (b.text > 0 ? 1 - b.link / b.text : 1);
 }
 
+/**
+ * Room reserved for a page's events, from its length (the bench's 1 MB article has one event per 22
+ * characters). Arrays grown push by push are copied into a larger store again and again, and past a
+ * few thousand entries each store is a large object of its own: that was an eighth of the reading. A
+ * guess too small still grows as before; one too large only reserves.
+ */
+const CHARS_PER_EVENT = 16;
+
 export function chooseMainContent(html: string): ContentChoice {
-  const events: PageEvents = { kinds: [], values: [], attribs: [] };
-  const { kinds, values, attribs: attributes } = events;
+  const room = Math.ceil(html.length / CHARS_PER_EVENT);
+  const kinds = new Array<number>(room);
+  const values = new Array<string>(room);
+  const attributes = new Array<Attributes | undefined>(room);
+  let n = 0; // events so far
   const root = newBox(undefined, 0, '#root', {}, false);
   const stack: Box[] = [root];
   const candidates: Box[] = [];
@@ -138,14 +149,14 @@ export function chooseMainContent(html: string): ContentChoice {
       if (BLOCK_TAGS.has(name)) parent.blockChild = true;
       const isFurn = isFurniture(name, attribs);
       if (name === 'a') linkDepth++;
-      const box = newBox(parent, kinds.length, name, attribs, isFurn);
+      const box = newBox(parent, n, name, attribs, isFurn);
       if (isFurn) {
         furnitureDepth++;
         furniture.push(box);
       }
-      kinds.push(OPEN);
-      values.push(name);
-      attributes.push(hasAny(attribs) ? attribs : NO_ATTRIBUTES);
+      kinds[n] = OPEN;
+      values[n] = name;
+      attributes[n++] = hasAny(attribs) ? attribs : NO_ATTRIBUTES;
       if (name === 'body' && !bodyBox) bodyBox = box;
       stack.push(box);
     },
@@ -154,9 +165,9 @@ export function chooseMainContent(html: string): ContentChoice {
         if (inTitle) titleText += text;
         return;
       }
-      kinds.push(TEXT);
-      values.push(text);
-      attributes.push(undefined);
+      kinds[n] = TEXT;
+      values[n] = text;
+      attributes[n++] = undefined;
       const box = stack[stack.length - 1];
       const len = text.trim().length;
       if (len === 0) return;
@@ -176,10 +187,10 @@ export function chooseMainContent(html: string): ContentChoice {
       }
       if (stack.length === 1) return;
       const box = stack.pop()!;
-      box.end = kinds.length + 1;
-      kinds.push(CLOSE);
-      values.push(name);
-      attributes.push(undefined);
+      box.end = n + 1;
+      kinds[n] = CLOSE;
+      values[n] = name;
+      attributes[n++] = undefined;
       if (name === 'a') linkDepth--;
       if (box.furniture) {
         furnitureDepth--;
@@ -203,10 +214,12 @@ export function chooseMainContent(html: string): ContentChoice {
     },
   }, { decodeEntities: true });
   parser.end(html);
+  kinds.length = values.length = attributes.length = n;
+  const events: PageEvents = { kinds, values, attribs: attributes };
 
   const whole: ContentChoice = {
     events, title: (title ?? '').replace(/\s+/g, ' ').trim(), base,
-    ranges: [bodyBox && bodyBox.end > bodyBox.start ? [bodyBox.start, bodyBox.end] : [0, kinds.length]], leaveOut: new Map(), readable: false,
+    ranges: [bodyBox && bodyBox.end > bodyBox.start ? [bodyBox.start, bodyBox.end] : [0, n]], leaveOut: new Map(), readable: false,
   };
   let top: Box | undefined;
   let topScore = 0;
