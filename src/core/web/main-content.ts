@@ -10,7 +10,7 @@
 // and blocks that are mostly links are left out. Under 200 characters of text chosen: the whole body
 // is converted instead.
 import { DepthCappedParser } from './depth-capped-parser';
-import { BLOCK_TAGS, isFurniture, nameWeight, neverText, tagName, type Attributes } from './page-rules';
+import { BLOCK_TAGS, isFurniture, nameWeight, namesOf, neverText, tagName, type Attributes } from './page-rules';
 
 export const OPEN = 0;
 export const CLOSE = 1;
@@ -74,9 +74,9 @@ function countCommas(text: string): number {
   return n;
 }
 
-function newBox(parent: Box | undefined, start: number, name: string, attribs: Attributes, furniture: boolean): Box {
+function newBox(parent: Box | undefined, start: number, name: string, names: string, furniture: boolean): Box {
   return {
-    parent, start, end: start, weight: (KIND_WEIGHT.get(name) ?? 0) + nameWeight(attribs), score: 0, candidate: false,
+    parent, start, end: start, weight: (KIND_WEIGHT.get(name) ?? 0) + nameWeight(names), score: 0, candidate: false,
     text: 0, link: 0, commas: 0, blockChild: false, furniture, paragraph: PARAGRAPHS.has(name), div: name === 'div',
   };
 }
@@ -107,7 +107,7 @@ export function chooseMainContent(html: string): ContentChoice {
   const values = new Array<string>(room);
   const attributes = new Array<Attributes | undefined>(room);
   let n = 0; // events so far
-  const root = newBox(undefined, 0, '#root', {}, false);
+  const root = newBox(undefined, 0, '#root', '', false);
   const stack: Box[] = [root];
   const candidates: Box[] = [];
   const furniture: Box[] = [];
@@ -131,8 +131,9 @@ export function chooseMainContent(html: string): ContentChoice {
   };
 
   const parser = new DepthCappedParser({
-    onopentag(read, attribs) {
+    onopentag(read, readAttribs) {
       const name = tagName(read);
+      const attribs = hasAny(readAttribs) ? readAttribs : NO_ATTRIBUTES;
       if (name === 'base' && base === undefined && attribs.href) base = attribs.href;
       if (hidden > 0) {
         hidden++;
@@ -147,16 +148,17 @@ export function chooseMainContent(html: string): ContentChoice {
       }
       const parent = stack[stack.length - 1];
       if (BLOCK_TAGS.has(name)) parent.blockChild = true;
-      const isFurn = isFurniture(name, attribs);
+      const names = namesOf(attribs);
+      const isFurn = isFurniture(name, attribs, names);
       if (name === 'a') linkDepth++;
-      const box = newBox(parent, n, name, attribs, isFurn);
+      const box = newBox(parent, n, name, names, isFurn);
       if (isFurn) {
         furnitureDepth++;
         furniture.push(box);
       }
       kinds[n] = OPEN;
       values[n] = name;
-      attributes[n++] = hasAny(attribs) ? attribs : NO_ATTRIBUTES;
+      attributes[n++] = attribs;
       if (name === 'body' && !bodyBox) bodyBox = box;
       stack.push(box);
     },
