@@ -18,8 +18,13 @@ interface PooledTerminal {
 
 /** How long after SIGKILL a terminal may stay silent before it is closed to end the command for sure. */
 const CLOSE_AFTER_KILL_MS = 2000;
-/** How long the end event may lag behind the status file before the file's status is taken. */
-const STATUS_FILE_GRACE_MS = 3000;
+/**
+ * How long after the status file the output may take to arrive (up to the end mark or the end event)
+ * when the terminal has reported nothing else since. The renderer lags behind the shell on a busy
+ * machine, and a result cut short loses the very lines (a refused write) that decide what happens
+ * next; only a terminal whose shell integration stays silent about the command waits this long.
+ */
+const OUTPUT_AFTER_STATUS_MS = 20_000;
 
 export class TerminalExecutor implements Executor, vscode.Disposable {
   readonly kind = 'terminal' as const;
@@ -74,8 +79,9 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     // cannot change what the judged text means, and `exit` cannot end the terminal. The folder is set
     // by `cd` rather than the terminal's cwd option: VS Code refuses a folder made moments ago as a
     // terminal's starting folder, and one terminal can then serve every folder.
-    // The status also goes to a private file: when the shell's end-of-command sequence goes missing,
-    // the file still ends the wait instead of the command's timeout.
+    // The status also goes to a private file and, after it, an end mark into the output (see
+    // exit-code-file.ts): when the shell's end-of-command sequence goes missing, they still end the
+    // wait instead of the command's timeout, and the output is read to its end first.
     const statusFile = createExitCodeFile();
     const line = `cd -- ${shellQuote(req.cwd)} && ${argv.map(shellQuote).join(' ')}${statusFile.suffix}`;
     const execution = integration.executeCommand(line);
@@ -91,19 +97,31 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
     const endEvent = new Promise<number | undefined>((resolve) => subs.push(vscode.window.onDidEndTerminalShellExecution((e) => {
       if (e.execution === execution) resolve(e.exitCode);
     })));
-    // The file is written before the terminal has passed the last output on, so the end event, which
-    // comes after all of it, still wins when it comes; the file's status ends a wait it would not end.
-    const fromFile = statusFile.code.then(async (code) => {
-      await Promise.race([endEvent, new Promise((r) => setTimeout(r, STATUS_FILE_GRACE_MS))]);
-      return code;
-    });
-    const ended = Promise.race([endEvent, closed.then(() => undefined), fromFile]);
+    // Another command reported in this terminal after this line was sent: the terminal has got past
+    // this line, so if this execution has not ended by then, its output is not coming.
+    const passed = new Promise<void>((resolve) => subs.push(vscode.window.onDidStartTerminalShellExecution((e) => {
+      if (e.terminal === p.terminal && e.execution !== execution) resolve();
+    })));
+    // The end mark in the output: everything the command printed has been read once it shows.
+    let markSeen: () => void = () => undefined;
+    const marked = new Promise<undefined>((resolve) => { markSeen = () => resolve(undefined); });
     const reading = (async () => {
       for await (const chunk of stream) {
         const out = decoder.push(chunk);
         if (out) onOutput(out, 'terminal');
+        if (statusFile.mark.push(chunk)) markSeen();
       }
     })().catch(() => undefined);
+    let fileCode: number | undefined;
+    // The end event comes after all the output (VS Code flushes the stream first), and so does the
+    // mark. The file only says the command is over, not that its output has arrived: after it, the
+    // wait goes on for them, until the terminal shows it will not send them.
+    const fromFile = statusFile.code.then(async (code) => {
+      fileCode = code;
+      await raceTimeout([endEvent, marked, closed, passed], OUTPUT_AFTER_STATUS_MS);
+      return undefined;
+    });
+    const ended = Promise.race([endEvent, marked, closed.then(() => undefined), fromFile]);
     const shellPid = await p.terminal.processId;
     killer.arm(async (graceMs) => {
       // The command runs in children of the terminal's shell: end their trees, not the shell.
@@ -113,7 +131,8 @@ export class TerminalExecutor implements Executor, vscode.Disposable {
       await ended;
       clearTimeout(quiet);
     });
-    const exitCode = await ended;
+    // The end event's code when it gave one; else the mark's or the file's (the same `$?`).
+    const exitCode = (await ended) ?? statusFile.mark.status ?? fileCode;
     // The stream ends with the execution; a little grace for the last chunk (and for the close
     // event when a closing terminal ended the execution without an exit code).
     await Promise.race([Promise.all([reading, exitCode === undefined ? closed : undefined]), new Promise((r) => setTimeout(r, 500))]);
@@ -183,6 +202,16 @@ class KillSwitch {
   arm(handler: (graceMs: number) => Promise<void>): void {
     this.handler = handler;
     if (this.pending !== undefined) void handler(this.pending);
+  }
+}
+
+/** Waits for the first of `ps` to settle, or `ms` at most (the timer does not outlive the wait). */
+async function raceTimeout(ps: readonly Promise<unknown>[], ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([...ps, new Promise<void>((r) => { timer = setTimeout(r, ms); })]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
