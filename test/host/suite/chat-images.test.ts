@@ -5,9 +5,13 @@
 // the model as a user message of that image only, titles the session and is shown when it is reopened:
 // its thumbnail comes back from the workspace database with the page, and the chat webview draws it
 // (an <img> of a blob: URL made from the stored bytes, checked in the real page through the harness).
+// Files dropped from the Explorer arrive as URIs: looked up through VS Code's file system, an image of
+// the workspace comes back to the page as an image, another file as a file chip, and a folder or a
+// file outside the workspace is refused in words.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { parseToHost } from '../../../src/core/chat/chat-protocol';
+import { parseToHost, parseToWebview, type ContextChip, type ToWebview } from '../../../src/core/chat/chat-protocol';
+import { dropUris } from '../../../src/host/chat/chat-drop';
 import { reply, text, type ScriptRequest, type ScriptStep } from '../../support/model-script';
 import { core, harness, suiteChatModel, waitFor } from './host-util';
 
@@ -32,6 +36,31 @@ async function newChatOnTestModel() {
 
 suite('chat images', () => {
   const server = suiteChatModel(model);
+
+  test('files dropped from the Explorer: an image read for the page, a file chip, a folder and an outside file refused', async function () {
+    this.timeout(60_000);
+    const root = vscode.workspace.workspaceFolders![0].uri;
+    const dir = vscode.Uri.joinPath(root, 'dropped-media');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'dot.png'), Buffer.from(DOT_PNG, 'base64'));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'notes.ts'), Buffer.from('export const n = 1;\n'));
+    try {
+      const posted: ToWebview[] = [];
+      const attached: ContextChip[] = [];
+      const outside = vscode.Uri.file('/etc/hostname').toString();
+      await dropUris([`${dir}/dot.png`, `${dir}/notes.ts`, dir.toString(), outside, `${dir}/../../etc/x.png`], (m) => posted.push(m), (c) => attached.push(...c));
+      assert.deepEqual(posted.filter((m) => m.type === 'attach-images'), [{ type: 'attach-images', images: [{ name: 'dropped-media/dot.png', mimeType: 'image/png', data: DOT_PNG }] }]);
+      assert.deepEqual(attached, [{ kind: 'file', path: 'dropped-media/notes.ts', origin: 'user' }]);
+      const error = posted.find((m) => m.type === 'error');
+      assert.ok(error?.type === 'error', JSON.stringify(posted));
+      assert.match(error.message, /dropped-media is a folder/);
+      assert.match(error.message, /\/etc\/hostname is outside this workspace/);
+      assert.match(error.message, /x\.png is outside this workspace/);
+      // What the page gets passes the protocol it checks.
+      assert.ok(posted.every((m) => parseToWebview(m).ok), 'every message fits the protocol');
+    } finally {
+      await vscode.workspace.fs.delete(dir, { recursive: true });
+    }
+  });
 
   test('a pasted image reaches the model as an image part of the message, and the session names it', async function () {
     this.timeout(120_000);
