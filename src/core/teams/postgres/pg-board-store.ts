@@ -25,11 +25,10 @@ const COLUMNS = `t.id, t.team_id, t.subject, t.description, t.priority, t.status
   t.require_review::int AS require_review, t.progress, t.progress_note, t.result, t.returns, t.gate_failures,
   t.attachments::text AS attachments, t.gates::text AS gates, t.created_by, t.created_at, t.updated_at`;
 const BLOCKERS = `(SELECT string_agg(d.blocker_id::text, ',') FROM team_task_deps d WHERE d.task_id = t.id) AS blocked_by`;
+const OPEN_BLOCKERS = `(SELECT string_agg(d.blocker_id::text, ',') FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id
+    WHERE d.task_id = t.id AND b.status <> 'completed') AS open_blockers`;
 /** A task row with its blockers (all, and those not yet completed), in the shape taskFromRow reads. */
-const TASK_SELECT = `SELECT ${COLUMNS}, ${BLOCKERS},
-    (SELECT string_agg(d.blocker_id::text, ',') FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id
-      WHERE d.task_id = t.id AND b.status <> 'completed') AS open_blockers
-  FROM team_tasks t`;
+const TASK_SELECT = `SELECT ${COLUMNS}, ${BLOCKERS}, ${OPEN_BLOCKERS} FROM team_tasks t`;
 
 export interface PgBoardOptions {
   connection: TeamStoreConnection;
@@ -47,7 +46,7 @@ export class PgBoardStore implements BoardStore {
   private constructor(private readonly db: PgConnection, opts: PgBoardOptions) {
     this.instance = opts.instance ?? randomUUID();
     this.staleRunMs = opts.staleRunMs ?? 90_000;
-    this.claims = new PgClaimBatcher(db, this.instance, { columns: COLUMNS, blockers: BLOCKERS });
+    this.claims = new PgClaimBatcher(db, this.instance, { columns: COLUMNS, blockers: BLOCKERS, openBlockers: OPEN_BLOCKERS });
   }
 
   /** Connects, migrates the schema (once, under the server's advisory lock) and starts listening. */
@@ -133,10 +132,10 @@ export class PgBoardStore implements BoardStore {
   }
 
   async claim(teamId: string, id: number, runId: string | undefined, by: Actor): Promise<BoardTask> {
-    const won = await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
-    if (won) return won;
-    const t = await this.get(teamId, id);
+    // A claim that did not win is answered with the task as its batch found it (locked), without another read.
+    const { won, task: t } = await this.claims.submit({ teamId, id, owner: by.name, runId: runId ?? null, at: by.at });
     if (!t) throw new Error(refusal.noTask(id, teamId));
+    if (won) return t;
     // A claim repeated by its holder (its first answer was lost with the connection) stands — when it
     // is a run's: a run id names one run in one editor, whereas a claim without a run (a lead's own)
     // names only an agent, and every editor's lead of the team has the same name. Two editors' leads

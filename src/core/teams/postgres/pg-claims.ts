@@ -8,6 +8,8 @@
 // conditions again). A batch locks its tasks' rows first, in id order, as every batch does: two
 // editors' batches over the same tasks then wait for each other instead of deadlocking. The winners
 // are announced to the other editors after the commit (see pg-board-schema.ts and PgConnection.announce).
+// A claim that does not win is answered from the same statement (the task as its lock found it), so
+// a refusal costs no second round trip either.
 // A claim is a HOT update (schema version 4): no index changes, so its commit writes little.
 //
 // Claims keep synchronous commit, although most of a claim's wait is that commit's disk flush.
@@ -26,18 +28,20 @@ import { TurnBatcher } from '../turn-batcher';
 import type { PgConnection } from './pg-connection';
 
 
-const CLAIM_BATCH = (columns: string, blockers: string) => `
+const CLAIM_BATCH = (sql: TaskSql) => `
 WITH req AS (
   SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[]) AS r(team_id, id, owner, run_id, at)),
 -- Materialized, so it runs as written: the requested rows locked one by one in id order, each before
--- it is updated, and whether each waits on a blocker asked of these rows only.
+-- it is updated, and whether each waits on a blocker asked of these rows only. A row is read as it
+-- is once locked (another editor's committed claim included): a claim that does not win is answered
+-- from it, without another read.
 locked AS MATERIALIZED (
-  SELECT t.id, EXISTS (SELECT 1 FROM team_task_deps d JOIN team_tasks b ON b.id = d.blocker_id WHERE d.task_id = t.id AND b.status <> 'completed') AS blocked
+  SELECT ${sql.columns}, ${sql.blockers}, ${sql.openBlockers}
   FROM team_tasks t WHERE t.id = ANY($2::int[]) ORDER BY t.id FOR NO KEY UPDATE OF t),
 c AS (
   UPDATE team_tasks t SET status = 'in_progress', owner = req.owner, run_id = req.run_id, progress = 0, updated_at = req.at
   FROM locked JOIN req ON req.id = locked.id
-  WHERE t.id = locked.id AND NOT locked.blocked AND t.team_id = req.team_id AND t.status = 'pending' AND (t.assignee IS NULL OR t.assignee = req.owner)
+  WHERE t.id = locked.id AND locked.open_blockers IS NULL AND t.team_id = req.team_id AND t.status = 'pending' AND (t.assignee IS NULL OR t.assignee = req.owner)
   RETURNING t.*),
 e AS (
   INSERT INTO team_events(team_id, task_id, actor, action, detail, at)
@@ -45,32 +49,43 @@ e AS (
 r AS (
   INSERT INTO team_runs(run_id, instance) SELECT DISTINCT run_id, $6 FROM c WHERE run_id IS NOT NULL
   ON CONFLICT (run_id) DO UPDATE SET instance = EXCLUDED.instance, seen_at = now())
-SELECT ${columns}, ${blockers}, NULL AS open_blockers FROM c t`;
+SELECT ${sql.columns}, ${sql.blockers}, NULL AS open_blockers, true AS claimed FROM c t
+UNION ALL
+SELECT l.*, false FROM locked l WHERE l.id NOT IN (SELECT id FROM c)`;
+
+/** The task columns and blocker lists as the store selects them (pg-board-store.ts). */
+interface TaskSql { columns: string; blockers: string; openBlockers: string }
+
+/** Whether a claim took its task, and the task as its batch left it (undefined: no such task in that team). */
+export interface ClaimAnswer { won: boolean; task?: BoardTask }
 
 export class PgClaimBatcher {
-  private readonly batcher = new TurnBatcher<ClaimRequest, BoardTask | undefined>((claims) => this.write(claims), { overlap: true });
+  private readonly batcher = new TurnBatcher<ClaimRequest, ClaimAnswer>((claims) => this.write(claims), { overlap: true });
 
   /** Prepared once per session: a batch sends only its parameters. */
   private readonly statement: { name: string; text: string };
 
-  constructor(private readonly db: PgConnection, private readonly instance: string, sql: { columns: string; blockers: string }) {
-    this.statement = { name: 'pincer_claim_batch', text: CLAIM_BATCH(sql.columns, sql.blockers) };
+  constructor(private readonly db: PgConnection, private readonly instance: string, sql: TaskSql) {
+    this.statement = { name: 'pincer_claim_batch', text: CLAIM_BATCH(sql) };
   }
 
-  /** Resolves, once its batch committed, with the task if this claim took it, else undefined. */
-  submit(claim: ClaimRequest): Promise<BoardTask | undefined> {
+  /** Resolves once its batch committed. */
+  submit(claim: ClaimRequest): Promise<ClaimAnswer> {
     return this.batcher.submit(claim);
   }
 
-  private async write(cs: ClaimRequest[]): Promise<(BoardTask | undefined)[]> {
-    const rows = await this.db.write<TaskRow>(this.statement, [
+  private async write(cs: ClaimRequest[]): Promise<ClaimAnswer[]> {
+    const rows = await this.db.write<TaskRow & { claimed: boolean }>(this.statement, [
       cs.map((x) => x.teamId), cs.map((x) => x.id), cs.map((x) => x.owner), cs.map((x) => x.runId), cs.map((x) => x.at), this.instance,
     ]);
-    const won = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
-    this.db.announce([...won.values()].map((t) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' })));
+    const tasks = new Map(rows.map((r) => [r.id, { task: taskFromRow(r), claimed: r.claimed }]));
+    this.db.announce([...tasks.values()].filter((x) => x.claimed).map(({ task: t }) => ({ teamId: t.teamId, taskId: t.id, action: 'claim' })));
     return cs.map((q) => {
-      const t = won.get(q.id);
-      return t && t.owner === q.owner && (t.runId ?? null) === q.runId && t.teamId === q.teamId ? t : undefined;
+      const found = tasks.get(q.id);
+      if (!found || found.task.teamId !== q.teamId) return { won: false };
+      const t = found.task;
+      // Of two claims of one task in a batch, the one not taken sees the other's claim here.
+      return { won: found.claimed && t.owner === q.owner && (t.runId ?? null) === q.runId, task: t };
     });
   }
 }
