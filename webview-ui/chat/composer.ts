@@ -68,6 +68,8 @@ export class Composer {
       zone(true);
     });
     document.addEventListener('dragleave', (e) => zone(!!e.relatedTarget));
+    // A drag that VS Code took back (Shift let go) never leaves or drops here: the next pointer over the page ends the mark.
+    document.addEventListener('pointerover', () => zone(false));
     document.addEventListener('drop', (e) => {
       zone(false);
       const uris = e.dataTransfer?.files.length ? [] : droppedUris(e.dataTransfer!);

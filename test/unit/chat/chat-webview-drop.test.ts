@@ -53,6 +53,9 @@ chatSuite('chat webview: dropping files and reopened thumbnails', ({ browser, ur
     const remote = await chat.waitPosted('drop-uris', (m) => m.uris[0].startsWith('vscode-remote:'), n);
     assert.deepEqual(remote.uris, ['vscode-remote://ssh-remote+box/ws/b.ts']);
     assert.equal(await chat.js('document.querySelectorAll(".composer .chip-image").length'), 0, 'nothing attached before the host answers');
+    // A drag VS Code took back (Shift let go) ends nowhere here: the next pointer over the page clears the mark.
+    assert.deepEqual(await chat.js(drag('dragover', explorer)), { taken: true, zone: true });
+    assert.equal(await chat.js('document.body.dispatchEvent(new PointerEvent("pointerover", { bubbles: true })), document.body.classList.contains("dropping")'), false);
   });
 
   it('a drop from the desktop (a file, with its uri-list) attaches the file itself; a web link is left to the text box', async () => {
