@@ -31,9 +31,7 @@ const DASH_NAME = /((?:[\w.-]+[ \t]){0,2}[\w.-]+)[ \t]+$/;
 // their anchors (`=`, `>`, `,`) are everywhere in code.
 const xattr: ScrubRule = {
   name: 'xattr',
-  // With the keyword rules at `:` and `=` rather than an anchor of its own: its lookbehind demands
-  // that the anchor be `=`, and a `=` of the text is then dispatched once, not to two groups in turn.
-  anchor: '[:=]',
+  anchor: '=',
   source: String.raw`(?<xattrL>[ \t]*(?<xattrQ>["']))(?<=[uU][eE][ \t]*=[ \t]*["'])` +
     String.raw`(?<=(?:key|name|Key|Name|KEY|NAME)[ \t]*=[ \t]*["'][^"'<>\n]{1,64}["'][ \t]+(?:value|Value|VALUE)[ \t]*=[ \t]*["'])` +
     String.raw`[^"'<>\s]{1,512}(?<xattrR>\k<xattrQ>)`,
