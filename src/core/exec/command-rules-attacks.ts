@@ -67,7 +67,11 @@ function runFile(v: SegmentView): string | undefined {
 /** The image a container runner or cluster is asked to run or pull. */
 function images(v: SegmentView): string[] {
   const out: string[] = [];
-  for (const a of v.args) { const m = /^--image=(.+)$/.exec(a); if (m) out.push(m[1]); }
+  for (const a of v.args) {
+    if (!a.startsWith('--image=')) continue;
+    const m = /^--image=(.+)$/.exec(a);
+    if (m) out.push(m[1]);
+  }
   if (/^(docker|podman|nerdctl|ctr|crictl|finch|lima|colima)$/.test(v.name)) {
     const w = v.args.filter((a) => !a.startsWith('-'));
     const at = w.findIndex((x) => /^(run|create|pull)$/.test(x));

@@ -26,7 +26,8 @@ export function genericRules(v: SegmentView): Finding[] {
   if (words.some((w) => GRANT.test(w)) && (words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w)) || words.some((w) => /hooks$/.test(w)) && args.some((a) => /:\/\//.test(a))) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
     early.push(deny('persistence', `${name} adds a key, hook, login or scheduler that gives access later`));
   // `-Dexec.executable=rm`, `--exec-program=…`: a property that names the program a build runs.
-  const named = args.map((a) => /^-D[\w.]*\.(executable|command|program|shell)=(.+)$/i.exec(a)?.[2]).find((x) => x);
+  let named: string | undefined;
+  for (const a of args) if (!named && (a.startsWith('-D') || a.startsWith('-d'))) named = /^-D[\w.]*\.(executable|command|program|shell)=(.+)$/i.exec(a)?.[2];
   if (named) early.push(/^(rm|sh|bash|zsh|dash|curl|wget|nc|python\d?|perl|ruby|node|powershell|pwsh|cmd)$/.test(named.split('/').pop() ?? '') ? deny('code_injection', `${name} is told to run ${named}`) : ask('code_injection', `${name} is told to run ${named}`));
   if (v.exe.startsWith('/') && /^\/(tmp|var\/tmp|dev\/shm)\//.test(v.exe)) early.push(ask('code_injection', `${v.exe} is a program in a temporary folder`));
   if ((words.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))

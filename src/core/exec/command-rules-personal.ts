@@ -26,6 +26,9 @@ const CONSUMERS = /^(xargs|cat|tar|zip|7z|curl|wget|nc|ncat|socat|scp|rsync|base
 
 /** A home-relative path for an argument naming something under the home folder (any user's), else undefined. */
 function underHome(a: string, home: string): string | undefined {
+  // Every form below starts with ~, $, %, a slash or a drive letter's colon, and the home folder
+  // holds a slash: a word with none of them (most words) cannot name a place under it.
+  if (!/[~$%/\\:]/.test(a) && home.includes('/')) return undefined;
   const s = a.replace(/^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, '').replace(/\\/g, '/');
   const m = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\/home\/[^/]+|\/Users\/[^/]+|\/root|[A-Za-z]:\/Users\/[^/]+)(?:\/(.*))?$/i.exec(s);
   if (m) return m[1] ?? '';

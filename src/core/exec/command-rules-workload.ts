@@ -33,6 +33,8 @@ const COPIES = /^(cp|mv|rsync|install|scp)$/;
 /** The first word that reads a file of the runner's temporary folder, or undefined. */
 function runnerFileRead(v: SegmentView): string | undefined {
   if (NOT_READING.test(v.name)) return undefined;
+  // The variables need a `$`, the folders a leading slash: without either (most argvs) nothing here matches.
+  if (!v.words.some((w) => w.raw.includes('$') || w.text.startsWith('/'))) return undefined;
   const operands = v.words.filter((w) => !w.text.startsWith('-') || RUNNER_FILES_VAR.test(w.raw));
   const read = COPIES.test(v.name) ? operands.slice(0, -1) : operands;
   return read.find((w) => RUNNER_FILES_VAR.test(w.raw) || RUNNER_FILES_PATH.test(w.text))?.raw;
