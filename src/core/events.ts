@@ -10,6 +10,11 @@ export class Emitter<T> {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
+  /** Whether anyone listens: a caller can skip building an event nobody would read. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
   fire(event: T): void {
     for (const l of [...this.listeners]) {
       try {

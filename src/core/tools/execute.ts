@@ -87,12 +87,16 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     out.outcome = !out.isError ? 'ok' : RESULT_OUTCOME[outcome] === 'ok' ? 'error' : RESULT_OUTCOME[outcome];
     const durationMs = performance.now() - t0;
     if (tool && !tool.interactive && (outcome === 'ok' || outcome === 'error' || outcome === 'denied')) reg.timing.record(tool.name, durationMs);
-    reg.onCallEnd.fire({
-      id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
-      startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
-      message: outcome === 'ok' ? undefined : oneLine(out.forLLM),
-      loopWarning, truncated: capped.truncated || undefined, ...extra,
-    });
+    // The record's arguments are serialised and scrubbed only for someone who reads them (the tool
+    // log in the editor); a CLI run or the MCP server has no listener and pays nothing for it.
+    if (reg.onCallEnd.listening) {
+      reg.onCallEnd.fire({
+        id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
+        startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
+        message: outcome === 'ok' ? undefined : oneLine(out.forLLM),
+        loopWarning, truncated: capped.truncated || undefined, ...extra,
+      });
+    }
     return out;
   };
 
@@ -120,7 +124,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
   const args = parseArguments(tool.name, tool.parameters, rawArgs, opts.malformed);
   if (!args.ok) return finish(fail(args.message, { details: { argumentError: args.kind } }), 'invalid');
 
-  reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
+  if (reg.onCallStart.listening) reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
   const release = await reg.locks.acquire(ctx.sessionKey, tool.capability !== 'read-only');
   try {
     const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id);
