@@ -174,9 +174,11 @@ export class PolicyEngine {
       for (const t of [...current]) if (!keep.has(t)) remove(t, 'request allow', 'not in this request\'s allow list');
     }
 
+    // Both in code-point order: localeCompare's first call in a process loads ICU's collation data,
+    // milliseconds of the first tool call (the pipeline evaluates the policy on every call).
     return {
       allowed: [...current].sort(),
-      removed: [...removed.values()].filter((r) => !current.has(r.tool)).sort((a, b) => a.tool.localeCompare(b.tool)),
+      removed: [...removed.values()].filter((r) => !current.has(r.tool)).sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0)),
       profile,
     };
   }
