@@ -238,6 +238,20 @@ describe('registry: running, limits and results', () => {
     assert.deepEqual(slow, [`patient:${threshold}`]);
   });
 
+  it('a call past its slow notice still ends at its time limit (the notice does not reset the limit)', async () => {
+    const brief = { ...sleepTool, name: 'brief_sleep', timeoutMs: 300 } as Tool;
+    const rt = runtimeWith({}, [brief]);
+    const events: string[] = [];
+    rt.registry.onSlow.on((s) => events.push(`slow:${s.tool}`));
+    // Three quick calls make the threshold a few milliseconds, far under the 300 ms limit.
+    for (let i = 0; i < 3; i++) await rt.registry.execute('brief_sleep', { ms: 0, tag: String(i) }, ctxOf(rt, { sessionKey: `q${i}` }));
+    assert.ok(rt.timing.slowThresholdMs('brief_sleep') < 300);
+    const r = await rt.registry.execute('brief_sleep', { ms: 600_000 }, ctxOf(rt, { sessionKey: 'long' }));
+    events.push(r.outcome ?? '');
+    assert.deepEqual(events, ['slow:brief_sleep', 'timed-out']);
+    assert.match(r.forLLM, /timed out after 300 ms/);
+  });
+
   it('without history, the default threshold (pincer.tools.slowNoticeSeconds) applies', () => {
     const rt = runtimeWith({ 'tools.slowNoticeSeconds': 7 });
     assert.equal(rt.timing.slowThresholdMs('never-ran'), 7000);
