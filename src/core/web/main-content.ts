@@ -30,10 +30,31 @@ export interface ContentChoice {
   base: string | undefined;
   /** Event ranges [from, to) to write, in document order. */
   ranges: Array<[number, number]>;
-  /** Elements inside the ranges to leave out: the event that opens each → the one that closes it. */
-  leaveOut: Map<number, number>;
+  /** Elements inside the ranges to leave out. */
+  leaveOut: LeaveOut;
   /** False: no main content stood out, and `ranges` is the whole body. */
   readable: boolean;
+}
+
+/** Elements to leave out: `ends` maps the event that opens each to the one that closes it. */
+export class LeaveOut {
+  private readonly starts: number[];
+
+  constructor(readonly ends: Map<number, number>) {
+    this.starts = [...ends.keys()].sort((a, b) => a - b);
+  }
+
+  /** Where the first left-out element at or after event `i` opens (Infinity: none). */
+  next(i: number): number {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.starts.length ? this.starts[lo] : Infinity;
+  }
 }
 
 interface Box {
@@ -221,7 +242,7 @@ export function chooseMainContent(html: string): ContentChoice {
 
   const whole: ContentChoice = {
     events, title: (title ?? '').replace(/\s+/g, ' ').trim(), base,
-    ranges: [bodyBox && bodyBox.end > bodyBox.start ? [bodyBox.start, bodyBox.end] : [0, n]], leaveOut: new Map(), readable: false,
+    ranges: [bodyBox && bodyBox.end > bodyBox.start ? [bodyBox.start, bodyBox.end] : [0, n]], leaveOut: new LeaveOut(new Map()), readable: false,
   };
   let top: Box | undefined;
   let topScore = 0;
@@ -237,6 +258,6 @@ export function chooseMainContent(html: string): ContentChoice {
     : [top];
   if (chosen.reduce((n, c) => n + c.text, 0) < MIN_CONTENT) return whole;
   chosen.sort((a, b) => a.start - b.start);
-  const leaveOut = new Map(furniture.map((b) => [b.start, b.end - 1]));
+  const leaveOut = new LeaveOut(new Map(furniture.map((b) => [b.start, b.end - 1])));
   return { ...whole, ranges: chosen.map((c) => [c.start, c.end]), leaveOut, readable: true };
 }

@@ -4,7 +4,7 @@
 // replaced by its alt text. What markdown cannot hold (a table in a table cell, blocks inside a link)
 // is flattened to text. Nesting deeper than a reader can follow adds no more indentation, so a hostile
 // page of ten thousand nested lists writes lines of bounded length.
-import { CLOSE, OPEN, type PageEvents } from './main-content';
+import { CLOSE, OPEN, type LeaveOut, type PageEvents } from './main-content';
 import { LinkResolver, collapse, escapeLineStart, escapeText, urlText } from './markdown-text';
 import { BLOCK_TAGS, type Attributes } from './page-rules';
 
@@ -53,22 +53,27 @@ export class MarkdownWriter {
   private links = 0;
   private overMarks = 0; // emphasis nested past MAX_INLINE_MARKS: written as plain text
 
-  /** `leaveOut`: elements not written, by the event that opens them → the one that closes them. */
   private readonly resolver: LinkResolver;
 
-  constructor(baseUrl: string, private readonly leaveOut: Map<number, number>) {
+  /** `leaveOut`: elements not written. */
+  constructor(baseUrl: string, private readonly leaveOut: LeaveOut) {
     this.resolver = new LinkResolver(baseUrl);
   }
 
   /** Writes events [from, to): whole elements, as htmlparser2 closes every element it opens. */
   convert(events: PageEvents, from: number, to: number): void {
     const { kinds, values, attribs } = events;
+    // Each opening event is compared with the next left-out one only (a lookup per element cost more).
+    let skip = this.leaveOut.next(from);
     for (let i = from; i < to; i++) {
       const kind = kinds[i];
       if (kind === OPEN) {
-        const skipTo = this.leaveOut.get(i);
-        if (skipTo !== undefined) i = skipTo;
-        else this.open(values[i], attribs[i]!);
+        if (i === skip) {
+          i = this.leaveOut.ends.get(i)!;
+          skip = this.leaveOut.next(i + 1);
+        } else {
+          this.open(values[i], attribs[i]!);
+        }
       } else if (kind === CLOSE) {
         this.close(values[i]);
       } else {
