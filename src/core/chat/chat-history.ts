@@ -17,6 +17,21 @@ export interface HistoryOptions {
   resultChars?: number;
   /** A child agent's card as it stands now, for a `subagent` mark (which keeps only where it was shown). */
   subagentCard?: (id: string) => SubagentCardView | undefined;
+  /**
+   * Base64 characters of thumbnails one page carries at most (4 million: about 90 large images' small
+   * copies); past them, older messages name their images without one, the newest keep theirs.
+   */
+  thumbnailChars?: number;
+}
+
+/** Drops the thumbnails of the older user messages once the newer ones have used up `budget`. */
+function capThumbnails(messages: ChatMessage[], budget: number): void {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'user' || !m.thumbnails) continue;
+    budget -= m.thumbnails.reduce((n, t) => n + (t?.data.length ?? 0), 0);
+    if (budget < 0) delete m.thumbnails;
+  }
 }
 
 /** `s` cut to `max` characters, with the cut said. */
@@ -138,5 +153,6 @@ export function toChatMessages(messages: readonly (ModelMessage & { seq: number 
     card.status = 'error';
     card.result = 'No result was recorded for this call.';
   }
+  capThumbnails(out, o.thumbnailChars ?? 4_000_000);
   return out;
 }

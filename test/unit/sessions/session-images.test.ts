@@ -80,6 +80,13 @@ describe('session images: thumbnails kept with the session', function () {
     }
   });
 
+  it('a page carries thumbnails up to its budget, newest first; older messages then name their images only', () => {
+    const image = (name: string) => ({ type: 'image' as const, mimeType: 'image/png' as const, data: 'A'.repeat(1000), width: 1, height: 1, bytes: 750, source: pastedImageSource(name) });
+    const shown = toChatMessages([1, 2, 3].map((seq) => ({ seq, role: 'user' as const, parts: [image(`${seq}.png`)] })), { thumbnailChars: 2500 });
+    assert.deepEqual(shown.map((m) => m.role === 'user' && m.thumbnails?.length), [undefined, 1, 1]);
+    assert.deepEqual(shown.map((m) => m.role === 'user' && m.images), [['pasted image "1.png"'], ['pasted image "2.png"'], ['pasted image "3.png"']]);
+  });
+
   it('the protocol refuses a thumbnail over the limit or of another type', () => {
     const send = (thumbnails: unknown) => parseToWebview({ type: 'session', session: { key: 's', title: 't', hasOlder: false, messages: [
       { role: 'user', id: 'm1', text: '', images: ['pasted image "a.png"'], thumbnails },
