@@ -167,7 +167,14 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
       const team = await leadTeam(sessionKey, agentId);
       return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);
     },
-    sessionTeam: async (sessionKey, agentId) => (await leadTeam(sessionKey, agentId))?.id,
+    // Asked at every chat page and pick: until the team service runs (it sweeps the board), the kept
+    // bindings answer, so opening the chat does not start it.
+    async sessionTeam(sessionKey, agentId) {
+      if (!defs.teams.length) return undefined;
+      if (svc) return (await leadTeam(sessionKey, agentId))?.id;
+      const bound = (await leadBindings.all()).filter((b) => b.sessionKey === sessionKey).at(-1)?.teamId;
+      return defs.teams.find((t) => t.id === bound && t.lead === agentId)?.id;
+    },
     reload,
     async pickCommand(teamId) {
       const teams = defs.teams;

@@ -113,6 +113,10 @@ export default async function ({ page, helpers, log, outDir, userDataDir, worksp
     const helpersB = makeHelpers(pageB, { outDir, log, timeLeft: waitLeft });
     await helpersB.openActivity('Pincer');
     const chatB = await helpersB.webviewFrame('textarea.input');
+    // The full model list first (the quick one the page opens with has only the chosen model, shared
+    // with A): a click while the full list replaces the options can land on another model, and a
+    // model chosen in B is the choice of A too (one user's state).
+    await chatB.locator('vscode-single-select[label=Model] vscode-option').nth(1).waitFor({ state: 'attached' });
     await chatB.locator('vscode-option', { hasText: 'e2e-model' }).first().waitFor({ state: 'attached' });
     await chatB.locator('vscode-single-select[label=Model]').click();
     await chatB.locator('vscode-single-select[label=Model] [role=option]', { hasText: 'e2e-model' }).first().click();
