@@ -116,7 +116,7 @@ export function registerChat(context: vscode.ExtensionContext, { rt, sessions, s
       const cmd = action === 'accept' ? 'pincer.review.accept' : action === 'reject' ? 'pincer.review.reject' : 'pincer.review.open';
       await vscode.commands.executeCommand(cmd, p.proposedUri);
     },
-  }, exec.approvals, review.diff);
+  }, exec.approvals, review.diff, exec.guard);
   const pickerWatch = [models.onDidChange.event(() => view.visible && view.controller.refreshPickers())];
 
   /** Sends a message as if typed, with the editor's chips (the palette commands). */

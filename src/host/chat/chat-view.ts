@@ -9,7 +9,7 @@ import type { ApprovalRequest } from '../../core/exec/exec-types';
 import { originLabel } from '../../core/subagents/subagent-format';
 import { chatHtml } from '../../core/chat/chat-html';
 import { parseToHost, type LiveEvent, type ToWebview } from '../../core/chat/chat-protocol';
-import type { ReviewDecision } from '../../core/fs/types';
+import type { PathResolver, ReviewDecision } from '../../core/fs/types';
 import type { ApprovalPrompt } from '../exec/approval-prompt';
 import type { DiffReviewer, PendingReview } from '../review/diff-reviewer';
 import { ChatController, type ChatControllerDeps } from './chat-controller';
@@ -29,7 +29,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private resolvedResolve!: () => void;
   readonly resolved = new Promise<void>((r) => (this.resolvedResolve = r));
 
-  constructor(private readonly extensionUri: vscode.Uri, deps: Omit<ChatControllerDeps, 'post'>, approvals: ApprovalPrompt, diff: DiffReviewer) {
+  constructor(
+    private readonly extensionUri: vscode.Uri, deps: Omit<ChatControllerDeps, 'post'>, approvals: ApprovalPrompt, diff: DiffReviewer,
+    /** The toolset's path guard: a file dropped from the Explorer is attached only if it clears it. */
+    private readonly guard: () => Pick<PathResolver, 'resolve'>,
+  ) {
     this.controller = new ChatController({ ...deps, post: (m) => this.post(m) });
     // A prompt of the turn on screen is answered in the chat, not in a dialog over it; so is one of a
     // child that turn started (its card is in the turn), labelled with the child.
@@ -74,7 +78,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       const parsed = parseToHost(raw);
       if (!parsed.ok) return; // The page never sends malformed messages; whatever does is ignored.
       const m = parsed.message;
-      const done = m.type === 'drop-uris' ? dropUris(m.uris, (out) => this.post(out), (chips) => this.controller.attach(chips)) : this.controller.handle(m);
+      const done = m.type === 'drop-uris' ? dropUris(m.uris, this.guard, (out) => this.post(out), (chips) => this.controller.attach(chips)) : this.controller.handle(m);
       done.catch((e: unknown) => this.post({ type: 'error', message: String((e as Error).message ?? e).slice(0, 1000) }));
     }));
     view.onDidDispose(() => (this.view = undefined));

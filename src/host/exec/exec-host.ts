@@ -24,6 +24,8 @@ export interface ExecHost extends vscode.Disposable {
   readonly store: ApprovalStore;
   /** What the toolset's exec, process and credentialed_exec run with in this window. */
   readonly ports: ExecPorts;
+  /** The toolset's path guard, as the file tools and exec check paths with it (files dropped on the chat too). */
+  readonly guard: () => PathResolver;
   commands: Record<string, (...args: never[]) => unknown>;
 }
 
@@ -44,7 +46,7 @@ export function registerExec(context: vscode.ExtensionContext, rt: PincerRuntime
     notice: (m) => void vscode.window.showInformationMessage(`Pincer: ${m}`),
   });
   return {
-    jobs, approvals, store,
+    jobs, approvals, store, guard,
     ports: { executor, jobs, store, approver: () => approvals, secrets },
     commands: {
       'pincer.exec.showJobs': (id?: string) => showJobsCommand(jobs, id),

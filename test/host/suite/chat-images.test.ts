@@ -6,8 +6,9 @@
 // its thumbnail comes back from the workspace database with the page, and the chat webview draws it
 // (an <img> of a blob: URL made from the stored bytes, checked in the real page through the harness).
 // Files dropped from the Explorer arrive as URIs: looked up through VS Code's file system, an image of
-// the workspace comes back to the page as an image, another file as a file chip, and a folder or a
-// file outside the workspace is refused in words.
+// the workspace comes back to the page as an image, another file as a file chip, and a folder, a
+// file outside the workspace or an image the toolset's path guard denies (a `.git` internal) is
+// refused in words.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { parseToHost, parseToWebview, type ContextChip, type ToWebview } from '../../../src/core/chat/chat-protocol';
@@ -37,17 +38,20 @@ async function newChatOnTestModel() {
 suite('chat images', () => {
   const server = suiteChatModel(model);
 
-  test('files dropped from the Explorer: an image read for the page, a file chip, a folder and an outside file refused', async function () {
+  test('files dropped from the Explorer: an image read for the page, a file chip, a folder, an outside file and a denied image refused', async function () {
     this.timeout(60_000);
     const root = vscode.workspace.workspaceFolders![0].uri;
     const dir = vscode.Uri.joinPath(root, 'dropped-media');
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'dot.png'), Buffer.from(DOT_PNG, 'base64'));
     await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'notes.ts'), Buffer.from('export const n = 1;\n'));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, '.git', 'denied.png'), Buffer.from(DOT_PNG, 'base64'));
+    const { exec } = await core();
     try {
       const posted: ToWebview[] = [];
       const attached: ContextChip[] = [];
       const outside = vscode.Uri.file('/etc/hostname').toString();
-      await dropUris([`${dir}/dot.png`, `${dir}/notes.ts`, dir.toString(), outside, `${dir}/../../etc/x.png`], (m) => posted.push(m), (c) => attached.push(...c));
+      const drops = [`${dir}/dot.png`, `${dir}/notes.ts`, dir.toString(), outside, `${dir}/../../etc/x.png`, `${dir}/.git/denied.png`];
+      await dropUris(drops, exec.guard, (m) => posted.push(m), (c) => attached.push(...c));
       assert.deepEqual(posted.filter((m) => m.type === 'attach-images'), [{ type: 'attach-images', images: [{ name: 'dropped-media/dot.png', mimeType: 'image/png', data: DOT_PNG }] }]);
       assert.deepEqual(attached, [{ kind: 'file', path: 'dropped-media/notes.ts', origin: 'user' }]);
       const error = posted.find((m) => m.type === 'error');
@@ -55,6 +59,8 @@ suite('chat images', () => {
       assert.match(error.message, /dropped-media is a folder/);
       assert.match(error.message, /\/etc\/hostname is outside this workspace/);
       assert.match(error.message, /x\.png is outside this workspace/);
+      // Inside the workspace folder, but the path guard the file tools use hides `.git` internals.
+      assert.match(error.message, /Not attached: .*denied\.png.* is hidden by the rule "\*\*\/\.git\/\*\*" of the setting pincer\.fs\.denyPaths/);
       // What the page gets passes the protocol it checks.
       assert.ok(posted.every((m) => parseToWebview(m).ok), 'every message fits the protocol');
     } finally {
