@@ -62,11 +62,11 @@ const lazyBundlesApart = {
   },
 };
 /**
- * The same for whole packages: luxon (datetime's `at`), croner (the first cron schedule) and linkedom
- * (web_search's HTML answers) are dist/lazy-<name>.js, required inside the
- * function that uses them.
+ * The same for whole packages: luxon (datetime's `at`), croner (the first cron schedule), linkedom
+ * (web_search's HTML answers) and yaml (the first SKILL.md or agent file read) are dist/lazy-<name>.js,
+ * required inside the function that uses them.
  */
-const LAZY_PACKAGES = ['luxon', 'croner', 'linkedom'];
+const LAZY_PACKAGES = ['luxon', 'croner', 'linkedom', 'yaml'];
 const lazyPackagesApart = {
   name: 'lazy-packages-apart',
   setup(b) {

@@ -6,7 +6,7 @@
 import { createCustomTools } from './customtools/custom-tools';
 import type { CustomToolSecrets } from './customtools/custom-tool';
 import type { CustomToolDefinition } from './customtools/definition';
-import { createExecTools, type ExecToolsDeps } from './exec/exec-tools';
+import type { ExecToolsDeps } from './exec/exec-tools';
 import { createFsTools } from './fs/fs-tools';
 import { LexicalPathGuard } from './fs/lexical-guard';
 import { PathGuard } from './fs/path-guard';
@@ -15,30 +15,21 @@ import type { VirtualFolder } from './fs/virtual-folders';
 import { hiddenForVirtualWorkspace, type HiddenTool } from './fs/virtual-hidden-tools';
 import { interceptFsTools } from './memory/fs-interceptor';
 import type { MemoryServices } from './memory/memory-services';
-import { createMemoryTools } from './memory/memory-tools';
 import type { PincerRuntime } from './runtime';
 import type { HandoffStore } from './sessions/handoff-store';
 import type { SessionStore } from './sessions/session-store';
-import { createHandoffTool } from './sessions/tools/handoff';
-import { createSessionsHistoryTool } from './sessions/tools/sessions-history';
-import { createSessionsListTool } from './sessions/tools/sessions-list';
-import { createSessionsSendTool, type SessionRunner } from './sessions/tools/sessions-send';
-import { createSpawnTool } from './sessions/tools/spawn';
+import type { SessionRunner } from './sessions/tools/sessions-send';
 import type { AgentDefinition } from './agents/types';
-import { evaluateAsker } from './browser/evaluate-ask';
 import type { SubagentManager } from './subagents/subagent-manager';
 import type { GatePorts } from './teams/quality-gates';
-import { createTeamMessageTool } from './teams/team-message-tool';
-import { createTeamTasksTool } from './teams/team-tasks-tool';
 import type { TeamService } from './teams/team-service';
 import type { Tool } from './tools/types';
 import type { SearchProviderId } from './web/web-config';
-import { createWebTools } from './web/web-tools';
 import type { SkillCatalog } from './skills/skill-catalog';
-import { createCronTool, type CronToolPorts } from './automation/cron-tool';
-import { createReadDocumentTool } from './media/read-document-tool';
-import { createReadImageTool } from './media/read-image-tool';
-import { createSkillTools, type SkillToolPorts } from './skills/skill-tools';
+import type { CronToolPorts } from './automation/cron-tool';
+import type { SkillToolPorts } from './skills/skill-tools';
+import { lazyTools } from './tools/lazy-tool';
+import { TOOL_STUBS } from './tool-stubs';
 
 export interface ToolsetPorts {
   rt: PincerRuntime;
@@ -119,11 +110,13 @@ export function createToolset(p: ToolsetPorts): Toolset {
   let hidden: HiddenTool[] = [];
   let registered: string[] = [];
   const exec = p.exec(() => guard);
-  // Made once, not per build: web_fetch's page cache outlives a settings change.
-  const web = createWebTools({
+  // Made once, not per build: web_fetch's page cache outlives a settings change. Every family but the
+  // file tools (which the first call usually is, and which the context-file routing wraps) is built on
+  // its first use (tools/lazy-tool.ts): its module is required then, not when the toolset starts.
+  const web = lazyTools(TOOL_STUBS.web, () => modules.web().createWebTools({
     config: () => p.rt.currentConfig.web, searchKey: p.webSearchKey,
-    askEvaluate: evaluateAsker(() => exec.approver?.(), () => p.rt.currentConfig.exec.approvalTimeoutMs),
-  });
+    askEvaluate: modules.evaluateAsk().evaluateAsker(() => exec.approver?.(), () => p.rt.currentConfig.exec.approvalTimeoutMs),
+  }));
   const build = () => {
     guard = guardFor(p);
     const g = guard;
@@ -142,28 +135,36 @@ export function createToolset(p: ToolsetPorts): Toolset {
     });
     const tools = [
       ...routed,
-      createReadDocumentTool({ guard: fsGuard, fs: p.fs }), createReadImageTool({ guard: fsGuard, fs: p.fs }),
-      ...createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId }),
-      createSessionsListTool(p.sessions), createSessionsHistoryTool(p.sessions), createSessionsSendTool(p.sessions, p.runner),
+      ...lazyTools(TOOL_STUBS.readDocument, () => [modules.readDocument().createReadDocumentTool({ guard: fsGuard, fs: p.fs })]),
+      ...lazyTools(TOOL_STUBS.readImage, () => [modules.readImage().createReadImageTool({ guard: fsGuard, fs: p.fs })]),
+      ...lazyTools(TOOL_STUBS.memory, () => modules.memory().createMemoryTools({ store: async () => (await p.memory())?.memory, userId: p.userId })),
+      ...lazyTools(TOOL_STUBS.sessions, () => [
+        modules.sessionsList().createSessionsListTool(p.sessions),
+        modules.sessionsHistory().createSessionsHistoryTool(p.sessions),
+        modules.sessionsSend().createSessionsSendTool(p.sessions, p.runner),
+      ]),
       // Children are model turns: an entry point with no model (the CLI) does not offer spawn.
-      ...(p.subagents ? [createSpawnTool(p.subagents, p.agents)] : []),
-      ...(p.handoffs ? [createHandoffTool({ handoffs: p.handoffs, sessions: p.sessions, agents: p.agents ?? (() => []) })] : []),
-      ...(p.teams && (p.teams.defined?.() ?? true) ? [createTeamTasksTool(p.teams.service, p.teams.gates), createTeamMessageTool(p.teams.service)] : []),
-      ...(p.skills ? createSkillTools({
-        catalog: p.skills.catalog, confirmPublish: p.skills.confirmPublish, used: p.skills.used, registry: () => p.rt.registry, home: p.home,
+      ...(p.subagents ? lazyTools(TOOL_STUBS.spawn, () => [modules.spawn().createSpawnTool(p.subagents!, p.agents)]) : []),
+      ...(p.handoffs ? lazyTools(TOOL_STUBS.handoff, () => [modules.handoff().createHandoffTool({ handoffs: p.handoffs!, sessions: p.sessions, agents: p.agents ?? (() => []) })]) : []),
+      ...(p.teams && (p.teams.defined?.() ?? true) ? lazyTools(TOOL_STUBS.teams, () => [
+        modules.teamTasks().createTeamTasksTool(p.teams!.service, p.teams!.gates),
+        modules.teamMessage().createTeamMessageTool(p.teams!.service),
+      ]) : []),
+      ...(p.skills ? lazyTools(TOOL_STUBS.skills, () => modules.skills().createSkillTools({
+        catalog: p.skills!.catalog, confirmPublish: p.skills!.confirmPublish, used: p.skills!.used, registry: () => p.rt.registry, home: p.home,
         files: () => ({ denyPaths: p.rt.currentConfig.fs.denyPaths, alwaysDeny: p.ownStorage, home: p.home }), maxChars: () => p.rt.currentConfig.limits.maxResultChars,
-      }) : []),
+      })) : []),
       ...web,
-      ...(p.cron ? [createCronTool(p.cron)] : []),
-      ...createExecTools({
+      ...(p.cron ? lazyTools(TOOL_STUBS.cron, () => [modules.cron().createCronTool(p.cron!)]) : []),
+      ...lazyTools(TOOL_STUBS.exec, () => modules.exec().createExecTools({
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs,
         store: exec.store, approver: exec.approver, baseEnv: () => process.env, home: p.home,
         credentials: { binaries: () => p.rt.currentConfig.exec.credentialed, secrets: exec.secrets, scrubber: p.rt.scrubber },
         workspaceRoot: () => guard.roots[0],
-      }),
+      })),
     ] as Tool[];
     // Custom tools run programs in a local folder, through exec's judge and host; never under another tool's name.
-    const others = new Set([...tools.map((t) => t.name), ...p.rt.registry.list().map((t) => t.name).filter((n) => !registered.includes(n))]);
+    const others = new Set([...tools.map((t) => t.name), ...p.rt.registry.names().filter((n) => !registered.includes(n))]);
     const custom = p.customTools && !virtual.length
       ? createCustomTools(p.customTools.definitions(), {
         config: () => p.rt.currentConfig.exec, guard: () => guard, executor: exec.executor, jobs: exec.jobs, store: exec.store,
@@ -186,6 +187,31 @@ export function createToolset(p: ToolsetPorts): Toolset {
   build();
   return { rebuild: build, guard: () => guard, hidden: () => hidden };
 }
+
+/**
+ * The lazy families' modules, each required when its family is first used: in the bundle a module
+ * reached only through require() is evaluated then, not when the runtime loads. Literal paths, so
+ * that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const modules = {
+  web: () => require('./web/web-tools') as typeof import('./web/web-tools'),
+  evaluateAsk: () => require('./browser/evaluate-ask') as typeof import('./browser/evaluate-ask'),
+  readDocument: () => require('./media/read-document-tool') as typeof import('./media/read-document-tool'),
+  readImage: () => require('./media/read-image-tool') as typeof import('./media/read-image-tool'),
+  memory: () => require('./memory/memory-tools') as typeof import('./memory/memory-tools'),
+  sessionsList: () => require('./sessions/tools/sessions-list') as typeof import('./sessions/tools/sessions-list'),
+  sessionsHistory: () => require('./sessions/tools/sessions-history') as typeof import('./sessions/tools/sessions-history'),
+  sessionsSend: () => require('./sessions/tools/sessions-send') as typeof import('./sessions/tools/sessions-send'),
+  spawn: () => require('./sessions/tools/spawn') as typeof import('./sessions/tools/spawn'),
+  handoff: () => require('./sessions/tools/handoff') as typeof import('./sessions/tools/handoff'),
+  teamTasks: () => require('./teams/team-tasks-tool') as typeof import('./teams/team-tasks-tool'),
+  teamMessage: () => require('./teams/team-message-tool') as typeof import('./teams/team-message-tool'),
+  skills: () => require('./skills/skill-tools') as typeof import('./skills/skill-tools'),
+  cron: () => require('./automation/cron-tool') as typeof import('./automation/cron-tool'),
+  exec: () => require('./exec/exec-tools') as typeof import('./exec/exec-tools'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function guardFor(p: ToolsetPorts): PathGuard {
   const folders = p.folders();

@@ -107,7 +107,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const exec = registerExec(context, rt, storage, () => guard(), warn);
   // The lead's TEAM.md comes from the teams, which start members as the chat's subagents.
   const teams = createTeamsHost({ rt, storage, secrets: context.secrets, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn, state: context.workspaceState }, () => toolset.rebuild());
-  const chat = registerChatLazily(context, rt, storage, memory, exec, review, (key, agent) => teams.teamMd(key, agent));
+  const chat = registerChatLazily(context, rt, storage, memory, exec, review, teams);
   const teamBoard = new TeamBoardPanel(context.extensionUri, teams);
   const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });
   // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
