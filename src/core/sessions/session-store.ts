@@ -160,6 +160,11 @@ export class SessionStore {
     return rows.map((r) => ({ seq: r.seq, role: r.role, parts: JSON.parse(r.parts) as ModelMessage['parts'], createdAt: r.created_at }));
   }
 
+  /** Stores message `seq`'s parts again, scrubbed like append (a stored image given its small copy later). */
+  async replaceParts(key: string, seq: number, parts: readonly MessagePart[]): Promise<void> {
+    await this.db.run('UPDATE session_messages SET parts = ? WHERE session_key = ? AND seq = ?', [JSON.stringify(parts.map((part) => scrubPart(part, this.scrub))), key, seq]);
+  }
+
   /** Records a mark after the messages stored so far (its strings scrubbed like the messages); its id. */
   async mark(key: string, kind: SessionMark['kind'], data: unknown): Promise<number> {
     const r = await this.db.run(

@@ -9,6 +9,7 @@ import { DEFAULT_AGENT_ID } from '../../core/agents/types';
 import type { ChatService } from '../../core/agent/chat-service';
 import type { TurnEvent } from '../../core/agent/agent-types';
 import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history';
+import { fillStoredThumbnails } from '../../core/chat/stored-thumbnails';
 import { pastedImageSource, type ChatStopReason, type ChatUsage, type ContextChip, type LiveEvent, type MessageOf, type SessionPage, type ToHost, type ToWebview } from '../../core/chat/chat-protocol';
 import { probeLocalServers } from '../../core/agent/local-model-probe';
 import type { SessionMark, SessionStore } from '../../core/sessions/session-store';
@@ -274,6 +275,7 @@ export class ChatController {
     const last = userSeq === undefined ? s.messageCount : Math.min(s.messageCount, userSeq);
     const from = Math.max(1, last - PAGE + 1);
     const msgs = await store.messages(s.key, { fromSeq: from, limit: Math.max(0, last - from + 1) });
+    await fillStoredThumbnails(msgs, (seq, parts) => store.replaceParts(s.key, seq, parts));
     const marks = await store.marks(s.key, { fromSeq: from, ...(userSeq === undefined ? {} : { toSeq: userSeq - 1 }) });
     return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, this.history, marks) };
   }
@@ -330,6 +332,7 @@ export class ChatController {
     if (!store || seq === undefined) return;
     const from = Math.max(1, seq - PAGE);
     const msgs = await store.messages(key, { fromSeq: from, limit: seq - from });
+    await fillStoredThumbnails(msgs, (at, parts) => store.replaceParts(key, at, parts));
     const marks = await store.marks(key, { fromSeq: from, toSeq: seq - 1 });
     this.d.post({ type: 'older', key, messages: toChatMessages(msgs, this.history, marks), hasOlder: from > 1 });
   }
