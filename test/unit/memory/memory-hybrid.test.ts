@@ -154,6 +154,8 @@ describe('memory store: hybrid search is exactly the fusion of its two rankings'
       await store.write([ALICE, BOB, GLOBAL][d % 3], `memory/d${d % 12}.md`, `# Doc ${d}\n\n${doc(d)}`);
     }
     await store.embeddingsSettled();
+    // The expected rankings below read the full-text index directly, not through a search.
+    await store.ftsSettled();
     const pool = 30;
     for (const query of ['car winter', 'dog', 'budget invoice review', 'garden train', 'kernel']) {
       const q = buildFtsQuery(query);
