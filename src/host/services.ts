@@ -1,7 +1,7 @@
 // What the commands and views share: the runtime and the host's view of the window around it.
 import * as vscode from 'vscode';
 import type { PincerRuntime } from '../core/runtime';
-import type { ToolContext } from '../core/tools/types';
+import type { ToolContext, ToolResult } from '../core/tools/types';
 import type { ResultDocuments } from './result-documents';
 import type { ToolLog } from './tool-log';
 
@@ -27,4 +27,14 @@ export function hostContext(rt: PincerRuntime, channel: 'palette' | 'chat', sign
     channel, sessionKey: `${channel}:${vscode.env.sessionId}`, turnId: `${channel}:${vscode.env.sessionId}:${++turns}`, agentId: 'default', isOwner: true,
     workspaceRoot: workspaceRoot(), workspaceTrusted: vscode.workspace.isTrusted, signal,
   });
+}
+
+/**
+ * A person's own call from this window (Run Tool, a view's button): through the one pipeline on the
+ * palette channel, as the owner, and a run of its own — loop detection is per turn, so nothing of it
+ * outlives it and five identical clicks never halt the next one.
+ */
+export function personCall(rt: PincerRuntime, name: string, args: unknown, signal: AbortSignal = new AbortController().signal): Promise<ToolResult> {
+  const ctx = hostContext(rt, 'palette', signal);
+  return rt.registry.execute(name, args, ctx).finally(() => rt.loops.forget(ctx.turnId!));
 }

@@ -119,8 +119,10 @@ export function createCronTool(ports: CronToolPorts): Tool {
 }
 
 /**
- * A person's own action on the jobs (the Scheduled view, `pincer cron`): the tool's argument checks,
- * refusals and wording, without the tool policy, which is about what a model may call.
+ * `pincer cron`'s action on the jobs: the tool's argument checks, refusals and wording, but not the
+ * pipeline (no policy, log row or rate limit). Only the CLI still calls the tool this way: there the
+ * default profile leaves cron out, so routing it through Registry.execute would refuse `pincer cron`
+ * out of the box. The editor's Scheduled view calls the tool through the registry.
  */
 export async function cronAction(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const parsed = parseArguments('cron', tool.parameters, args);

@@ -3,19 +3,21 @@
 // turn of its agent in a session of its own (`cron:<job>:<time>`, listed with the other sessions); a
 // command runs through exec — its judge, approvals (an unanswered one times out as a deny) and host —
 // on the channel `cron`, as the owner, in a trusted workspace only (the policy refuses exec otherwise).
-// The Scheduled view's commands are the person's own hand on the cron tool: they call it directly
-// (the tool policy is about what a model may call), so its checks and wording are the same.
+// The Scheduled view's commands are the person's own calls of the cron tool, made like Run Tool's:
+// through Registry.execute on the palette channel as the owner, so each is in the tool log, rate
+// limited and under the tool policy (cron is outside the coding profile: `pincer.tools.alsoAllow`).
 import * as vscode from 'vscode';
 import { runDocument, runSession, scheduleFromText } from '../../core/automation/cron-format';
 import { CronScheduler, type CronRunResult } from '../../core/automation/cron-scheduler';
 import { CronStore, type CronJob } from '../../core/automation/cron-store';
-import { createCronTool, cronAction, type CronToolPorts } from '../../core/automation/cron-tool';
+import type { CronToolPorts } from '../../core/automation/cron-tool';
 import { DEFAULT_AGENT_ID } from '../../core/agents/types';
 import { systemClock } from '../../core/clock';
 import type { PincerRuntime } from '../../core/runtime';
 import type { ToolResult } from '../../core/tools/types';
 import type { ChatHost } from '../chat/chat-lazy';
 import type { ResultDocuments } from '../result-documents';
+import { personCall } from '../services';
 import type { StorageHost } from '../storage-host';
 import { CronView, RUNS_SHOWN, type CronNode } from './cron-view';
 
@@ -54,9 +56,8 @@ export function createCronHost(rt: PincerRuntime, storage: StorageHost, chat: Ch
   scheduler.start(FIRST_LOOK_MS);
   const port: CronToolPorts = { store: stores, scheduler: () => scheduler, clock: systemClock, changed: () => view.refresh() };
 
-  const tool = createCronTool(port);
   const act = async (args: Record<string, unknown>): Promise<ToolResult> => {
-    const r = await cronAction(tool, args, rt.context({ channel: 'cron', sessionKey: 'cron:view', isOwner: true, workspaceRoot: root() }));
+    const r = await personCall(rt, 'cron', args);
     if (r.isError) void vscode.window.showWarningMessage(`Pincer: ${r.forLLM}`);
     return r;
   };

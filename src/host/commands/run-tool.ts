@@ -4,7 +4,7 @@
 // Tests and other extensions may pass (name, args) to skip the prompts; the result is returned.
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../core/tools/types';
-import { hostContext, type HostServices } from '../services';
+import { hostContext, personCall, type HostServices } from '../services';
 import { promptArguments } from './args-prompt';
 
 export interface RunToolOptions {
@@ -40,9 +40,7 @@ export async function runToolCommand(s: HostServices, name?: string, args?: unkn
     (_progress, token) => {
       const controller = new AbortController();
       token.onCancellationRequested(() => controller.abort(new Error('cancelled by the user')));
-      const ctx = hostContext(rt, 'palette', controller.signal);
-      // A person's call is a run of its own (loop detection is per turn): nothing of it outlives it.
-      return rt.registry.execute(name!, args, ctx).finally(() => rt.loops.forget(ctx.turnId!));
+      return personCall(rt, name!, args, controller.signal);
     },
   );
   if (opts.show !== false) void showResult(s, name, result);

@@ -1,6 +1,7 @@
 // Scheduled work in a real window: a job the cron tool adds is in the Scheduled view, runs on its own
 // at its time (a command through exec), runs again with Run Now, its run opens as a document, and
-// pause and remove act on it from the view's commands.
+// pause and remove act on it from the view's commands. The view's commands are calls through the one
+// pipeline: each is in the tool log, and the tool policy refuses them like any other palette call.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -9,7 +10,7 @@ import type { ToolResult } from '../../../src/core/tools/types';
 import type { CronNode } from '../../../src/host/automation/cron-view';
 import { core, waitFor } from './host-util';
 
-const KEYS = ['tools.alsoAllow', 'exec.host', 'exec.sandbox.mode', 'rateLimit.enabled'];
+const KEYS = ['tools.alsoAllow', 'tools.deny', 'exec.host', 'exec.sandbox.mode', 'rateLimit.enabled'];
 
 async function setUser(key: string, value: unknown) {
   await vscode.workspace.getConfiguration('pincer').update(key, value, vscode.ConfigurationTarget.Global);
@@ -59,12 +60,31 @@ suite('Scheduled', () => {
     assert.strictEqual(now.isError, false, now.forLLM);
     assert.ok(fs.existsSync(marker), 'Run Now ran the command');
     assert.strictEqual((await view.getChildren(node)).length, 2);
+    // Run Now went through Registry.execute: its own row in the tool log, as the person's palette call.
+    const logged = await waitFor('Run Now in the tool log', () => pincer.services.log.recent.find((c) =>
+      c.tool === 'cron' && c.channel === 'palette' && c.args.includes('"run"') && c.args.includes(id)));
+    assert.strictEqual(logged.outcome, 'ok');
 
     const first = runs[0] as Extract<CronNode, { kind: 'run' }>;
     const uri = await vscode.commands.executeCommand<string>('pincer.cron.openRun', first);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
     assert.ok(doc, `the run opened as a document (${uri})`);
     assert.match(doc.getText(), /^# host cron — run of [\s\S]*- Task: command: touch cron-host-ran\.txt\n- Outcome: ok/);
+
+    // Hostile to the view: with cron denied, its buttons are refused by the policy like any call.
+    await setUser('tools.deny', ['cron']);
+    await waitFor('the deny to apply', async () =>
+      (await vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'cron', { action: 'list' }, { show: false })).isError || undefined);
+    const refused = await vscode.commands.executeCommand<ToolResult>('pincer.cron.pause', node);
+    assert.strictEqual(refused.isError, true, refused.forLLM);
+    assert.match(refused.forLLM, /not allowed by policy here \(deny: listed in pincer\.tools\.deny \(deny wins over pincer\.tools\.alsoAllow\)\)/);
+    assert.strictEqual((await view.getTreeItem(node)).contextValue, 'pincer.cron.active', 'a refused pause changed nothing');
+    const refusedRow = await waitFor('the refused pause in the tool log', () => pincer.services.log.recent.find((c) =>
+      c.tool === 'cron' && c.args.includes('"pause"') && c.outcome === 'refused'));
+    assert.strictEqual(refusedRow.channel, 'palette');
+    await setUser('tools.deny', undefined);
+    await waitFor('the deny to be lifted', async () =>
+      !(await vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'cron', { action: 'list' }, { show: false })).isError || undefined);
 
     await vscode.commands.executeCommand('pincer.cron.pause', node);
     assert.strictEqual((await view.getTreeItem(node)).contextValue, 'pincer.cron.paused');
