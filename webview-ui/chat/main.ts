@@ -3,7 +3,7 @@
 // (draft, attached files, scroll position, which panels are open) is saved with vscode.setState and
 // restored when VS Code re-creates the page; the host re-sends the rest with `init`.
 import * as z from 'zod/mini';
-import { CHAT_LIMITS, parseToWebview, pastedImageSource, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
+import { CHAT_LIMITS, parseToWebview, pastedImageSource, type HandedTo, type LiveEvent, type ToWebview } from '../../src/core/chat/chat-protocol';
 import { Composer } from './composer';
 import { el, toolButton } from './dom';
 import { handoffButtons } from './handoff-buttons';
@@ -56,7 +56,9 @@ const title = el('span', { class: 'title' }, 'New chat');
 const sessionsToggle = toolButton('history', 'Sessions', 'toggle-sessions', () => setSessionsOpen(!sessionsOpen));
 sessionsToggle.setAttribute('toggleable', '');
 // New Chat lives in the view's title bar (pincer.chat.new), where VS Code's own chat has it.
-const header = el('header', { class: 'bar' }, sessionsToggle, title);
+/** Who has the chat now when it was handed to another agent than the chat's own. */
+const handed = el('span', { class: 'handed', hidden: '' });
+const header = el('header', { class: 'bar' }, sessionsToggle, title, handed);
 /** Approvals and reviews of turns running in another session than the one shown. */
 const pending = el('div', { class: 'pending', role: 'region', 'aria-label': 'Waiting for you in other sessions', hidden: '' });
 const errorBar = el('div', { class: 'error-bar', role: 'alert', hidden: '' });
@@ -106,6 +108,12 @@ function showError(message: string): void {
 function setTitle(key: string | undefined, fallback?: string): void {
   title.textContent = sessionList.titleOf(key) ?? fallback ?? 'New chat';
   document.body.dataset.sessionKey = key ?? '';
+}
+
+function setHanded(to: HandedTo | undefined): void {
+  handed.textContent = to ? `Agent: ${to.name} (handed over)` : '';
+  handed.title = to ? `${to.name} (${to.agent}) answers your next message` : '';
+  handed.hidden = !to;
 }
 
 function byData(attr: string, id: string): HTMLElement | null {
@@ -179,6 +187,7 @@ function handle(m: ToWebview): void {
       const restore = firstInit && saved && saved.sessionKey === m.session?.key ? saved.position : undefined;
       transcript.show(m.session, restore);
       setTitle(m.session?.key, m.session?.title);
+      setHanded(m.session?.handedTo);
       awaitingTurn = false;
       for (const e of m.live ?? []) live(e);
       firstInit = false;
@@ -188,6 +197,7 @@ function handle(m: ToWebview): void {
       transcript.show(m.session);
       sessionList.setCurrent(m.session.key);
       setTitle(m.session.key, m.session.title);
+      setHanded(m.session.handedTo);
       for (const e of m.live ?? []) live(e);
       save();
       break;
@@ -205,6 +215,9 @@ function handle(m: ToWebview): void {
     case 'sessions':
       sessionList.set(m.sessions, m.current);
       setTitle(transcript.sessionKey ?? undefined);
+      break;
+    case 'handed':
+      if (m.key === transcript.sessionKey) setHanded(m.to);
       break;
     case 'pickers':
       pickers.set(m.models, m.agents, m.model, m.agent);

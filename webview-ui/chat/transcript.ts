@@ -7,6 +7,7 @@
 import type { ChatMessage, ContextChip, SessionPage } from '../../src/core/chat/chat-protocol';
 import { codeOf } from './code-block';
 import { el } from './dom';
+import { handoffButtons } from './handoff-buttons';
 import { onNextFrame } from './frame';
 import { LiveTurn } from './live-turn';
 import { messageElement, userMessage, type SentImage } from './message-view';
@@ -100,6 +101,8 @@ export class Transcript {
     this.lastThumbnails = kept;
     this.renderedFrom = this.messages.length;
     this.renderChunk();
+    // The buttons its last answer showed live (the host sends them only while they can be taken).
+    if (page?.handoffs?.length) this.list.append(handoffButtons(page.handoffs));
     this.el.scrollTop = this.el.scrollHeight;
     this.stick = true;
     if (at && this.messages.some((m) => m.id === at.id)) this.restore(at);

@@ -74,10 +74,25 @@ function markMessage(mark: SessionMark, id: string, o: HistoryOptions): ChatMess
     return child && { role: 'subagent', id, child };
   }
   if (mark.kind === 'turn-end') {
-    const r = turnFooter.safeParse(mark.data);
+    // The mark also names the agent that answered (lastAnswerBy), which the footer does not show.
+    const { agent: _agent, ...footer } = (mark.data ?? {}) as Record<string, unknown>;
+    const r = turnFooter.safeParse(footer);
     return r.success ? { role: 'turn-end', id, end: r.data } : undefined;
   }
   return undefined;
+}
+
+/**
+ * Who gave the last answer on a page whose last message is `lastSeq`, when its turn ended normally and
+ * nothing was stored after it (so its handoff buttons belong under it): the agent its turn-end mark
+ * names, or null for a mark made before marks named one. Undefined when the last turn did not end
+ * normally (stopped, failed, cut off by a closed window) or another message followed it.
+ */
+export function lastAnswerBy(marks: readonly SessionMark[], lastSeq: number): string | null | undefined {
+  const end = [...marks].reverse().find((m) => m.kind === 'turn-end');
+  const d = end?.data as { stopReason?: unknown; agent?: unknown } | null | undefined;
+  if (!end || end.seq !== lastSeq || d?.stopReason !== 'end') return undefined;
+  return typeof d.agent === 'string' ? d.agent : null;
 }
 
 /** A tool mark's facts (duration, a denial the result text alone does not carry) on its card. */

@@ -212,12 +212,19 @@ export const chatMessage = z.discriminatedUnion('role', [
   z.strictObject({ role: z.literal('subagent'), id: idString, child: subagentCard }),
 ]);
 
+/** The agent a chat session is handed to (the `handoff` tool, a handoff button), as the chat's header names it. */
+export const handedTo = z.strictObject({ agent: idString, name: capped(L.label) });
+
 /** A page of a session: its newest messages (oldest first) and whether earlier ones exist. */
 export const sessionPage = z.strictObject({
   key: idString,
   title: capped(L.label),
   messages: list(chatMessage, L.messagesPerPage),
   hasOlder: z.boolean(),
+  /** The buttons under its last answer, as they were live (the agent that has the chat now offers them). */
+  handoffs: z.optional(list(handoffButton, 10)),
+  /** Who has the chat now, when it is handed over. */
+  handedTo: z.optional(handedTo),
 });
 
 /** A local model server found on this machine, offered on the chat's first-run card. */
@@ -271,6 +278,7 @@ export type SettledApproval = z.infer<typeof settledApproval>;
 export type SettledReview = z.infer<typeof settledReview>;
 export type TurnFooter = z.infer<typeof turnFooter>;
 export type HandoffButtonView = z.infer<typeof handoffButton>;
+export type HandedTo = z.infer<typeof handedTo>;
 export type LocalServerChoice = z.infer<typeof localServer>;
 export type SubagentCardView = z.infer<typeof subagentCard>;
 export type PastedImage = z.infer<typeof pastedImage>;

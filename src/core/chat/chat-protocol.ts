@@ -24,7 +24,7 @@
 //   - `load-older`.before is the id of the oldest message the page has (chat-history.ts: chatIdSeq).
 import * as z from 'zod/mini';
 import {
-  agentChoice, approvalAnswer, handoffButton, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
+  agentChoice, approvalAnswer, handedTo, handoffButton, approvalPart, capped, CHAT_LIMITS as L, chatMessage, contextChip, count, idString, list,
   localServer, mentionItem, modelChoice, pastedImage, reviewAction, reviewOutcome, sessionPage, sessionSummary, subagentCard, toolCallView, turnStopReason, usage, webUrl,
 } from './chat-protocol-parts';
 
@@ -96,6 +96,8 @@ const turnEnd = msg('turn-end', {
 });
 /** A handoff was taken: its prompt goes into the input (and is sent as the person's message when `send`). */
 const prefill = msg('prefill', { text: capped(L.sendText), send: z.boolean() });
+/** Who has session `key` now changed (a handoff, `handoff clear`, a button taken): the header names it, or no one when it is back. */
+const handed = msg('handed', { key: idString, to: z.optional(handedTo) });
 const sessions = msg('sessions', { sessions: list(sessionSummary, L.sessions), current: z.optional(idString) });
 const pickers = msg('pickers', {
   models: list(modelChoice, L.choices), agents: list(agentChoice, L.choices), model: z.optional(idString), agent: z.optional(idString),
@@ -117,7 +119,7 @@ const setup = msg('setup', { servers: list(localServer, 10) });
 
 export const toWebviewSchema = z.discriminatedUnion('type', [
   init, session, older, assistantStart, textDelta, toolCall, approval, approvalSettled, review, reviewSettled, subagent,
-  turnEnd, sessions, pickers, context, attach, attachImages, mentionResults, error, setup, prefill,
+  turnEnd, sessions, pickers, context, attach, attachImages, mentionResults, error, setup, prefill, handed,
 ]);
 
 // ---- webview → host ----

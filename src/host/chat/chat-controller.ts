@@ -8,7 +8,7 @@ import type { AgentRegistry } from '../../core/agents/agent-registry';
 import { DEFAULT_AGENT_ID } from '../../core/agents/types';
 import type { ChatService } from '../../core/agent/chat-service';
 import type { TurnEvent } from '../../core/agent/agent-types';
-import { chatIdSeq, preview, toChatMessages } from '../../core/chat/chat-history';
+import { chatIdSeq, lastAnswerBy, preview, toChatMessages } from '../../core/chat/chat-history';
 import { fillStoredThumbnails } from '../../core/chat/stored-thumbnails';
 import { pastedImageSource, type ChatStopReason, type ChatUsage, type ContextChip, type LiveEvent, type MessageOf, type SessionPage, type ToHost, type ToWebview } from '../../core/chat/chat-protocol';
 import { probeLocalServers } from '../../core/agent/local-model-probe';
@@ -233,7 +233,8 @@ export class ChatController {
     const footer = (end: { stopReason: ChatStopReason; usage?: ChatUsage; message?: string }) => {
       const buttons = end.stopReason === 'end' ? this.handoffs.buttons(answering) : [];
       this.d.post({ type: 'turn-end', turnId: running.turnId, ...end, ...(buttons.length ? { handoffs: buttons } : {}) });
-      return this.mark(sessionKey, 'turn-end', { ...end, durationMs: Math.max(0, Date.now() - started) });
+      // The mark names who answered: a reopened page shows the buttons only while that agent has the chat.
+      return this.mark(sessionKey, 'turn-end', { ...end, durationMs: Math.max(0, Date.now() - started), agent: answering });
     };
     try {
       const r = await this.d.chat.turn({
@@ -249,6 +250,8 @@ export class ChatController {
       await footer({ stopReason: 'error', message: preview((e as Error).message, 1000) });
     } finally {
       this.running = undefined;
+      // The turn may have handed the chat on (the handoff tool): the header follows.
+      this.d.post(await this.handoffs.handed(sessionKey, this.agentId));
       await this.postSessions(store);
     }
   }
@@ -277,7 +280,8 @@ export class ChatController {
     const msgs = await store.messages(s.key, { fromSeq: from, limit: Math.max(0, last - from + 1) });
     await fillStoredThumbnails(msgs, (seq, parts) => store.replaceParts(s.key, seq, parts));
     const marks = await store.marks(s.key, { fromSeq: from, ...(userSeq === undefined ? {} : { toSeq: userSeq - 1 }) });
-    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, this.history, marks) };
+    const handoffs = await this.handoffs.page(s.key, this.agentId, userSeq === undefined ? lastAnswerBy(marks, last) : undefined);
+    return { key: s.key, title: s.title, hasOlder: from > 1, messages: toChatMessages(msgs, this.history, marks), ...handoffs };
   }
 
   private async postSessions(store: SessionStore): Promise<void> {
@@ -364,6 +368,7 @@ export class ChatController {
     if (this.running) return this.d.post({ type: 'error', message: 'A reply is still being written: stop it first, or wait.' });
     if (!this.current) return this.d.post({ type: 'error', message: 'There is no chat to hand over.' });
     const r = await this.handoffs.take(this.current, this.agentId, agent, label);
+    if (typeof r !== 'string') this.d.post(await this.handoffs.handed(this.current, this.agentId));
     this.d.post(typeof r === 'string' ? { type: 'error', message: r } : { type: 'prefill', ...r });
   }
 

@@ -7,7 +7,7 @@
 // answering agent's definition here, so a page cannot make the host send a prompt of its own choosing.
 import { handoffButtons } from '../../core/agents/agent-handoffs';
 import type { AgentRegistry } from '../../core/agents/agent-registry';
-import type { HandoffButtonView } from '../../core/chat/chat-protocol';
+import type { HandedTo, HandoffButtonView, MessageOf, SessionPage, ToWebview } from '../../core/chat/chat-protocol';
 import type { HandoffStore } from '../../core/sessions/handoff-store';
 
 export class ChatHandoffs {
@@ -23,6 +23,34 @@ export class ChatHandoffs {
   buttons(agentId: string): HandoffButtonView[] {
     return handoffButtons(this.d.agents.get(agentId), (id) => this.d.agents.get(id))
       .map((b) => ({ ...b, agentName: b.agentName.slice(0, 500) }));
+  }
+
+  /** Who has `sessionKey` now when it is handed over (the chat's header names it); undefined when `owner` has it. */
+  async handedTo(sessionKey: string, owner: string): Promise<HandedTo | undefined> {
+    return this.named(await this.answering(sessionKey, owner), owner);
+  }
+
+  private named(agent: string, owner: string): HandedTo | undefined {
+    return agent === owner ? undefined : { agent, name: (this.d.agents.get(agent)?.name ?? agent).slice(0, 500) };
+  }
+
+  /** The page's word that who has `sessionKey` may have changed (after a turn: the handoff tool; a button taken). */
+  async handed(sessionKey: string, owner: string): Promise<MessageOf<ToWebview, 'handed'>> {
+    const to = await this.handedTo(sessionKey, owner);
+    return { type: 'handed', key: sessionKey, ...(to ? { to } : {}) };
+  }
+
+  /**
+   * What a reopened page shows of handoffs: who has the chat, and the buttons under its last answer
+   * (`lastBy`: chat-history's lastAnswerBy) — those the live answer showed, from the definitions as
+   * they are now, when the agent that answered still has the chat (after a button was taken or the
+   * chat handed on, the live row was done too). An answer recorded without its agent counts as the holder's.
+   */
+  async page(sessionKey: string, owner: string, lastBy: string | null | undefined): Promise<Pick<SessionPage, 'handoffs' | 'handedTo'>> {
+    const holder = await this.answering(sessionKey, owner);
+    const buttons = lastBy !== undefined && (lastBy ?? holder) === holder ? this.buttons(holder) : [];
+    const handed = this.named(holder, owner);
+    return { ...(buttons.length ? { handoffs: buttons } : {}), ...(handed ? { handedTo: handed } : {}) };
   }
 
   /** Takes the button `label` to `agent` in `sessionKey`: what to write in, or why it cannot be taken. */

@@ -1,7 +1,8 @@
 // A Copilot custom agent's handoffs in a real window: its answers end with one button per handoff whose
 // agent is defined; taking one hands the session to that agent (the next message runs as it, with the
 // whole history) and writes its prompt into the input; a handoff back to the chat's own agent ends the
-// handoff; a button the definition does not offer is refused.
+// handoff; a button the definition does not offer is refused. A reopened session brings the buttons
+// of its last answer back while the agent that gave it has the chat, and says who has it after a handoff.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ToWebview } from '../../../src/core/chat/chat-protocol';
@@ -21,6 +22,8 @@ const systemOf = (req: ScriptRequest) => String((req.body.messages as Msg[]).fin
 function model(req: ScriptRequest): ScriptStep {
   return reply(text(/You plan\. You never edit\./.test(systemOf(req)) ? 'Step 1: write the parser.' : 'Implementing now.'));
 }
+
+const lastPage = (posted: readonly ToWebview[]) => [...posted].reverse().find((m): m is Extract<ToWebview, { type: 'session' }> => m.type === 'session')?.session;
 
 suite('Teams: handoff buttons of a Copilot custom agent', () => {
   suiteChatModel(model, { agents: { implementer: { name: 'Implementer', description: 'Writes the code' } } });
@@ -46,6 +49,10 @@ suite('Teams: handoff buttons of a Copilot custom agent', () => {
       // The ghost's button is not shown: its agent is not defined.
       assert.deepStrictEqual(end.handoffs, [{ label: 'Start Implementation', agent: 'implementer', agentName: 'Implementer', prompt: 'Implement the plan above.', send: false }]);
       if (harness) assert.match(await harness.webviewText('.handoffs'), /Start Implementation/);
+      // Reopened: the page brings the same buttons back, with the chat still the planner's.
+      await chat.view.controller.switchTo(key);
+      assert.deepStrictEqual(lastPage(chat.view.posted)?.handoffs, end.handoffs);
+      assert.strictEqual(lastPage(chat.view.posted)?.handedTo, undefined);
 
       // A button the definition does not offer is refused, and nothing is handed over.
       await chat.view.controller.handle({ type: 'handoff', agent: 'nobody-here', label: 'Ask a ghost' });
@@ -56,6 +63,11 @@ suite('Teams: handoff buttons of a Copilot custom agent', () => {
       // The person takes the offered one: the session is the implementer's now, the prompt is in the input.
       await chat.view.controller.handle({ type: 'handoff', agent: 'implementer', label: 'Start Implementation' });
       assert.deepStrictEqual(chat.view.posted.at(-1), { type: 'prefill', text: 'Implement the plan above.', send: false });
+      assert.deepStrictEqual(chat.view.posted.at(-2), { type: 'handed', key, to: { agent: 'implementer', name: 'Implementer' } });
+      // Reopened now: the header's word comes with the page; the planner's buttons do not (the row was done).
+      await chat.view.controller.switchTo(key);
+      assert.deepStrictEqual(lastPage(chat.view.posted)?.handedTo, { agent: 'implementer', name: 'Implementer' });
+      assert.strictEqual(lastPage(chat.view.posted)?.handoffs, undefined);
       assert.strictEqual((await handoffs.get(key))?.agent, 'implementer');
       assert.strictEqual((await handoffs.get(key))?.from, 'planner');
       const next = chat.view.posted.length;

@@ -2,7 +2,8 @@
 // (the list pickerChoices makes); choosing a team posts its entry, and once the host says the session
 // is the team's, the picker shows the team chosen. Handoff buttons under an answer (a Copilot custom
 // agent's handoffs): a click posts the button, disables the row, and the host's prefill writes the
-// prompt into the input, or sends it as the person's message.
+// prompt into the input, or sends it as the person's message. A reopened session's page brings the
+// buttons of its last answer back, and the header names the agent the chat was handed to.
 import assert from 'node:assert/strict';
 import { parseSettingsTeams } from '../../../src/core/teams/team-definition';
 import { pickerChoices } from '../../../src/core/teams/team-choices';
@@ -67,5 +68,44 @@ chatSuite('teams: the chat webview', ({ browser, url }) => {
     assert.equal(sent.text, 'Review the plan.');
     await chat.until(`[...document.querySelectorAll('.msg.user')].some((m) => m.textContent.includes('Review the plan.'))`);
     assert.equal(await chat.page.locator('textarea.input').inputValue(), '');
+  });
+
+  it('a reopened session shows the buttons its last answer showed, and they hand the chat over as live ones do', async () => {
+    // The host sends them with the page only while they can be taken (ChatHandoffs.page).
+    await chat.post({ type: 'session', session: { ...sessionPage('s2', 3), handoffs: HANDOFFS } });
+    await chat.until(`document.body.dataset.sessionKey === 's2'`);
+    const row = chat.page.locator('.messages > .handoffs');
+    assert.deepEqual((await row.locator('vscode-button').allInnerTexts()).map((t) => t.trim()), ['Start Implementation', 'Review']);
+    assert.equal(await chat.js(`document.querySelector('.messages').lastElementChild.classList.contains('handoffs')`), true, 'under the last answer');
+    const n = (await chat.posted()).length;
+    await row.locator('vscode-button', { hasText: 'Start Implementation' }).click();
+    assert.deepEqual(await chat.waitPosted('handoff', undefined, n), { type: 'handoff', agent: 'impl', label: 'Start Implementation' });
+    assert.equal(await row.locator('vscode-button[disabled]').count(), 2);
+    // Another session without buttons: none are left from the one before.
+    await chat.post({ type: 'session', session: sessionPage('s1', 3) });
+    await chat.until(`document.body.dataset.sessionKey === 's1'`);
+    assert.equal(await chat.page.locator('.handoffs').count(), 0);
+  });
+
+  it('the header names the agent that has the chat after a handoff: on opening, live, and no more once it is back', async () => {
+    const handed = chat.page.locator('header.bar .handed');
+    assert.equal(await handed.isHidden(), true, 'the chat\'s own agent: nothing said');
+    await chat.post({ type: 'handed', key: 's1', to: { agent: 'impl', name: 'Implementer' } });
+    await chat.until(`!document.querySelector('header.bar .handed').hidden`);
+    assert.equal(await handed.textContent(), 'Agent: Implementer (handed over)');
+    // A word about another session leaves this one's header alone.
+    await chat.post({ type: 'handed', key: 's2' });
+    await chat.post({ type: 'handed', key: 's1', to: { agent: 'rev', name: '<b>Reviewer</b>' } });
+    await chat.until(`document.querySelector('header.bar .handed').textContent.includes('Reviewer')`);
+    assert.equal(await handed.textContent(), 'Agent: <b>Reviewer</b> (handed over)', 'shown as text');
+    await chat.post({ type: 'handed', key: 's1' });
+    await chat.until(`document.querySelector('header.bar .handed').hidden`);
+    // Reopened: the page says who has it; a session with its own agent says nothing.
+    await chat.post({ type: 'session', session: { ...sessionPage('s2', 2), handedTo: { agent: 'impl', name: 'Implementer' } } });
+    await chat.until(`!document.querySelector('header.bar .handed').hidden`);
+    assert.equal(await handed.textContent(), 'Agent: Implementer (handed over)');
+    await chat.post({ type: 'session', session: sessionPage('s1', 2) });
+    await chat.until(`document.querySelector('header.bar .handed').hidden`);
+    assert.deepEqual(await chat.problems(), []);
   });
 });
