@@ -1,58 +1,48 @@
-// What a person does on the Team Board: add, cancel, retry, approve, reject and reassign tasks, with the
-// lead's own rules and consequences (a cancelled task's run stops, released tasks' assignees start,
-// a rejected task's member gets the feedback) but recorded as `person`. The lead hears of each in its
-// mailbox, so its plan follows what the person changed.
-import { BOARD_REFUSAL } from './board-schema';
-import { taskLine } from './board-format';
+// The person on the board: the owner of this editor calling team_tasks from the editor itself (the
+// Team Board's buttons, Run Tool) acts as the lead does, recorded as `person`, on the team it names.
+// Its calls go through the one pipeline like any other (policy, tool log, rate limit), and the tool
+// tells it from a model by its entry point: the palette channel is only ever a person's own call
+// (models call on chat, subagent, lm and mcp), so naming a team is refused to every other caller.
+import type { ToolContext } from '../tools/types';
 import type { PersonAction, PersonTask } from './board-protocol';
-import { approveTask, assignTask, cancelTask, rejectTask, retryTask } from './team-task-finish';
 import type { TeamCaller, TeamService } from './team-service';
 
 export const PERSON = 'person';
 
-export async function personAction(svc: TeamService, teamId: string, a: PersonAction): Promise<{ ok: boolean; text: string }> {
+/** What the person may do: the board's buttons and reading the board; the work on a task is the members'. */
+export const PERSON_MAY: ReadonlySet<string> = new Set(['create', 'search', 'list', 'get', 'assign', 'cancel', 'retry', 'approve', 'reject']);
+
+/** The actions after which the lead is told, so its plan follows what the person changed. */
+const TOLD = new Set(['create', 'assign', 'cancel', 'retry', 'approve', 'reject']);
+
+/** Is this call the person's own (not a model's)? */
+export function isPersonCall(ctx: ToolContext): boolean {
+  return ctx.channel === 'palette' && ctx.isOwner && ctx.subagentDepth === 0;
+}
+
+/** The person as a caller on `teamId`, or why it cannot act there. */
+export async function personCaller(svc: TeamService, teamId: string | undefined, action: string): Promise<TeamCaller | string> {
+  const ids = () => svc.teams().map((t) => t.id).join(', ') || '(none)';
+  if (teamId === undefined) return `Name the team to act on with team (one of ${ids()}).`;
   const team = svc.team(teamId);
-  if (!team) return { ok: false, text: `There is no team ${teamId}.` };
+  if (!team) return `There is no team ${teamId} (the teams are ${ids()}).`;
+  if (!PERSON_MAY.has(action)) return `The person may ${[...PERSON_MAY].join(', ')} on a team's board; ${action} is the work of the team's agents.`;
   // Members are started under the lead's chat session, when one was started for this team.
   await svc.ready();
-  const c: TeamCaller = { team, name: PERSON, role: 'lead', leadSessionKey: svc.leadSession(teamId) ?? '' };
-  try {
-    const r = await run(svc, c, a);
-    const text = r.forLLM;
-    if (!r.isError) await (await svc.board()).send(teamId, PERSON, [team.lead], `[person, on the Team Board] ${text}`, svc.now());
-    return { ok: !r.isError, text };
-  } catch (e) {
-    const message = (e as Error).message;
-    if (message.startsWith(BOARD_REFUSAL)) return { ok: false, text: message };
-    throw e;
-  }
+  return { team, name: PERSON, role: 'lead', leadSessionKey: svc.leadSession(teamId) ?? '' };
 }
 
-function run(svc: TeamService, c: TeamCaller, a: PersonAction) {
-  switch (a.action) {
-    case 'cancel': return cancelTask(svc, c, a.id, a.text ?? 'cancelled on the Team Board');
-    case 'retry': return retryTask(svc, c, a.id, a.text ?? 'retried on the Team Board');
-    case 'approve': return approveTask(svc, c, a.id, a.text ?? '');
-    case 'reject': {
-      if (!a.text?.trim()) throw new Error(`${BOARD_REFUSAL} rejecting needs feedback for the member.`);
-      return rejectTask(svc, c, a.id, a.text);
-    }
-    case 'assign': {
-      if (!a.assignee || !svc.isMember(c.team, a.assignee)) {
-        throw new Error(`${BOARD_REFUSAL} ${a.assignee ?? '(nobody)'} is not on team ${c.team.id}: pick one of ${[c.team.lead, ...c.team.members.map((m) => m.agent)].join(', ')}.`);
-      }
-      return assignTask(svc, c, a.id, a.assignee);
-    }
-  }
+/** After the person's change: the lead hears of it in its mailbox. */
+export async function tellLead(svc: TeamService, c: TeamCaller, action: string, text: string): Promise<void> {
+  if (!TOLD.has(action)) return;
+  const next = action === 'create' ? ' Assign it to a member (or do it yourself).' : '';
+  await (await svc.board()).send(c.team.id, PERSON, [c.team.lead], `[person, on the Team Board] ${text}${next}`, svc.now());
 }
 
-/** A task the person adds: open to whoever claims it (the lead assigns it), and the lead is told. */
-export async function personCreate(svc: TeamService, teamId: string, input: PersonTask): Promise<{ ok: boolean; text: string }> {
-  const team = svc.team(teamId);
-  if (!team) return { ok: false, text: `There is no team ${teamId}.` };
-  const board = await svc.board();
-  const t = await board.create(teamId, { subject: input.subject, description: input.description }, { name: PERSON, at: svc.now() });
-  const text = `Created ${taskLine(t)}.`;
-  await board.send(teamId, PERSON, [team.lead], `[person, on the Team Board] ${text} Assign it to a member (or do it yourself).`, svc.now());
-  return { ok: true, text };
+/** The board page's message as the team_tasks call it stands for; a reason left empty gets the board's own. */
+export function boardCall(teamId: string, m: PersonAction | PersonTask): Record<string, unknown> {
+  if (m.type === 'create') return { action: 'create', team: teamId, subject: m.subject, ...(m.description ? { description: m.description } : {}) };
+  const given = m.text?.trim() || undefined;
+  const text = given ?? (m.action === 'cancel' ? 'cancelled on the Team Board' : m.action === 'retry' ? 'retried on the Team Board' : undefined);
+  return { action: m.action, team: teamId, id: m.id, ...(m.assignee !== undefined ? { assignee: m.assignee } : {}), ...(text !== undefined ? { text } : {}) };
 }

@@ -86,6 +86,10 @@ export class TeamService {
     return this.deps.teams().find((t) => t.id === id);
   }
 
+  teams(): readonly TeamDefinition[] {
+    return this.deps.teams();
+  }
+
   async board(): Promise<BoardStore> {
     const b = await this.deps.board();
     if (!b) throw new Error('the workspace database could not be opened, so there is no team board');

@@ -1,9 +1,11 @@
 // team_tasks (group `teams`): the team's task board. Every action is one atomic change of the board
 // (see sql-board-store.ts), recorded as an audit event; the rules (claims, blockers, cycles,
-// results, review) are the database's, so a refusal here says exactly what to do instead.
+// results, review) are the database's, so a refusal here says exactly what to do instead. The person
+// calls it too (the Team Board's buttons, Run Tool: see board-person.ts), naming the team, as the lead.
 import { z } from 'zod';
 import { defineTool, fail, ok, type ToolContext, type ToolResult } from '../tools/types';
 import { nearDuplicates, taskDetail, taskLine, taskList } from './board-format';
+import { isPersonCall, personCaller, tellLead } from './board-person';
 import { BOARD_REFUSAL } from './board-schema';
 import type { GatePorts } from './quality-gates';
 import { gateFromInput, gateInput, type GateDefinition } from './team-definition';
@@ -31,6 +33,7 @@ const parameters = z.object({
   type: z.enum(['note', 'blocker']).optional().describe('comment: a note, or a blocker (the task fails, your run ends, the lead is told).'),
   path: z.string().min(1).max(1000).optional().describe('attach: a workspace file the task produced or needs.'),
   result: z.string().trim().min(1).max(50_000).optional().describe('complete/review: what was done (required).'),
+  team: z.string().min(1).max(64).optional().describe('The person\'s own calls only (the Team Board, Run Tool): the team to act on. An agent\'s team is its session\'s: leave it out.'),
 }).strict();
 
 type Args = z.infer<typeof parameters>;
@@ -50,12 +53,17 @@ export function createTeamTasksTool(svc: () => TeamService | undefined, gates?: 
     async execute(args: Args, ctx: ToolContext): Promise<ToolResult> {
       const s = svc();
       if (!s) return fail('Teams are not available here (no workspace database).');
-      const caller = await s.identify(ctx);
+      const person = isPersonCall(ctx);
+      // Naming a team is the person's alone: an agent acts only on the team its session belongs to.
+      if (!person && args.team !== undefined) return fail('Refused: team is for the person\'s own calls from the editor; an agent acts on its session\'s team only, so leave team out.');
+      const caller = person ? await personCaller(s, args.team, args.action) : await s.identify(ctx);
       if (typeof caller === 'string') return fail(caller);
       if (LEAD_ONLY.has(args.action) && caller.role !== 'lead') return fail(`Only the lead (${caller.team.lead}) may ${args.action} tasks: send the lead a message with team_message.`);
       if (NEEDS_ID.has(args.action) && args.id === undefined) return fail(`${args.action} needs the task's id.`);
       try {
-        return await run(s, caller, args, ctx, gates?.());
+        const r = await run(s, caller, args, ctx, gates?.());
+        if (person && !r.isError) await tellLead(s, caller, args.action, r.forLLM);
+        return r;
       } catch (e) {
         const message = (e as Error).message;
         if (message.startsWith(BOARD_REFUSAL)) return fail(message);

@@ -1,9 +1,10 @@
 // The Team Board panel: a webview (dist/webview/team-board.js) that shows one team's board and follows
 // every change (the watched store announces them); a person's actions arrive as messages, are checked
-// against the board protocol and run through the core (board-person.ts), and the answer is shown.
+// against the board protocol and become the person's own team_tasks calls through the one pipeline
+// (policy, tool log, rate limit: board-person.ts says what the person may do), and the answer is shown.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { personAction, personCreate } from '../../core/teams/board-person';
+import { boardCall } from '../../core/teams/board-person';
 import { fromBoardPage, type BoardSnapshot, type ToBoardPage } from '../../core/teams/board-protocol';
 import { boardHtml, boardSnapshot } from '../../core/teams/board-view';
 import type { TeamsHost } from './teams-host';
@@ -65,9 +66,8 @@ export class TeamBoardPanel implements vscode.Disposable {
       this.post({ type: 'result', ...this.lastResult });
     }
     if (m.type === 'action' || m.type === 'create') {
-      const svc = this.teams.service();
       const team = this.last?.team?.id;
-      const done = svc && team ? (m.type === 'action' ? personAction(svc, team, m) : personCreate(svc, team, m)) : undefined;
+      const done = team ? this.teams.personTasks(boardCall(team, m)).then((r) => ({ ok: !r.isError, text: r.forLLM })) : undefined;
       this.lastResult = done ? await done.catch((e: unknown) => ({ ok: false, text: (e as Error).message })) : { ok: false, text: 'No team is defined.' };
       this.post({ type: 'result', ...this.lastResult });
     }

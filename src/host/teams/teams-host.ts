@@ -18,7 +18,9 @@ import { teamMd } from '../../core/teams/team-prompt';
 import { TeamService } from '../../core/teams/team-service';
 import { readTeams, TEAMS_DIR } from '../../core/teams/team-sources';
 import type { ToolsetPorts } from '../../core/toolset';
+import type { ToolResult } from '../../core/tools/types';
 import type { ChatHost } from '../chat/chat-lazy';
+import { personCall } from '../services';
 import type { StorageHost } from '../storage-host';
 import { createTeamStoreHost, type OpenBoard } from './team-store-host';
 
@@ -55,6 +57,8 @@ export interface TeamsHost extends vscode.Disposable, ChatTeamPort {
   onBoardChange(listener: (teamId: string) => void): vscode.Disposable;
   /** The window's team service (starts it, and loads the chat bundle, on first call); undefined without a team. */
   service(): TeamService | undefined;
+  /** The person's own call of team_tasks (the Team Board's buttons): through the one pipeline, like Run Tool. */
+  personTasks(args: Record<string, unknown>): Promise<ToolResult>;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
   /** Set Team Store Password, Move Team to Server… */
@@ -163,6 +167,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
       return emitter.event(listener);
     },
     service,
+    personTasks: (args) => personCall(d.rt, 'team_tasks', args),
     async teamMd(sessionKey, agentId) {
       const team = await leadTeam(sessionKey, agentId);
       return team && teamMd(team, (a) => d.agents().find((x) => x.id === a)?.description);

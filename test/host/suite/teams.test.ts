@@ -2,12 +2,17 @@
 // (the team tools appear, TEAM.md is the lead's), Pick Team… makes its lead the chat's agent, and the
 // Team Board draws the board in its webview and follows it live: tasks the lead creates through the
 // tool pipeline appear, a person approves one on the board (screenshot) and cancels another, and the
-// lead hears of both; the lead's ask_user question waits on the board and is answered there. Deleting
-// the file takes the team tools away again.
+// lead hears of both (each click a team_tasks call through the pipeline: in the tool log on the palette
+// channel, and refused like any call when the policy denies the tool); the lead's ask_user question
+// waits on the board and is answered there. Deleting the file takes the team tools away again.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../../src/core/tools/types';
 import { core, harness, waitFor } from './host-util';
+
+async function setDeny(value: string[] | undefined) {
+  await vscode.workspace.getConfiguration('pincer').update('tools.deny', value, vscode.ConfigurationTarget.Global);
+}
 
 const TEAM = '---\nname: Host Team\nlead: default\nmembers:\n  - agent: ann\n    description: writes the API\n  - bob\n---\nKeep tasks small.\n';
 
@@ -78,6 +83,27 @@ suite('Teams', () => {
       assert.match(mail.forLLM, /\[person, on the Team Board\] Approved: #\d+ \[completed\]/);
       assert.match(mail.forLLM, /\[person, on the Team Board\] Cancelled #\d+ \[cancelled\]/);
       if (harness) await waitFor('the cancelled card under Failed', async () => /Build the UI/.test((await harness!.webviewText('[data-column="failed"]')) ?? ''));
+      // The clicks went through Registry.execute: each has its row in the tool log, as the person's palette call.
+      const approved = await waitFor('the approve click in the tool log', () => pincer.services.log.recent.find((c) =>
+        c.tool === 'team_tasks' && c.channel === 'palette' && c.args.includes('"approve"') && c.args.includes('"hostteam"')));
+      assert.strictEqual(approved.outcome, 'ok');
+
+      // Hostile to the board: with team_tasks denied, its buttons are refused by the policy like any call.
+      const personList = () => vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'team_tasks', { action: 'list', team: 'hostteam' }, { show: false });
+      await setDeny(['team_tasks']);
+      try {
+        await waitFor('the deny to apply', async () => (await personList()).isError || undefined);
+        await panel.handle({ type: 'action', action: 'retry', id: ui });
+        assert.strictEqual(panel.lastResult?.ok, false, panel.lastResult?.text);
+        assert.match(panel.lastResult?.text ?? '', /not allowed by policy here \(deny: listed in pincer\.tools\.deny/);
+        assert.strictEqual((await board.get('hostteam', ui))?.status, 'cancelled', 'a refused retry changed nothing');
+        const refusedRow = await waitFor('the refused retry in the tool log', () => pincer.services.log.recent.find((c) =>
+          c.tool === 'team_tasks' && c.args.includes('"retry"') && c.outcome === 'refused'));
+        assert.strictEqual(refusedRow.channel, 'palette');
+      } finally {
+        await setDeny(undefined);
+      }
+      await waitFor('the deny to be lifted', async () => !(await personList()).isError || undefined);
 
       // The lead's ask_user waits on the board (and in an input box); the person answers on the board.
       const asking = rt.registry.execute('team_tasks', { action: 'ask_user', text: 'Which port should the API use?' }, lead) as Promise<ToolResult>;

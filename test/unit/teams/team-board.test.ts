@@ -1,9 +1,9 @@
 // The Team Board's core: the watched store announces every committed change (and nothing else), the
 // snapshot the page draws, the page's messages checked before anything acts on them, and a person's
-// actions on the real subagent machinery — a cancel stops the member's run, a reassign starts the new
-// member, approve releases dependents, reject needs feedback — each told to the lead.
+// actions — team_tasks calls through the pipeline on the palette channel — on the real subagent
+// machinery: a cancel stops the member's run, a reassign starts the new member, approve releases
+// dependents, reject needs feedback, each told to the lead; naming a team stays the person's alone.
 import assert from 'node:assert/strict';
-import { personAction, personCreate } from '../../../src/core/teams/board-person';
 import { fromBoardPage } from '../../../src/core/teams/board-protocol';
 import { boardHtml, boardSnapshot } from '../../../src/core/teams/board-view';
 import { watchBoard } from '../../../src/core/teams/board-watch';
@@ -106,9 +106,9 @@ describe('teams: the Team Board', () => {
       await t.asLead('team_tasks', { action: 'create', subject: 'Long job', assignee: 'ann' });
       const run = t.r.manager.list()[0]!;
       await eventually(async () => t.r.events.some((e) => e.type === 'tool' && e.id === run.id && e.tool === 'sleep' && e.phase === 'start'));
-      const r = await personAction(t.svc, 'web', { type: 'action', action: 'cancel', id: 1 });
-      assert.equal(r.ok, true, r.text);
-      assert.match(r.text, /^Cancelled #1 \[cancelled\]/);
+      const r = await t.asPerson({ type: 'action', action: 'cancel', id: 1 });
+      assert.equal(r.isError, false, r.forLLM);
+      assert.match(r.forLLM, /^Cancelled #1 \[cancelled\]/);
       await eventually(async () => t.r.manager.get(run.id)?.status === 'cancelled');
       const task = (await t.board.get('web', 1))!;
       assert.equal(task.status, 'cancelled', 'the watchdog did not put it back: a cancel is final until a retry');
@@ -117,8 +117,8 @@ describe('teams: the Team Board', () => {
       const mail = (await t.asLead('team_message', { action: 'read' })).forLLM;
       assert.match(mail, /\[person, on the Team Board\] Cancelled #1/);
 
-      const again = await personAction(t.svc, 'web', { type: 'action', action: 'retry', id: 1 });
-      assert.match(again.text, /^Back to pending: #1 \[pending\] .* ann is started on it\./);
+      const again = await t.asPerson({ type: 'action', action: 'retry', id: 1 });
+      assert.match(again.forLLM, /^Back to pending: #1 \[pending\] .* ann is started on it\./);
       await eventually(async () => t.r.manager.list().length === 2);
     });
 
@@ -126,11 +126,11 @@ describe('teams: the Team Board', () => {
       const t = await rigs.start({ member: (name) => reply(text(`${name} idle`)) });
       await t.asLead('team_tasks', { action: 'create', subject: 'Style the page', assignee: 'ann' });
       await eventually(async () => t.r.manager.list().some((r) => r.status === 'done'));
-      const r = await personAction(t.svc, 'web', { type: 'action', action: 'assign', id: 1, assignee: 'bob' });
-      assert.match(r.text, /^Assigned #1 \[pending\] P0 "Style the page" — for bob\. bob is started on it\./);
+      const r = await t.asPerson({ type: 'action', action: 'assign', id: 1, assignee: 'bob' });
+      assert.match(r.forLLM, /^Assigned #1 \[pending\] P0 "Style the page" — for bob\. bob is started on it\./);
       await eventually(async () => t.r.manager.list().some((x) => x.label === 'web: bob'));
-      const bad = await personAction(t.svc, 'web', { type: 'action', action: 'assign', id: 1, assignee: 'mallory' });
-      assert.deepEqual([bad.ok, bad.text], [false, 'Refused: mallory is not on team web: pick one of default, ann, bob.']);
+      const bad = await t.asPerson({ type: 'action', action: 'assign', id: 1, assignee: 'mallory' });
+      assert.deepEqual([bad.isError, bad.forLLM], [true, 'Refused: mallory is not on team web: its members are ann, bob (and the lead default).']);
       assert.equal((await t.board.get('web', 1))!.assignee, 'bob');
     });
 
@@ -143,36 +143,102 @@ describe('teams: the Team Board', () => {
       await t.asLead('team_tasks', { action: 'create', subject: 'API', assignee: 'ann', require_review: true });
       await t.asLead('team_tasks', { action: 'create', subject: 'UI', assignee: 'bob', blocked_by: [1] });
       await eventually(async () => (await t.board.get('web', 1))!.status === 'in_review');
-      const noFeedback = await personAction(t.svc, 'web', { type: 'action', action: 'reject', id: 1, text: '  ' });
-      assert.deepEqual([noFeedback.ok, noFeedback.text], [false, 'Refused: rejecting needs feedback for the member.']);
-      const ok = await personAction(t.svc, 'web', { type: 'action', action: 'approve', id: 1 });
-      assert.match(ok.text, /^Approved: #1 \[completed\][^\n]*\nNow claimable: #2 "UI" \(bob is started on it\)\./);
+      const noFeedback = await t.asPerson({ type: 'action', action: 'reject', id: 1, text: '  ' });
+      assert.deepEqual([noFeedback.isError, noFeedback.forLLM], [true, 'Refused: reject needs feedback for the member.']);
+      const ok = await t.asPerson({ type: 'action', action: 'approve', id: 1 });
+      assert.match(ok.forLLM, /^Approved: #1 \[completed\][^\n]*\nNow claimable: #2 "UI" \(bob is started on it\)\./);
       await eventually(async () => t.r.manager.list().some((x) => x.label === 'web: bob'));
       assert.equal((await t.board.events('web', { taskId: 1 })).at(-1)!.actor, 'person');
-      const twice = await personAction(t.svc, 'web', { type: 'action', action: 'approve', id: 1 });
-      assert.deepEqual([twice.ok, twice.text], [false, 'Refused: task #1 is not in review.']);
-      assert.deepEqual(await personAction(t.svc, 'nope', { type: 'action', action: 'cancel', id: 1 }), { ok: false, text: 'There is no team nope.' });
+      const twice = await t.asPerson({ type: 'action', action: 'approve', id: 1 });
+      assert.deepEqual([twice.isError, twice.forLLM], [true, 'Refused: task #1 is not in review.']);
+      const nope = await t.asPerson({ type: 'action', action: 'cancel', id: 1 }, 'nope');
+      assert.deepEqual([nope.isError, nope.forLLM], [true, 'There is no team nope (the teams are web).']);
     });
 
     it('a task the person adds is open to whoever claims it, recorded as the person\'s, and the lead is told', async () => {
       const t = await rigs.start({});
       await t.asLead('team_message', { action: 'read' });
-      const r = await personCreate(t.svc, 'web', { type: 'create', subject: 'Check the <footer> links' });
-      assert.deepEqual(r, { ok: true, text: 'Created #1 [pending] P0 "Check the <footer> links".' });
+      const r = await t.asPerson({ type: 'create', subject: 'Check the <footer> links' });
+      assert.deepEqual([r.isError, r.forLLM], [false, 'Created #1 [pending] P0 "Check the <footer> links".']);
       const task = (await t.board.get('web', 1))!;
       assert.deepEqual([task.createdBy, task.assignee, task.status], ['person', undefined, 'pending']);
       assert.match((await t.asLead('team_message', { action: 'read' })).forLLM, /\[person, on the Team Board\] Created #1 .* Assign it to a member/);
       assert.equal(t.r.manager.list().length, 0, 'nobody is started: the lead decides who does it');
-      assert.deepEqual(await personCreate(t.svc, 'nope', { type: 'create', subject: 'x' }), { ok: false, text: 'There is no team nope.' });
+      const nope = await t.asPerson({ type: 'create', subject: 'x' }, 'nope');
+      assert.equal(nope.isError, true);
+      assert.equal((await t.board.list('web', 'all', 'priority')).length, 1);
     });
 
     it('before any chat led the team, an action changes the board and starts nobody', async () => {
       const t = await rigs.start({ leadSession: false });
       await t.board.create('web', { subject: 'Docs', assignee: 'bob' }, { name: 'default', at: Date.now() });
       assert.equal(t.svc.leadSession('web'), undefined);
-      const r = await personAction(t.svc, 'web', { type: 'action', action: 'assign', id: 1, assignee: 'ann' });
-      assert.equal(r.text, 'Assigned #1 [pending] P0 "Docs" — for ann.');
+      const r = await t.asPerson({ type: 'action', action: 'assign', id: 1, assignee: 'ann' });
+      assert.equal(r.forLLM, 'Assigned #1 [pending] P0 "Docs" — for ann.');
       assert.equal(t.r.manager.list().length, 0);
+    });
+
+    it('every click, done or refused, is a team_tasks call the registry reports on the palette channel', async () => {
+      const t = await rigs.start({});
+      const seen: string[] = [];
+      const sub = t.r.x.rt.registry.onCallEnd.on((c) => seen.push(`${c.tool} ${c.channel} ${c.outcome} ${c.args}`));
+      try {
+        await t.asPerson({ type: 'create', subject: 'Logged' });
+        await t.asPerson({ type: 'action', action: 'approve', id: 1 });
+      } finally {
+        sub.dispose();
+      }
+      assert.equal(seen.length, 2, seen.join('\n'));
+      assert.match(seen[0]!, /^team_tasks palette ok .*"action":"create".*"team":"web"/);
+      assert.match(seen[1]!, /^team_tasks palette error .*"action":"approve"/);
+    });
+  });
+
+  describe('naming a team is the person\'s alone', () => {
+    const rigs = teamRigs();
+
+    it('hostile: a model on any other entry point, even the team\'s own lead, cannot act on a team by naming it; the person cannot do the agents\' work', async () => {
+      const t = await rigs.start({});
+      await t.asLead('team_tasks', { action: 'create', subject: 'Keep me', assignee: 'ann' });
+      const { rt } = t.r.x;
+      const refusal = /^Refused: team is for the person's own calls from the editor/;
+      // An outsider's chat, another extension's model, an MCP client, a subagent (even on the palette channel), and the lead itself.
+      for (const ctx of [
+        rt.context({ channel: 'chat', sessionKey: 'agent:bob:main', agentId: 'bob' }),
+        rt.context({ channel: 'lm', sessionKey: 'lm:x' }),
+        rt.context({ channel: 'mcp', sessionKey: 'mcp:x' }),
+        rt.context({ channel: 'palette', sessionKey: 'palette:sub', subagentDepth: 1 }),
+        rt.context({ channel: 'chat', sessionKey: t.lead, agentId: 'default' }),
+      ]) {
+        const r = await rt.registry.execute('team_tasks', { action: 'cancel', id: 1, team: 'web' }, ctx);
+        assert.equal(r.isError, true, `${ctx.channel}: ${r.forLLM}`);
+        assert.match(r.forLLM, refusal, ctx.channel);
+      }
+      // A person's call on the palette channel that is not the owner's is no person's either.
+      const notOwner = await rt.registry.execute('team_tasks', { action: 'cancel', id: 1, team: 'web' }, rt.context({ channel: 'palette', isOwner: false }));
+      assert.equal(notOwner.isError, true, notOwner.forLLM);
+      assert.equal((await t.board.get('web', 1))!.status, 'pending', 'nothing was cancelled');
+      assert.ok(!(await t.board.events('web', { taskId: 1 })).some((e) => e.actor === 'person'));
+      // The person acts as the lead does on the board, but claiming, completing and asking are the agents' work.
+      for (const args of [{ action: 'claim', id: 1 }, { action: 'complete', id: 1, result: 'done' }, { action: 'ask_user', text: 'Which port?' }, { action: 'comment', id: 1, text: 'hm' }]) {
+        const r = await rt.registry.execute('team_tasks', { ...args, team: 'web' }, rt.context({ channel: 'palette', sessionKey: 'palette:board' }));
+        assert.match(r.forLLM, /^The person may create, search, list, get, assign, cancel, retry, approve, reject on a team's board; \w+ is the work of the team's agents\.$/, args.action);
+      }
+      const unnamed = await rt.registry.execute('team_tasks', { action: 'list' }, rt.context({ channel: 'palette', sessionKey: 'palette:board' }));
+      assert.equal(unnamed.forLLM, 'Name the team to act on with team (one of web).');
+      assert.equal((await t.board.get('web', 1))!.status, 'pending');
+    });
+
+    it('benign: the person lists and reads the board it names, and the lead still acts without naming its team', async () => {
+      const t = await rigs.start({});
+      await t.asLead('team_tasks', { action: 'create', subject: 'Visible' });
+      const person = t.r.x.rt.context({ channel: 'palette', sessionKey: 'palette:board' });
+      const list = await t.r.x.rt.registry.execute('team_tasks', { action: 'list', team: 'web' }, person);
+      assert.equal(list.isError, false, list.forLLM);
+      assert.match(list.forLLM, /#1 \[pending\] P0 "Visible"/);
+      const get = await t.r.x.rt.registry.execute('team_tasks', { action: 'get', id: 1, team: 'web' }, person);
+      assert.match(get.forLLM, /Visible/);
+      assert.equal((await t.asLead('team_tasks', { action: 'cancel', id: 1 })).isError, false);
     });
   });
 });

@@ -3,6 +3,8 @@
 // as children of the lead's session, and the team tools registered in the runtime. The model script
 // tells members apart by their activation text ("You are ann, …") and reviewers by their prompt.
 import { Database } from '../../../src/core/storage/database';
+import { boardCall } from '../../../src/core/teams/board-person';
+import type { PersonAction, PersonTask } from '../../../src/core/teams/board-protocol';
 import { TEAM_MIGRATIONS } from '../../../src/core/teams/board-schema';
 import { subagentMemberRuns } from '../../../src/core/teams/member-runs';
 import { gatePorts } from '../../../src/core/teams/quality-gates';
@@ -47,6 +49,8 @@ export interface TeamRig {
   lead: string;
   /** Calls a team tool as the lead of session `lead`, through the runtime's pipeline. */
   asLead(tool: 'team_tasks' | 'team_message', args: Record<string, unknown>): Promise<ToolResult>;
+  /** A Team Board button on team `teamId` (default web): the person's team_tasks call on the palette channel, through the pipeline. */
+  asPerson(m: PersonAction | PersonTask, teamId?: string): Promise<ToolResult>;
 }
 
 export function teamRigs(): { start: (opts: TeamRigOptions) => Promise<TeamRig> } {
@@ -88,7 +92,11 @@ export function teamRigs(): { start: (opts: TeamRigOptions) => Promise<TeamRig> 
       // The lead's session was started for the team (as Pincer: Pick Team… does).
       if (opts.leadSession !== false) await svc.bindLead(lead, team.id);
       const ctx = r.x.rt.context({ channel: 'chat', sessionKey: lead, agentId: 'default' });
-      return { r, svc, board, team, lead, asLead: (tool, args) => r.x.rt.registry.execute(tool, args, ctx) };
+      const person = r.x.rt.context({ channel: 'palette', sessionKey: 'palette:board', agentId: 'default' });
+      return {
+        r, svc, board, team, lead, asLead: (tool, args) => r.x.rt.registry.execute(tool, args, ctx),
+        asPerson: (m, teamId = team.id) => r.x.rt.registry.execute('team_tasks', boardCall(teamId, m), person),
+      };
     },
   };
 }
