@@ -47,8 +47,8 @@ export interface PincerConfig {
 
 export function readConfig(get: (key: string) => unknown, warn: (message: string) => void = () => undefined): PincerConfig {
   const num = (key: string, min: number, max: number, fallback: number) =>
-    readSetting(get, key, z.number().min(min).max(max), fallback, warn);
-  const bool = (key: string, fallback: boolean) => readSetting(get, key, z.boolean(), fallback, warn);
+    readSetting(get, key, () => z.number().min(min).max(max), fallback, warn);
+  const bool = (key: string, fallback: boolean) => readSetting(get, key, () => z.boolean(), fallback, warn);
   return {
     policy: readPolicyConfig(get, warn),
     rateLimit: {
@@ -59,7 +59,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     loopDetection: {
       enabled: bool('loopDetection.enabled', true),
       historySize: num('loopDetection.historySize', 5, 1000, 30),
-      thresholds: readSetting(get, 'loopDetection.thresholds', z.partialRecord(
+      thresholds: readSetting(get, 'loopDetection.thresholds', () => z.partialRecord(
         z.enum(['sameCall', 'sameResult', 'pingPong', 'pollNoProgress', 'readOnlyStreak']), thresholds), {}, warn),
     },
     limits: {
@@ -70,12 +70,12 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
     slowNoticeMs: num('tools.slowNoticeSeconds', 1, 86_400, 120) * 1000,
     fs: {
       workspaceOnly: bool('fs.workspaceOnly', DEFAULT_FS_SETTINGS.workspaceOnly),
-      allowPaths: readSetting(get, 'fs.allowPaths', z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.allowPaths], warn),
-      denyPaths: readSetting(get, 'fs.denyPaths', z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.denyPaths], warn),
+      allowPaths: readSetting(get, 'fs.allowPaths', () => z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.allowPaths], warn),
+      denyPaths: readSetting(get, 'fs.denyPaths', () => z.array(z.string().min(1)), [...DEFAULT_FS_SETTINGS.denyPaths], warn),
     },
     edits: {
-      review: readSetting(get, 'edits.review', z.enum(['always', 'auto-approve-globs', 'never']), 'always', warn),
-      autoApprove: readSetting(get, 'edits.autoApprove', z.array(z.string().min(1)), [], warn),
+      review: readSetting(get, 'edits.review', () => z.enum(['always', 'auto-approve-globs', 'never']), 'always', warn),
+      autoApprove: readSetting(get, 'edits.autoApprove', () => z.array(z.string().min(1)), [], warn),
     },
     memory: readMemoryConfig(get, warn),
     exec: readExecConfig(get, warn),

@@ -29,9 +29,9 @@ export function readChatConfig(get: (key: string) => unknown, warn: (message: st
       openai: { baseUrl: readSetting(get, 'providers.openai.baseUrl', url, DEFAULT_OPENAI_BASE_URL, warn).replace(/\/+$/, '') },
       anthropic: { baseUrl: readSetting(get, 'providers.anthropic.baseUrl', url, DEFAULT_ANTHROPIC_BASE_URL, warn).replace(/\/+$/, '') },
     },
-    maxIterations: readSetting(get, 'chat.maxIterations', z.number().int().min(1).max(500), 20, warn),
-    maxTurnTokens: readSetting(get, 'chat.maxTurnTokens', z.number().int().min(0).max(100_000_000), 0, warn),
-    pricing: readSetting(get, 'chat.pricing', z.record(z.string().min(1), z.object({
+    maxIterations: readSetting(get, 'chat.maxIterations', () => z.number().int().min(1).max(500), 20, warn),
+    maxTurnTokens: readSetting(get, 'chat.maxTurnTokens', () => z.number().int().min(0).max(100_000_000), 0, warn),
+    pricing: readSetting(get, 'chat.pricing', () => z.record(z.string().min(1), z.object({
       inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0), cachedPerMTok: z.number().min(0).optional(),
     }).strict()), {}, warn),
   };

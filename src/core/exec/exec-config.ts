@@ -41,7 +41,7 @@ const allowlistEntry = z.object({
  */
 function readGroups(get: (key: string) => unknown, warn: (message: string) => void): { on: Partial<Record<GroupName, boolean>>; actions: Partial<Record<GroupName, GroupAction>> } {
   const raw = readSetting<Partial<Record<GroupName, boolean | GroupAction>>>(get, 'exec.denyGroups',
-    z.partialRecord(z.enum(GROUP_NAMES), z.union([z.boolean(), z.enum(['deny', 'ask'])])), {}, warn);
+    () => z.partialRecord(z.enum(GROUP_NAMES), z.union([z.boolean(), z.enum(['deny', 'ask'])])), {}, warn);
   const on: Partial<Record<GroupName, boolean>> = {};
   const actions: Partial<Record<GroupName, GroupAction>> = {};
   for (const [g, value] of Object.entries(raw) as [GroupName, boolean | GroupAction][]) {
@@ -55,7 +55,7 @@ function readGroups(get: (key: string) => unknown, warn: (message: string) => vo
 
 export function readExecConfig(get: (key: string) => unknown, warn: (message: string) => void): ExecConfig {
   const seconds = (key: string, min: number, max: number, fallback: number) =>
-    readSetting(get, key, z.number().min(min).max(max), fallback, warn) * 1000;
+    readSetting(get, key, () => z.number().min(min).max(max), fallback, warn) * 1000;
   const groups = readGroups(get, warn);
   const timeoutMs = seconds('exec.timeoutSeconds', 1, 86_400, 60);
   let maxTimeoutMs = seconds('exec.maxTimeoutSeconds', 1, 86_400, 1800);
@@ -64,23 +64,23 @@ export function readExecConfig(get: (key: string) => unknown, warn: (message: st
     maxTimeoutMs = timeoutMs;
   }
   return {
-    host: readSetting(get, 'exec.host', z.enum(['terminal', 'process', 'sandbox', 'devcontainer']), 'terminal', warn),
+    host: readSetting(get, 'exec.host', () => z.enum(['terminal', 'process', 'sandbox', 'devcontainer']), 'terminal', warn),
     policy: {
-      security: readSetting(get, 'exec.security', z.enum(['deny', 'allowlist', 'full']), 'full', warn),
-      ask: readSetting(get, 'exec.ask', z.enum(['off', 'on-miss', 'always']), 'on-miss', warn),
+      security: readSetting(get, 'exec.security', () => z.enum(['deny', 'allowlist', 'full']), 'full', warn),
+      ask: readSetting(get, 'exec.ask', () => z.enum(['off', 'on-miss', 'always']), 'on-miss', warn),
       denyGroups: { ...allGroups(true), ...groups.on },
       groupActions: groups.actions,
-      allowlist: readSetting<AllowlistEntry[]>(get, 'exec.allowlist', z.array(allowlistEntry), [], warn),
+      allowlist: readSetting<AllowlistEntry[]>(get, 'exec.allowlist', () => z.array(allowlistEntry), [], warn),
     },
     timeoutMs,
     maxTimeoutMs,
     backgroundTimeoutMs: seconds('exec.backgroundTimeoutSeconds', 1, 7 * 86_400, 1800),
     approvalTimeoutMs: seconds('exec.approvalTimeoutSeconds', 5, 3600, 120),
-    maxOutputChars: readSetting(get, 'exec.maxOutputChars', z.number().int().min(1000).max(2_000_000), 30_000, warn),
+    maxOutputChars: readSetting(get, 'exec.maxOutputChars', () => z.number().int().min(1000).max(2_000_000), 30_000, warn),
     sandbox: readSandboxConfig(get, warn),
-    devcontainer: { cliPath: readSetting(get, 'exec.devcontainer.cliPath', z.string(), '', warn) },
+    devcontainer: { cliPath: readSetting(get, 'exec.devcontainer.cliPath', () => z.string(), '', warn) },
     shellIntegrationWaitMs: seconds('exec.terminal.shellIntegrationWaitSeconds', 0, 120, 5),
-    approvalPrompt: readSetting(get, 'exec.approvalPrompt', z.enum(['modal', 'notification']), 'modal', warn),
+    approvalPrompt: readSetting(get, 'exec.approvalPrompt', () => z.enum(['modal', 'notification']), 'modal', warn),
     credentialed: readCredentialedConfig(get, warn),
   };
 }

@@ -25,10 +25,10 @@ export interface MemoryConfig {
 const userName = z.string().max(128).regex(/^[^\u0000-\u001f/\\]*$/, 'no control characters or slashes');
 
 export function readMemoryConfig(get: (key: string) => unknown, warn: (message: string) => void): MemoryConfig {
-  const routed = readSetting(get, 'contextFiles.routed', z.array(z.enum(ROUTED_CONTEXT_FILES)), [...ROUTED_CONTEXT_FILES], warn);
-  const baseUrl = readSetting(get, 'memory.embeddings.baseUrl', z.union([z.literal(''), z.url({ protocol: /^https?$/ })]), '', warn);
-  const model = readSetting(get, 'memory.embeddings.model', z.string().max(200), '', warn);
-  const dimensions = readSetting<number | undefined>(get, 'memory.embeddings.dimensions', z.number().int().min(1).max(8192), undefined, warn);
+  const routed = readSetting(get, 'contextFiles.routed', () => z.array(z.enum(ROUTED_CONTEXT_FILES)), [...ROUTED_CONTEXT_FILES], warn);
+  const baseUrl = readSetting(get, 'memory.embeddings.baseUrl', () => z.union([z.literal(''), z.url({ protocol: /^https?$/ })]), '', warn);
+  const model = readSetting(get, 'memory.embeddings.model', () => z.string().max(200), '', warn);
+  const dimensions = readSetting<number | undefined>(get, 'memory.embeddings.dimensions', () => z.number().int().min(1).max(8192), undefined, warn);
   if (baseUrl && !model) warn('Setting pincer.memory.embeddings.baseUrl is set but pincer.memory.embeddings.model is empty; memory search stays keyword-only until both are set.');
   return {
     user: readSetting(get, 'user', userName, '', warn).trim(),

@@ -46,17 +46,21 @@ export const DEFAULT_POLICY: PolicyConfig = {
   subagentMaxDepth: 1,
 };
 
-/** Reads one setting through a schema; a bad value is reported and replaced by the fallback. */
+/**
+ * Reads one setting through a schema; a bad value is reported and replaced by the fallback. The schema
+ * may be given as a function that builds it: it is then built only for a key that has a value. Most
+ * keys are unset, and building every key's zod schema at each read cost the first tool call ~6 ms.
+ */
 export function readSetting<T>(
   get: (key: string) => unknown,
   key: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodType<T> | (() => z.ZodType<T>),
   fallback: T,
   warn: (message: string) => void,
 ): T {
   const raw = get(key);
   if (raw === undefined || raw === null) return fallback;
-  const parsed = schema.safeParse(raw);
+  const parsed = (typeof schema === 'function' ? schema() : schema).safeParse(raw);
   if (parsed.success) return parsed.data;
   const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ');
   warn(`Setting pincer.${key} is invalid (${why}); using ${JSON.stringify(fallback)} until it is fixed.`);
@@ -67,15 +71,15 @@ export function readSetting<T>(
 const agentsSchema = z.record(z.string(), z.looseObject({ tools: agentToolPolicySchema.optional() }));
 
 export function readPolicyConfig(get: (key: string) => unknown, warn: (message: string) => void): PolicyConfig {
-  const list = z.array(z.string().min(1));
+  const list = () => z.array(z.string().min(1));
   return {
-    profile: readSetting(get, 'tools.profile', z.string().min(1), DEFAULT_POLICY.profile, warn),
+    profile: readSetting(get, 'tools.profile', () => z.string().min(1), DEFAULT_POLICY.profile, warn),
     allow: readSetting(get, 'tools.allow', list, [], warn),
     deny: readSetting(get, 'tools.deny', list, [], warn),
     alsoAllow: readSetting(get, 'tools.alsoAllow', list, [], warn),
-    byProvider: readSetting(get, 'tools.byProvider', z.record(z.string(), toolPolicySchema), {}, warn),
-    byChannel: readSetting(get, 'tools.byChannel', z.record(z.string(), channelPolicySchema), {}, warn),
+    byProvider: readSetting(get, 'tools.byProvider', () => z.record(z.string(), toolPolicySchema), {}, warn),
+    byChannel: readSetting(get, 'tools.byChannel', () => z.record(z.string(), channelPolicySchema), {}, warn),
     agents: Object.fromEntries(Object.entries(readSetting(get, 'agents', agentsSchema, {}, warn)).map(([id, a]) => [id, a.tools ?? {}])),
-    subagentMaxDepth: readSetting(get, 'subagents.maxDepth', z.number().int().min(0).max(5), DEFAULT_POLICY.subagentMaxDepth, warn),
+    subagentMaxDepth: readSetting(get, 'subagents.maxDepth', () => z.number().int().min(0).max(5), DEFAULT_POLICY.subagentMaxDepth, warn),
   };
 }

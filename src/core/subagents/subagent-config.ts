@@ -44,7 +44,7 @@ export const DEFAULT_SUBAGENT_CONFIG: SubagentConfig = Object.freeze({
 export function readSubagentConfig(get: (key: string) => unknown, warn: (message: string) => void): SubagentConfig {
   const d = DEFAULT_SUBAGENT_CONFIG;
   const int = (key: string, min: number, max: number, fallback: number) =>
-    readSetting(get, `subagents.${key}`, z.number().int().min(min).max(max), fallback, warn);
+    readSetting(get, `subagents.${key}`, () => z.number().int().min(min).max(max), fallback, warn);
   return {
     maxConcurrent: int('maxConcurrent', 1, 64, d.maxConcurrent),
     maxChildrenPerParent: int('maxChildrenPerParent', 1, 64, d.maxChildrenPerParent),
@@ -55,6 +55,6 @@ export function readSubagentConfig(get: (key: string) => unknown, warn: (message
     stallMs: int('stallMinutes', 1, 24 * 60, d.stallMs / 60_000) * 60_000,
     archiveMs: int('archiveMinutes', 1, 7 * 24 * 60, d.archiveMs / 60_000) * 60_000,
     maxRetries: d.maxRetries,
-    askBeforeSpawn: readSetting(get, 'subagents.askBeforeSpawn', z.enum(['never', 'background', 'always']), d.askBeforeSpawn, warn),
+    askBeforeSpawn: readSetting(get, 'subagents.askBeforeSpawn', () => z.enum(['never', 'background', 'always']), d.askBeforeSpawn, warn),
   };
 }

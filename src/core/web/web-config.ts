@@ -23,17 +23,17 @@ export const WEB_USER_ONLY_SETTINGS = ['web.allowLocalhost', 'web.allowDomains',
   'browser.executablePath', 'browser.headless', 'browser.profile'] as const;
 
 export function readWebConfig(get: (key: string) => unknown, warn: (message: string) => void): WebConfig {
-  const globs = z.array(z.string().min(1));
-  const order = readSetting(get, 'web.searchProviders', z.array(z.enum(SEARCH_PROVIDER_IDS)), ['exa', 'tavily', 'brave'] as SearchProviderId[], warn);
+  const globs = () => z.array(z.string().min(1));
+  const order = readSetting(get, 'web.searchProviders', () => z.array(z.enum(SEARCH_PROVIDER_IDS)), ['exa', 'tavily', 'brave'] as SearchProviderId[], warn);
   return {
-    allowLocalhost: readSetting(get, 'web.allowLocalhost', z.boolean(), false, warn),
+    allowLocalhost: readSetting(get, 'web.allowLocalhost', () => z.boolean(), false, warn),
     allowDomains: readSetting(get, 'web.allowDomains', globs, [], warn),
     denyDomains: readSetting(get, 'web.denyDomains', globs, [], warn),
     searchProviders: [...new Set([...order.filter((p) => p !== 'duckduckgo'), 'duckduckgo' as const])],
     browser: {
-      executablePath: readSetting(get, 'browser.executablePath', z.string(), '', warn) || undefined,
-      headless: readSetting(get, 'browser.headless', z.boolean(), true, warn),
-      profile: readSetting(get, 'browser.profile', z.string(), '', warn) || undefined,
+      executablePath: readSetting(get, 'browser.executablePath', () => z.string(), '', warn) || undefined,
+      headless: readSetting(get, 'browser.headless', () => z.boolean(), true, warn),
+      profile: readSetting(get, 'browser.profile', () => z.string(), '', warn) || undefined,
     },
   };
 }
