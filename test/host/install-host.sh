@@ -21,6 +21,8 @@ if ! dpkg -s $APT_PACKAGES >/dev/null 2>&1; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends $APT_PACKAGES >/dev/null
 fi
+# pgvector for the team store's memory on PostgreSQL: built from Debian's source (no bookworm package).
+bash "$(dirname "$0")/../support/install-pgvector.sh"
 
 if [ -x "$HOST_DIR/node_modules/.bin/code-server" ] && [ -x "$HOST_DIR/node_modules/.bin/node" ] \
    && [ -f "$HOST_DIR/.complete-$CODE_SERVER_VERSION" ]; then
