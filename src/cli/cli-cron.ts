@@ -1,12 +1,12 @@
 // `pincer cron`: the scheduled jobs of a workspace database from the command line — list, get, add,
-// pause, resume, remove, and run one now. Every action is the cron tool's own (its checks and wording);
-// the person at the terminal is its owner, so the tool policy (what a model may call) is not asked.
+// pause, resume, remove, and run one now. Every action is a call of the cron tool through the one
+// pipeline (its checks and wording, the tool log, the allow and deny lists), made as the person at the
+// terminal: a person's own call is not limited by the profile, the menu a model is offered.
 // There is no scheduler here: a job runs on its schedule in the editor, or now with `pincer cron run`
 // (a command through exec's judge, answered by --approve; a prompt needs the editor's model).
 import { CronScheduler, type CronRunResult } from '../core/automation/cron-scheduler';
 import { scheduleFromText } from '../core/automation/cron-format';
 import { CronStore, type CronJob, type CronRun } from '../core/automation/cron-store';
-import { createCronTool, cronAction } from '../core/automation/cron-tool';
 import { systemClock } from '../core/clock';
 import { runtimeFor } from './cli-run';
 import type { Values } from './main';
@@ -44,13 +44,19 @@ function jsonOf(action: string, details: Record<string, unknown> | undefined, me
 
 export async function cron(values: Values, positionals: string[]): Promise<number> {
   const args = cronArgs(values, positionals);
-  const { rt, root, jobs, store } = runtimeFor(values);
+  let scheduler: CronScheduler | undefined;
+  let cronStore: () => Promise<CronStore | undefined> = async () => undefined;
+  const { rt, root, jobs, store } = runtimeFor(values, {
+    cron: (s) => {
+      cronStore = async () => {
+        const db = await s.database();
+        return db && new CronStore(db);
+      };
+      return { store: () => cronStore(), scheduler: () => scheduler, clock: systemClock };
+    },
+  });
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort(new Error('interrupted')));
-  const cronStore = async () => {
-    const db = await store.database();
-    return db && new CronStore(db);
-  };
   const run = async (job: CronJob, signal: AbortSignal): Promise<CronRunResult> => {
     const task = job.task as { command: string };
     const r = await rt.registry.execute('exec', { command: task.command }, rt.context({
@@ -59,15 +65,16 @@ export async function cron(values: Values, positionals: string[]): Promise<numbe
     const ref = r.details?.jobId;
     return { outcome: r.outcome ?? (r.isError ? 'error' : 'ok'), detail: r.forLLM, ...(typeof ref === 'string' ? { ref } : {}) };
   };
-  const scheduler = new CronScheduler({ store: cronStore, run });
-  const tool = createCronTool({ store: cronStore, scheduler: () => scheduler, clock: systemClock });
+  scheduler = new CronScheduler({ store: () => cronStore(), run });
   try {
     if (args.action === 'run') {
       const job = await (await cronStore())?.get(args.id as string);
       // A prompt's agent turn needs the editor's model: refused before anything is recorded.
       if (job && 'prompt' in job.task) return done(values, args.action, true, `Job ${job.id} is a prompt: it runs in the editor, where a model is chosen (pincer.cron.runNow, or the Scheduled view).`);
     }
-    const r = await cronAction(tool, args, rt.context({ channel: 'cli', sessionKey: `cli:${process.pid}`, isOwner: true, workspaceRoot: root, signal: controller.signal }));
+    const r = await rt.personCall('cron', args, {
+      channel: 'cli', sessionKey: `cli:${process.pid}`, turnId: `cli:${process.pid}:cron`, workspaceRoot: root, signal: controller.signal,
+    });
     const failedRun = args.action === 'run' && !r.isError && (r.details?.run as CronRun | undefined)?.outcome !== 'ok';
     return done(values, args.action as string, r.isError || failedRun, r.forLLM, r.details);
   } finally {

@@ -12,6 +12,7 @@ import { PincerRuntime } from '../core/runtime';
 import { createToolset, type ExecPorts } from '../core/toolset';
 import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { JobManager } from '../core/exec/run/job-manager';
+import type { CronToolPorts } from '../core/automation/cron-tool';
 import { loadCliConfig } from './cli-config';
 import { cliExecPorts, parseApprove } from './cli-exec';
 import { cliCustomTools } from './cli-custom-tools';
@@ -43,7 +44,12 @@ export interface CliRuntime {
  */
 const warnOf = (m: string) => process.stderr.write(`pincer: warning: ${m}\n`);
 
-export function runtimeFor(values: Values): CliRuntime {
+/** Tools a command adds to the toolset: `pincer cron`'s scheduled jobs, on the same store. */
+export interface CliExtras {
+  cron?: (store: CliStore) => CronToolPorts;
+}
+
+export function runtimeFor(values: Values, extras: CliExtras = {}): CliRuntime {
   const workspace = values.workspace ? path.resolve(values.workspace) : undefined;
   if (workspace && !fs.existsSync(workspace)) throw new UsageError(`--workspace ${workspace}: no such directory.`);
   const root = fs.realpathSync(workspace ?? process.cwd());
@@ -61,6 +67,7 @@ export function runtimeFor(values: Values): CliRuntime {
   const toolset = createToolset({
     rt, folders: () => [{ path: root }], home: os.homedir(), ownStorage: [store.dir], fs: nodeFs, customTools: custom,
     skills: { catalog: cliSkills(values, root, warn) },
+    ...(extras.cron ? { cron: extras.cron(store) } : {}),
     reviewer, rgPath: locateRipgrep([]),
     memory: () => store.memory(), userId: () => store.userId(), sessions: () => store.sessions(),
     // No model in the CLI: sessions_send says so.

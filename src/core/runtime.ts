@@ -11,7 +11,7 @@ import { PolicyEngine, type PolicyDecision, type PolicyRequest } from './policy/
 import { datetimeTool } from './tools/builtin/datetime';
 import { createSessionStatusTool } from './tools/builtin/session-status';
 import { Registry } from './tools/registry';
-import type { Tool, ToolContext } from './tools/types';
+import type { Tool, ToolContext, ToolResult } from './tools/types';
 
 export interface RuntimeOptions {
   config: PincerConfig;
@@ -91,6 +91,22 @@ export class PincerRuntime {
   }
 
   /** A context with safe defaults for entry points that are not an agent run (palette, CLI). */
+  /**
+   * A person's own call (a view's button, Run Tool, `pincer cron`): through the one pipeline, as the
+   * owner, under every allow and deny list, the owner and the trust checks but not the profile (the
+   * menu a model is offered), and a run of its own — loop detection is per turn, so nothing of it
+   * outlives it and five identical clicks never halt the next one.
+   */
+  personCall(name: string, args: unknown, over: Partial<ToolContext> & Pick<ToolContext, 'channel' | 'turnId'>): Promise<ToolResult> {
+    const ctx = this.personContext(over);
+    return this.registry.execute(name, args, ctx).finally(() => this.loops.forget(ctx.turnId!));
+  }
+
+  /** The context of a person's own call: also what a picker of the tools a person may run asks the policy with. */
+  personContext(over: Partial<ToolContext> & Pick<ToolContext, 'channel'>): ToolContext {
+    return this.context({ ...over, isOwner: true, profileOverride: PERSON_PROFILE });
+  }
+
   context(over: Partial<ToolContext> & Pick<ToolContext, 'channel'>): ToolContext {
     return {
       sessionKey: `${over.channel}:default`, agentId: 'default', subagentDepth: 0,
@@ -101,6 +117,9 @@ export class PincerRuntime {
     };
   }
 }
+
+/** The profile a person's own call runs under: every tool, then every list the person wrote. */
+export const PERSON_PROFILE = 'full';
 
 function loopConfig(c: PincerConfig): Partial<LoopConfig> {
   return { enabled: c.loopDetection.enabled, historySize: c.loopDetection.historySize, ...c.loopDetection.thresholds };

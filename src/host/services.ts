@@ -29,12 +29,7 @@ export function hostContext(rt: PincerRuntime, channel: 'palette' | 'chat', sign
   });
 }
 
-/**
- * A person's own call from this window (Run Tool, a view's button): through the one pipeline on the
- * palette channel, as the owner, and a run of its own — loop detection is per turn, so nothing of it
- * outlives it and five identical clicks never halt the next one.
- */
+/** A person's own call from this window (Run Tool, a view's button), on the palette channel: see PincerRuntime.personCall. */
 export function personCall(rt: PincerRuntime, name: string, args: unknown, signal: AbortSignal = new AbortController().signal): Promise<ToolResult> {
-  const ctx = hostContext(rt, 'palette', signal);
-  return rt.registry.execute(name, args, ctx).finally(() => rt.loops.forget(ctx.turnId!));
+  return rt.personCall(name, args, hostContext(rt, 'palette', signal));
 }

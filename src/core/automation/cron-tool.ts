@@ -117,14 +117,3 @@ export function createCronTool(ports: CronToolPorts): Tool {
     },
   });
 }
-
-/**
- * `pincer cron`'s action on the jobs: the tool's argument checks, refusals and wording, but not the
- * pipeline (no policy, log row or rate limit). Only the CLI still calls the tool this way: there the
- * default profile leaves cron out, so routing it through Registry.execute would refuse `pincer cron`
- * out of the box. The editor's Scheduled view calls the tool through the registry.
- */
-export async function cronAction(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = parseArguments('cron', tool.parameters, args);
-  return parsed.ok ? tool.execute(parsed.value, ctx) : fail(parsed.message);
-}

@@ -108,7 +108,7 @@ export class Registry {
   policyRequest(ctx: ToolContext): PolicyRequest {
     return {
       agentId: ctx.agentId, provider: ctx.provider, channel: ctx.channel, depth: ctx.subagentDepth,
-      isOwner: ctx.isOwner, trusted: ctx.workspaceTrusted, requestAllow: ctx.requestAllow,
+      isOwner: ctx.isOwner, trusted: ctx.workspaceTrusted, requestAllow: ctx.requestAllow, profileOverride: ctx.profileOverride,
     };
   }
 

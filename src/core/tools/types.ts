@@ -31,12 +31,25 @@ export interface ToolContext {
   readonly workspaceRoot?: string;
   /** Aborted when the user cancels or the deadline passes; tools must stop promptly. */
   readonly signal: AbortSignal;
+  /**
+   * Hears the same abort as `signal` without making it. Under the pipeline a call's AbortSignal is
+   * made the first time the tool reads `signal` (Node takes microseconds to make one, more than the
+   * rest of the pipeline), so a tool that only needs to hear of the abort (the MCP bridge) listens
+   * here. A listener added after the abort runs at once. Absent on a context made outside the pipeline.
+   */
+  readonly onAbort?: (listener: (reason: unknown) => void) => void;
   /** Epoch milliseconds by which the call must finish. */
   readonly deadline: number;
   /** Tool names the model was offered for this request; a call outside it is refused. */
   readonly offeredTools?: ReadonlySet<string>;
   /** A last intersection applied to the policy for this request only (a per-request allow list). */
   readonly requestAllow?: readonly string[];
+  /**
+   * A profile that replaces the configured ones for this call. A profile is the menu a model is
+   * offered; a person's own call (a view's button, Run Tool, `pincer cron`) is not the model's, so it
+   * runs under `full` — and still under every allow and deny list, the owner and the trust checks.
+   */
+  readonly profileOverride?: string;
   /** False in an untrusted workspace: only read-only tools may run. */
   readonly workspaceTrusted: boolean;
   /** Where a long call reports how far it got (an MCP server's progress notifications); the chat shows it on the tool card. */

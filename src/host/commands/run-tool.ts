@@ -15,13 +15,13 @@ export interface RunToolOptions {
 export async function runToolCommand(s: HostServices, name?: string, args?: unknown, opts: RunToolOptions = {}): Promise<ToolResult | undefined> {
   const { rt } = s;
   if (!name) {
-    const ctx = hostContext(rt, 'palette', new AbortController().signal);
+    const ctx = rt.personContext(hostContext(rt, 'palette', new AbortController().signal));
     const allowed = rt.effectiveTools(rt.registry.policyRequest(ctx)).allowed;
     const items = allowed.map((n) => rt.registry.get(n)!).map((t) => ({
       label: t.name, description: `${t.group} · ${t.capability}`, detail: t.description.split(/(?<=\.)\s/)[0],
     }));
     if (!items.length) {
-      void vscode.window.showWarningMessage('Pincer: no tools are allowed here. Check pincer.tools.profile, allow and deny, or run "Pincer: Show Effective Tools".');
+      void vscode.window.showWarningMessage('Pincer: no tools are allowed here. Check the allow and deny lists in pincer.tools, or run "Pincer: Show Effective Tools".');
       return undefined;
     }
     // Kept open when focus moves: the previous run's terminal or result preview can take focus a

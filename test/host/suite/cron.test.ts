@@ -18,8 +18,8 @@ async function setUser(key: string, value: unknown) {
 
 suite('Scheduled', () => {
   suiteSetup(async () => {
-    // cron is owner-only and outside the coding profile: the person allows it, as the README says.
-    await setUser('tools.alsoAllow', ['cron']);
+    // cron is outside the coding profile, which is the model's menu: the person's own calls below
+    // (Run Tool, the view's buttons) run it all the same.
     await setUser('exec.host', 'process');
     await setUser('exec.sandbox.mode', 'off');
     await setUser('rateLimit.enabled', false);
@@ -77,7 +77,7 @@ suite('Scheduled', () => {
       (await vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'cron', { action: 'list' }, { show: false })).isError || undefined);
     const refused = await vscode.commands.executeCommand<ToolResult>('pincer.cron.pause', node);
     assert.strictEqual(refused.isError, true, refused.forLLM);
-    assert.match(refused.forLLM, /not allowed by policy here \(deny: listed in pincer\.tools\.deny \(deny wins over pincer\.tools\.alsoAllow\)\)/);
+    assert.match(refused.forLLM, /not allowed by policy here \(deny: listed in pincer\.tools\.deny\)/);
     assert.strictEqual((await view.getTreeItem(node)).contextValue, 'pincer.cron.active', 'a refused pause changed nothing');
     const refusedRow = await waitFor('the refused pause in the tool log', () => pincer.services.log.recent.find((c) =>
       c.tool === 'cron' && c.args.includes('"pause"') && c.outcome === 'refused'));

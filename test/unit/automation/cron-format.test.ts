@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { jobRow, runDocument, runRow, runSession, scheduleFromText } from '../../../src/core/automation/cron-format';
 import { CronScheduler } from '../../../src/core/automation/cron-scheduler';
 import { CRON_MIGRATIONS, CronStore, type CronJob, type CronRun } from '../../../src/core/automation/cron-store';
-import { createCronTool, cronAction } from '../../../src/core/automation/cron-tool';
+import { createCronTool } from '../../../src/core/automation/cron-tool';
 import { Database } from '../../../src/core/storage/database';
 import { runtimeWith } from '../../support/test-tools';
 import { removeTempDirs, STORAGE_WORKER, tempDir } from '../../support/storage-fixtures';
@@ -54,7 +54,7 @@ describe('cron wording', () => {
 });
 
 describe('a person\'s action on the jobs, and the view told about runs', () => {
-  it('cronAction checks the arguments like a call through the pipeline; the scheduler reports each run\'s start and end', async () => {
+  it('a person\'s call goes through the pipeline under the lists, not the profile; the scheduler reports each run\'s start and end', async () => {
     db = await Database.open({ dir: tempDir('cron-format'), workerPath: STORAGE_WORKER, migrations: CRON_MIGRATIONS });
     const store = new CronStore(db);
     let told = 0;
@@ -62,19 +62,35 @@ describe('a person\'s action on the jobs, and the view told about runs', () => {
     const clock = { now: () => T0 };
     const scheduler = new CronScheduler({ store: async () => store, clock, run: async () => ({ outcome: 'ok', detail: 'fine' }), onRun: () => { told++; } });
     const tool = createCronTool({ store: async () => store, scheduler: () => scheduler, clock, changed: () => { changed++; } });
-    const ctx = runtimeWith({}, []).context({ channel: 'test', sessionKey: 'view' });
-    const loop = await cronAction(tool, { action: 'add', name: 'x', schedule: { everySeconds: 5 }, task: { command: 'true' } }, ctx);
+    // cron is outside the coding profile: the model is not offered it, the person still calls it.
+    const rt = runtimeWith({ 'tools.profile': 'coding' }, [tool]);
+    let turn = 0;
+    const person = (args: Record<string, unknown>) => rt.personCall('cron', args, { channel: 'test', sessionKey: 'view', turnId: `view:${++turn}` });
+    const asModel = await rt.registry.execute('cron', { action: 'list' }, rt.context({ channel: 'test', sessionKey: 'chat' }));
+    assert.equal(asModel.outcome, 'denied', asModel.forLLM);
+    assert.match(asModel.forLLM, /profile/);
+    const loop = await person({ action: 'add', name: 'x', schedule: { everySeconds: 5 }, task: { command: 'true' } });
     assert.equal(loop.isError, true);
     assert.match(loop.forLLM, /everySeconds/);
     assert.equal(changed, 0, 'nothing was added');
-    const added = await cronAction(tool, { action: 'add', name: 'x', schedule: { everySeconds: 60 }, task: { command: 'true' } }, ctx);
+    const added = await person({ action: 'add', name: 'x', schedule: { everySeconds: 60 }, task: { command: 'true' } });
     assert.equal(added.isError, false, added.forLLM);
     assert.equal(changed, 1);
-    const ran = await cronAction(tool, { action: 'run', id: added.details!.id as string }, ctx);
+    const ran = await person({ action: 'run', id: added.details!.id as string });
     assert.match(ran.forLLM, /^Ran job .*: ok\nfine$/);
     assert.equal(told, 2, 'told when the run started and when it was recorded');
-    await cronAction(tool, { action: 'pause', id: added.details!.id as string }, ctx);
-    await cronAction(tool, { action: 'remove', id: added.details!.id as string }, ctx);
+    await person({ action: 'pause', id: added.details!.id as string });
+    await person({ action: 'remove', id: added.details!.id as string });
     assert.equal(changed, 3);
+    // Five identical calls are a person clicking, not a loop: each is a run of its own.
+    for (let i = 0; i < 6; i++) assert.equal((await person({ action: 'list' })).isError, false);
+  });
+
+  it('a deny list the person wrote refuses their own call too', async () => {
+    const tool = createCronTool({ store: async () => undefined, clock: { now: () => T0 } });
+    const rt = runtimeWith({ 'tools.deny': ['cron'] }, [tool]);
+    const r = await rt.personCall('cron', { action: 'list' }, { channel: 'test', sessionKey: 'view', turnId: 'view:1' });
+    assert.equal(r.outcome, 'denied', r.forLLM);
+    assert.match(r.forLLM, /deny/);
   });
 });

@@ -18,11 +18,11 @@ function temp(prefix: string): string {
 }
 
 /** A workspace, its state folder and a --config that runs commands unconfined (the judge still applies). */
-function rig() {
+function rig(settings: Record<string, unknown> = {}) {
   const ws = temp('pincer-cron-ws-');
   const state = temp('pincer-cron-state-');
   const config = path.join(temp('pincer-cron-cfg-'), 'settings.json');
-  fs.writeFileSync(config, JSON.stringify({ 'pincer.exec.sandbox.mode': 'off' }));
+  fs.writeFileSync(config, JSON.stringify({ 'pincer.exec.sandbox.mode': 'off', ...settings }));
   const pincer = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, 'cron', ...args, '--workspace', ws, '--state', state, '--config', config], { encoding: 'utf8', timeout: 20_000 });
     return { code: r.status, out: r.stdout, err: r.stderr };
@@ -90,6 +90,15 @@ describe('pincer cron', function () {
     const loop = pincer('add', 'x', '30', '--command', 'true');
     assert.equal(loop.code, 1, 'under a minute is a loop, not a schedule');
     assert.match(loop.err, /everySeconds/);
+  });
+
+  it('goes through the pipeline as the person: the profile (a model\'s menu) does not stop it, a deny list does', () => {
+    const coding = rig({ 'pincer.tools.profile': 'coding' }).pincer('list', '--json');
+    assert.equal(coding.code, 0, coding.err);
+    assert.deepEqual(JSON.parse(coding.out).jobs, []);
+    const denied = rig({ 'pincer.tools.deny': ['cron'] }).pincer('list', '--json');
+    assert.equal(denied.code, 1);
+    assert.match(JSON.parse(denied.out).error, /not allowed by policy here \(deny: listed in pincer\.tools\.deny\)/);
   });
 
   it('bad usage exits 2', () => {
