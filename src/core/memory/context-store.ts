@@ -32,6 +32,16 @@ function checkKey(what: string, value: string, allowEmpty = false): void {
   }
 }
 
+/** Checks a context file's keys (the name too, unless listing): every store refuses the same keys. */
+export function checkContextKey(scope: Scope, name?: string): void {
+  checkKey('agent id', scope.agentId);
+  checkKey('user id', scope.userId, true);
+  if (name !== undefined) checkKey('context file name', name);
+}
+
+/** What routing needs of a context-file store (the workspace's, or a team's on the shared server). */
+export type ContextFiles = Pick<ContextStore, 'get' | 'put' | 'delete' | 'list'>;
+
 export class ContextStore {
   constructor(private readonly db: Database, private readonly clock: Clock = systemClock) {}
 
@@ -72,8 +82,7 @@ export class ContextStore {
 
   /** Every file at the scope's level, by name. */
   async list(scope: Scope): Promise<ContextFileRow[]> {
-    checkKey('agent id', scope.agentId);
-    checkKey('user id', scope.userId, true);
+    checkContextKey(scope);
     const rows = scope.userId
       ? await this.db.query<RawRow>('SELECT name, content, updated_at FROM user_context_files WHERE agent_id = ? AND user_id = ? ORDER BY name', [scope.agentId, scope.userId])
       : await this.db.query<RawRow>('SELECT name, content, updated_at FROM agent_context_files WHERE agent_id = ? ORDER BY name', [scope.agentId]);
@@ -81,9 +90,7 @@ export class ContextStore {
   }
 
   private check(scope: Scope, name: string): void {
-    checkKey('agent id', scope.agentId);
-    checkKey('user id', scope.userId, true);
-    checkKey('context file name', name);
+    checkContextKey(scope, name);
   }
 
   private row(scope: Scope, r: RawRow): ContextFileRow {

@@ -30,20 +30,29 @@ export function normalizeFolder(path: string): string {
   return path.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '').replace(/\/+$/, '');
 }
 
+/** A search's path filter: a folder (or file) path, or a test of each document's path against a glob. */
+export type PathFilter = { folder: string } | { matches(path: string): boolean };
+
 /**
- * Documents whose path matches `filter`: a glob (minimatch; a pattern or name without '/' matches
- * file names anywhere) or a file or folder path. A glob is matched here in JS against the paths at this
- * level (there are few documents; chunks never leave the worker for this), a folder in SQL.
+ * What `filter` asks for: a glob (minimatch; a pattern or name without '/' matches file names
+ * anywhere) or a file or folder path. Every store applies it the same way: a folder in SQL, a
+ * glob in JS against the paths at the level searched (there are few documents).
  */
-export async function pathCondition(db: Database, level: Condition, filter: string | undefined): Promise<Condition | undefined> {
+export function pathFilter(filter: string | undefined): PathFilter | undefined {
   if (filter === undefined || filter.trim() === '') return undefined;
   const f = normalizeFolder(filter.trim());
   // A bare file name ('x.md') is a pattern for that name in any folder; 'memory' is the folder.
-  if (!GLOB_CHARS.test(f) && (f.includes('/') || f === 'memory')) {
-    return { sql: '(d.path = ? OR substr(d.path, 1, ?) = ?)', params: [f, f.length + 1, `${f}/`] };
-  }
+  if (!GLOB_CHARS.test(f) && (f.includes('/') || f === 'memory')) return { folder: f };
+  return { matches: (path) => minimatch(path, f, { dot: true, matchBase: !f.includes('/') }) };
+}
+
+/** Documents whose path matches `filter` (see pathFilter); chunks never leave the worker for this. */
+export async function pathCondition(db: Database, level: Condition, filter: string | undefined): Promise<Condition | undefined> {
+  const f = pathFilter(filter);
+  if (!f) return undefined;
+  if ('folder' in f) return { sql: '(d.path = ? OR substr(d.path, 1, ?) = ?)', params: [f.folder, f.folder.length + 1, `${f.folder}/`] };
   const rows = await db.query<{ id: number; path: string }>(`SELECT d.id, d.path FROM memory_documents AS d WHERE ${level.sql}`, level.params);
-  const ids = rows.filter((r) => minimatch(r.path, f, { dot: true, matchBase: !f.includes('/') })).map((r) => r.id);
+  const ids = rows.filter((r) => f.matches(r.path)).map((r) => r.id);
   return { sql: 'd.id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(ids)] };
 }
 

@@ -11,7 +11,7 @@ import { reciprocalRankFusion } from './rank-fusion';
 import type { SearchHit } from './types';
 
 /** The longest query text embedded (a model's query is a sentence, not a document). */
-const MAX_QUERY_EMBED_CHARS = 2000;
+export const MAX_QUERY_EMBED_CHARS = 2000;
 
 export interface HybridInput {
   db: Database;

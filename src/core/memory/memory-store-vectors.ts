@@ -37,13 +37,18 @@ interface Loaded {
  */
 const RECHECK_MS = 2000;
 
-export class MemoryVectors {
-  private readonly loaded = new Map<string, Promise<Loaded>>();
-  private readonly queryCache = new Map<string, Float32Array>();
+/**
+ * What every store's vectors share: background embedding jobs, run in order, whose failure is kept
+ * for whoever asks (never thrown at the write that caused them), and a small cache of query vectors
+ * (a repeated query is embedded once). Where vectors are kept and searched is the subclass's.
+ */
+export abstract class EmbeddingJobs {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly queryCache = new Map<string, Float32Array>();
   lastError: string | undefined;
 
-  constructor(private readonly db: Database) {}
+  /** Embeds the chunks (of `docIds`, or all) with no vector from this provider; returns how many. */
+  abstract embedMissing(provider: EmbeddingProvider, docIds?: number[], signal?: AbortSignal): Promise<number>;
 
   /** Embeds, in the background and in order, what the given documents lack. */
   schedule(provider: EmbeddingProvider, docIds: number[]): void {
@@ -61,6 +66,30 @@ export class MemoryVectors {
       await q;
       if (q === this.queue) return;
     }
+  }
+
+  /** The query's vector, from the cache when the same text was embedded recently. */
+  async queryVector(provider: EmbeddingProvider, query: string, signal?: AbortSignal): Promise<Float32Array> {
+    const key = `${provider.id}\u0000${query}`;
+    const hit = this.queryCache.get(key);
+    if (hit) {
+      this.queryCache.delete(key);
+      this.queryCache.set(key, hit);
+      return hit;
+    }
+    const [v] = await provider.embed([query], signal);
+    if (!v) throw new Error('the embeddings provider returned no vector for the query');
+    this.queryCache.set(key, v);
+    if (this.queryCache.size > QUERY_CACHE) this.queryCache.delete(this.queryCache.keys().next().value!);
+    return v;
+  }
+}
+
+export class MemoryVectors extends EmbeddingJobs {
+  private readonly loaded = new Map<string, Promise<Loaded>>();
+
+  constructor(private readonly db: Database) {
+    super();
   }
 
   /** Embeds the chunks (of `docIds`, or all) with no vector from this provider; returns how many. */
@@ -101,22 +130,6 @@ export class MemoryVectors {
         }
       }, () => undefined);
     }
-  }
-
-  /** The query's vector, from the cache when the same text was embedded recently. */
-  async queryVector(provider: EmbeddingProvider, query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const key = `${provider.id}\u0000${query}`;
-    const hit = this.queryCache.get(key);
-    if (hit) {
-      this.queryCache.delete(key);
-      this.queryCache.set(key, hit);
-      return hit;
-    }
-    const [v] = await provider.embed([query], signal);
-    if (!v) throw new Error('the embeddings provider returned no vector for the query');
-    this.queryCache.set(key, v);
-    if (this.queryCache.size > QUERY_CACHE) this.queryCache.delete(this.queryCache.keys().next().value!);
-    return v;
   }
 
   /**

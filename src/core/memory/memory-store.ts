@@ -34,11 +34,15 @@ const MAX_WRITE_ATTEMPTS = 20;
 
 const DOC_COLUMNS = 'id, agent_id AS agentId, user_id AS userId, path, content, updated_at AS updatedAt';
 
-function checkScope(scope: Scope): void {
+export function checkScope(scope: Scope): void {
   if (!scope || typeof scope.agentId !== 'string' || !scope.agentId || typeof scope.userId !== 'string') {
     throw new MemoryError('A memory scope needs an agent id and a user id (\'\' for the agent\'s global memory).', 'invalid');
   }
 }
+
+/** What callers use of a memory store: the workspace's (below) and a team's on the shared server have it alike. */
+export type MemoryApi = Pick<MemoryStore, 'read' | 'readExact' | 'write' | 'writeMany' | 'delete' | 'list' | 'chunk' | 'search' | 'onDidChange'
+  | 'embeddingsEnabled' | 'ftsSettled' | 'reindex' | 'embeddingsSettled' | 'lastEmbeddingError'>;
 
 export class MemoryStore {
   private readonly changes = new Emitter<MemoryChange>();

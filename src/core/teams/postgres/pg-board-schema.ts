@@ -7,6 +7,7 @@
 // every transaction that notifies in one line through its commit (so notifications arrive in commit
 // order), which would queue each claim's disk flush behind the others' on the board's hottest write;
 // a claim is announced by its writer after it commits, gathered with its others for 20 ms (pg-claims.ts).
+import { PG_MEMORY_MIGRATIONS } from './pg-memory-schema';
 import type { PgMigration } from './pg-migrate';
 
 /** The channel every board change is announced on; the payload names the schema it happened in. */
@@ -200,4 +201,7 @@ END $$;
 CREATE TRIGGER team_tasks_search BEFORE INSERT OR UPDATE OF subject, description ON team_tasks FOR EACH ROW EXECUTE FUNCTION team_tasks_search();
 `,
   },
+  // One list for the whole schema (the migrator refuses a schema newer than the list it is given):
+  // the team's memory and context files (pg-memory-schema.ts).
+  ...PG_MEMORY_MIGRATIONS,
 ];
