@@ -1,6 +1,8 @@
 // Child process for the storage tests. `ack` mode writes rows forever and prints each id once the
 // write is acknowledged (the parent SIGKILLs it at a random moment); `tagged` mode writes a fixed
 // number of items and counter bumps alongside other writers and prints what it saw.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Database } from '../../src/core/storage/database';
 import { STORAGE_WORKER, TEST_MIGRATIONS } from './storage-fixtures';
 
@@ -13,6 +15,16 @@ interface ChildConfig {
   snapshotThresholdBytes?: number;
   bodySize?: number;
   fillerBytes?: number;
+  /** `ack` mode: print the journal's length after each acknowledged write too ("ack <id> <bytes>"). */
+  reportJournal?: boolean;
+}
+
+function journalBytes(dir: string): number {
+  try {
+    return fs.statSync(path.join(dir, 'pincer.journal')).size;
+  } catch {
+    return -1;
+  }
 }
 
 async function main(): Promise<void> {
@@ -34,7 +46,7 @@ async function main(): Promise<void> {
     const body = 'b'.repeat(cfg.bodySize ?? 200);
     for (let i = cfg.start ?? 1; ; i++) {
       await db.run('INSERT INTO rows(id, body) VALUES (?, ?)', [i, body]);
-      process.stdout.write(`ack ${i}\n`);
+      process.stdout.write(cfg.reportJournal ? `ack ${i} ${journalBytes(cfg.dir)}\n` : `ack ${i}\n`);
     }
   }
   process.stdout.write('ready\n');

@@ -135,8 +135,10 @@ export class ChunkTransaction {
     }
     // New chunks as bound VALUES rows: twice as fast as reading them out of a JSON parameter. A
     // chunk that is a slice of the document written in the same statement list is sent as where it
-    // sits (start, length) rather than as text: the document's content is stored anyway, so its
-    // text would otherwise cross into SQLite and into the journal twice.
+    // sits (start, length, in UTF-8 bytes) rather than as text: the document's content is stored
+    // anyway, so its text would otherwise cross into SQLite and into the journal twice. The slice
+    // is cut from the content as a blob: substr of text counts characters from the start of the
+    // document for every chunk, which cost more than inserting the chunks.
     const spans = content === undefined ? undefined : textSpans(content, plan.chunks);
     for (let at = 0; at < added.length; at += INSERT_ROWS) {
       const params: SqlValue[] = [...base];
@@ -150,7 +152,7 @@ export class ChunkTransaction {
       }
       this.writes.push({
         sql: `INSERT INTO memory_chunks(doc_id, seq, heading, text, start_line, end_line, hash)
-              SELECT ${DOC}, column1, column2, coalesce(column3, substr((SELECT content FROM memory_documents WHERE id = ${DOC}), column4, column5)),
+              SELECT ${DOC}, column1, column2, coalesce(column3, CAST(substr(CAST((SELECT content FROM memory_documents WHERE id = ${DOC}) AS BLOB), column4, column5) AS TEXT)),
                      column6, column7, column8 FROM (VALUES ${rows.join(',')})`,
         params,
       });
@@ -159,18 +161,23 @@ export class ChunkTransaction {
 }
 
 /**
- * Where each chunk's text sits in `content` as SQLite's substr counts (1-based, in characters),
- * undefined for a chunk that is not a slice of it (a CR document's chunks are joined lines). Only
- * for content without surrogates or NULs: then a JavaScript index is a character index in SQLite too.
+ * Where each chunk's text sits in `content` as SQLite's substr counts it in a blob (1-based, in UTF-8
+ * bytes), undefined for a chunk that is not a slice of it (a CR document's chunks are joined lines).
+ * Only for content without surrogates or NULs: then its UTF-8 bytes are the same whoever encodes
+ * them, and the slice cast back to text is the chunk's text exactly.
  */
 export function textSpans(content: string, chunks: readonly Chunk[]): ([start: number, length: number] | undefined)[] {
   if (/[\ud800-\udfff\u0000]/.test(content)) return chunks.map(() => undefined);
+  const ascii = Buffer.byteLength(content) === content.length;
+  const bytes = (s: string): number => (ascii ? s.length : Buffer.byteLength(s));
   let from = 0;
+  let fromByte = 0;
   return chunks.map((c) => {
     const at = content.indexOf(c.text, from);
     if (at < 0 || !c.text) return undefined;
+    fromByte += bytes(content.slice(from, at));
     from = at;
-    return [at + 1, c.text.length];
+    return [fromByte + 1, bytes(c.text)];
   });
 }
 

@@ -9,6 +9,7 @@ import { appendDurably, truncateDurably } from './journal-file';
 import { encodeRecord, HEADER_LEN } from './journal-format';
 import { migrationStatements, pendingMigrations, validateMigrations } from './migrations';
 import { checkParams, runQuery, runStatements, setMeta } from './sql-exec';
+import { IDLE_FOLD_MS, snapshotDue } from './snapshot-policy';
 import { emptyState, storeFiles, writeSnapshot, type StoreContext } from './store-context';
 import type { Migration, RunResult, SqlValue, StatementSpec } from './types';
 
@@ -24,6 +25,10 @@ export interface EngineOptions {
 export class StorageEngine {
   private readonly ctx: StoreContext;
   private readonly threshold: number;
+  /** When this window last read or wrote (performance.now()): the idle fold waits for a pause. */
+  private lastActivity = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private idleFoldFailing = false;
 
   constructor(SQL: SqlJsStatic, opts: EngineOptions) {
     const files = storeFiles(opts.dir);
@@ -75,14 +80,18 @@ export class StorageEngine {
       }
     });
     if (!cleaned.some((c) => !(c instanceof Error) && c.length > 0)) return cleaned.map((c) => (c instanceof Error ? c : { changes: 0, lastInsertRowid: 0 }));
-    return this.withLock(() => {
+    this.lastActivity = performance.now();
+    const results = this.withLock(() => {
       catchUp(this.ctx, true);
       return this.writeLocked(cleaned);
     });
+    this.armIdleFold();
+    return results;
   }
 
   query(sql: string, params?: SqlValue[]): Record<string, SqlValue>[] {
     const clean = checkParams(params);
+    this.lastActivity = performance.now();
     if (catchUp(this.ctx, false) === 'needs-lock') this.withLock(() => catchUp(this.ctx, true));
     return runQuery(this.ctx.state.db!, sql, clean);
   }
@@ -94,18 +103,71 @@ export class StorageEngine {
     });
   }
 
-  /** True once the journal has grown past the threshold, as far as this window last saw it. */
+  /**
+   * True when the journal, as far as this window last saw it, should be folded right away, even
+   * with writes still coming (snapshot-policy.ts); a journal merely past the threshold is folded
+   * by the idle fold instead, once this window pauses.
+   */
   wantsSnapshot(): boolean {
-    return this.ctx.state.journalOffset > this.threshold;
+    return this.due() === 'now';
   }
 
   /** Snapshots unless another window already did since this one last looked. */
   snapshotIfDue(): void {
-    if (!this.wantsSnapshot()) return;
+    this.foldIf((due) => due === 'now');
+  }
+
+  private due(): ReturnType<typeof snapshotDue> {
+    const journal = this.ctx.state.journalOffset;
+    // The database's size is read only once the journal is long enough for it to matter.
+    return journal > this.threshold ? snapshotDue(journal, this.databaseBytes(), this.threshold) : 'no';
+  }
+
+  private databaseBytes(): number {
+    const db = this.ctx.state.db;
+    if (!db) return 0;
+    const [pages] = db.exec('PRAGMA page_count')[0]?.values[0] ?? [];
+    const [size] = db.exec('PRAGMA page_size')[0]?.values[0] ?? [];
+    return Number(pages) * Number(size);
+  }
+
+  private foldIf(wanted: (due: ReturnType<typeof snapshotDue>) => boolean): void {
+    if (!wanted(this.due())) return;
     this.withLock(() => {
       catchUp(this.ctx, true);
-      if (this.wantsSnapshot()) writeSnapshot(this.ctx);
+      if (wanted(this.due())) writeSnapshot(this.ctx);
     });
+  }
+
+  /**
+   * After a write that left the journal past the threshold: folds it once this window has neither
+   * read nor written for IDLE_FOLD_MS. A timer callback runs between the worker's requests, never
+   * inside one. A failure is said once per failing streak and retried after the next write.
+   */
+  private armIdleFold(): void {
+    if (this.idleTimer || this.due() === 'no') return;
+    const check = (): void => {
+      const quiet = performance.now() - this.lastActivity;
+      if (!this.ctx.state.db) {
+        this.idleTimer = undefined;
+        return;
+      }
+      if (quiet < IDLE_FOLD_MS) {
+        this.idleTimer = setTimeout(check, IDLE_FOLD_MS - quiet);
+        return;
+      }
+      this.idleTimer = undefined;
+      try {
+        this.foldIf((due) => due !== 'no');
+        this.idleFoldFailing = false;
+      } catch (err) {
+        if (!this.idleFoldFailing) {
+          this.ctx.warn(`Pincer storage: a snapshot failed and will be retried; writes stay durable in the journal: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        this.idleFoldFailing = true;
+      }
+    };
+    this.idleTimer = setTimeout(check, IDLE_FOLD_MS);
   }
 
   /**
@@ -113,6 +175,8 @@ export class StorageEngine {
    * cheaper); a failure here loses nothing, since the journal holds every write.
    */
   close(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     try {
       if (this.ctx.state.db && this.ctx.state.journalOffset - HEADER_LEN > this.threshold / 8) this.snapshot();
     } catch (err) {

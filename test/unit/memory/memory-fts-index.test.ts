@@ -57,13 +57,15 @@ describe('memory full-text index off the write path', () => {
     await assertFtsConsistent(db);
   });
 
-  it('chunks stored as slices of their document hold exactly the chunker\'s text: LF, CRLF, astral and combining characters', async () => {
+  it('chunks stored as slices of their document hold exactly the chunker\'s text: LF, CRLF, astral, combining and multi-byte characters', async () => {
     const { store, db } = await openStore();
     const docs = {
       'memory/lf.md': '# Title\n\nplain words here\n\n## Part\n\nmore words café\n',
       'memory/crlf.md': '# Title\r\n\r\nwindows lines\r\n\r\n## Part\r\n\r\nsecond part\r\n',
       'memory/astral.md': '# Emoji \u{1F600}\n\nsmile \u{1F600} then text\n\n## After\n\nafter the emoji\n',
       'memory/combining.md': '# Cafe\u0301\n\nre\u0301sume\u0301 and nai\u0308ve\n\n## Next\n\n\u00e9t\u00e9 x\n',
+      // Two- and three-byte characters before every later chunk: its place in bytes is not its place in characters.
+      'memory/multibyte.md': '# 東京 notes\n\n会議は月曜 and ünïcödé\n\n## 第二\n\nsecond — part ✓\n\n## Third\n\nplain ascii tail\n',
     };
     for (const [path, content] of Object.entries(docs)) {
       const w = await store.write(GLOBAL, path, content);
