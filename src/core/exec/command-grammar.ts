@@ -26,7 +26,10 @@ function wasmFile(name: string): string {
 
 async function load(): Promise<Parser> {
   const ts = await import('@vscode/tree-sitter-wasm');
-  await ts.Parser.init({ locateFile: (file: string) => wasmFile(file) });
+  // The runtime's bytes are handed over too (emscripten's `wasmBinary`): left to find them, it reads
+  // the file through fs.readFile, which starts libuv's thread pool in a process that needs none.
+  const options = { locateFile: (file: string) => wasmFile(file), wasmBinary: fs.readFileSync(wasmFile('tree-sitter.wasm')) };
+  await ts.Parser.init(options);
   // Bytes rather than a path: the runtime would load fs/promises to read it, a cost for every CLI process.
   const bash = await ts.Language.load(fs.readFileSync(wasmFile('tree-sitter-bash.wasm')));
   const parser = new ts.Parser();
