@@ -4,7 +4,7 @@
 import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
-import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView } from './command-view';
+import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView } from './command-view';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
@@ -27,7 +27,7 @@ export function isSource(v: SegmentView): boolean {
 export function readsScriptFromStdin(v: SegmentView): boolean {
   const bn = baseName(v.name);
   if (!INTERPRETERS.has(bn) && !INTERPRETERS.has(v.name)) return false;
-  if (v.name === 'busybox') return SHELLS.has(v.args[0] ?? '') && readsScriptFromStdin({ ...v, name: v.args[0], args: v.args.slice(1) });
+  if (v.name === 'busybox') return SHELLS.has(v.args[0] ?? '') && readsScriptFromStdin({ ...v, name: v.args[0], args: v.args.slice(1), operands: operandsOf(v.args.slice(1)) });
   const o = parseOptions(v.args, { shortValue: SHELLS.has(bn) ? 'oO' : bn === 'python' || bn === 'python3' ? 'mWXQ' : 'I', longValue: ['rcfile', 'init-file'] });
   if (SHELLS.has(bn)) return !o.short.has('c') && (o.short.has('s') || o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin');
   if (o.short.has('c') || o.short.has('e') || o.short.has('E') || o.short.has('r') || o.short.has('m') || o.long.includes('eval') || o.long.includes('version') || o.short.has('V') || o.short.has('h')) return false;

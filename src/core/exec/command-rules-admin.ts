@@ -22,11 +22,13 @@ const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
 export function adminRules(v: SegmentView): Finding[] {
   const f: Finding[] = [...historyRule(v), ...grantRules(v)];
   const { name, args } = v;
-  const w = args.filter((a) => !a.startsWith('-'));
-  const lower = args.map((a) => a.toLowerCase());
+  const w = v.operands;
+  // Lower-cased arguments: only the cmdlet and Windows checks read them, so they are made on first use.
+  let lowered: string[] | undefined;
+  const lower = (): string[] => (lowered ??= args.map((a) => a.toLowerCase()));
   const ps = /^([a-z]+)-([a-z]\w*)$/.exec(name);
   // `Set-ExecutionPolicy RemoteSigned -Scope CurrentUser` is the documented set-up step; Bypass, Unrestricted or the whole machine is not.
-  const everyday = ps?.[2] === 'executionpolicy' && !lower.some((a) => /^(bypass|unrestricted|localmachine)$/.test(a));
+  const everyday = ps?.[2] === 'executionpolicy' && !lower().some((a) => /^(bypass|unrestricted|localmachine)$/.test(a));
   if (ps && (WEAKEN_VERB.test(ps[1]) || CREATE_VERB.test(ps[1]))) {
     if (GUARDED_NOUN.test(ps[2]) && WEAKEN_VERB.test(ps[1]) && !everyday) f.push(deny('destructive_ops', `${v.exe} changes the machine's protection, logging, services, accounts or start-up`));
     else if (GUARDED_NOUN.test(ps[2])) f.push(ask('persistence', `${v.exe} changes the machine's services, accounts, policies or start-up`));
@@ -37,8 +39,8 @@ export function adminRules(v: SegmentView): Finding[] {
   if (inner) f.push(deny('destructive_ops', `${v.exe} runs ${inner}, which changes the machine's protection, logging, services, accounts or start-up`));
   if (ps && ps[2] === 'computer' && /^(stop|restart)$/.test(ps[1])) f.push(deny('destructive_ops', `${v.exe} stops or restarts the machine`));
   switch (name) {
-    case 'reagentc': if (lower.some((a) => /^\/(disable|setreimage|boottore)$/.test(a))) f.push(deny('destructive_ops', 'reagentc switches off or redirects the recovery environment')); break;
-    case 'manage-bde': if (lower.some((a) => /^-(off|disable|forcerecovery)$/.test(a)) || lower.includes('-protectors') && lower.includes('-delete')) f.push(deny('destructive_ops', 'manage-bde switches BitLocker off or removes its protectors')); break;
+    case 'reagentc': if (lower().some((a) => /^\/(disable|setreimage|boottore)$/.test(a))) f.push(deny('destructive_ops', 'reagentc switches off or redirects the recovery environment')); break;
+    case 'manage-bde': if (lower().some((a) => /^-(off|disable|forcerecovery)$/.test(a)) || lower().includes('-protectors') && lower().includes('-delete')) f.push(deny('destructive_ops', 'manage-bde switches BitLocker off or removes its protectors')); break;
     case 'apt': case 'apt-get': case 'aptitude': case 'dnf': case 'yum': case 'zypper': case 'apk': case 'brew': case 'snap': case 'port': case 'choco': case 'winget': case 'scoop': case 'flatpak': case 'pkg':
       if (/^(remove|purge|autoremove|erase|uninstall|rm|del|delete|autopurge)$/.test(w[0] ?? '')) f.push(ask('destructive_ops', `${name} ${w[0]} removes software from the machine`));
       break;
@@ -49,19 +51,19 @@ export function adminRules(v: SegmentView): Finding[] {
       if (writes) f.push(SECURITY_SETTING.test(args.join(' ')) ? deny('destructive_ops', `${name} switches off a protection of the machine (screen lock, quarantine, firewall, updates, sharing)`) : ask('persistence', `${name} changes a desktop or system setting outside the workspace`));
       break;
     }
-    case 'bcdedit': if (!lower.every((a) => /^\/(enum|v|\?)$|^(all|active|firmware|bootmgr|\{[\w-]+\})$/.test(a))) f.push(deny('destructive_ops', 'bcdedit changes how the machine boots (recovery, safe mode, signing)')); break;
+    case 'bcdedit': if (!lower().every((a) => /^\/(enum|v|\?)$|^(all|active|firmware|bootmgr|\{[\w-]+\})$/.test(a))) f.push(deny('destructive_ops', 'bcdedit changes how the machine boots (recovery, safe mode, signing)')); break;
     // Registry keys keep their backslashes as written (a POSIX shell would take unquoted ones as escapes).
-    case 'reg': case 'reg.exe': f.push(...regRule(lower[0] ?? '', v.words.map((x) => (x.raw.includes('\\') && !/['"$`]/.test(x.raw) ? x.raw : x.text)))); break;
-    case 'wevtutil': if (/^(cl|clear-log|sl|set-log|um|uninstall-manifest)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', 'wevtutil clears or reconfigures an event log')); break;
-    case 'auditpol': if (lower.some((a) => /^\/(clear|remove|set|restore)/.test(a))) f.push(deny('destructive_ops', 'auditpol changes or clears the audit policy')); break;
-    case 'vssadmin': case 'wbadmin': if (lower.some((a) => /^(delete|resize)$/.test(a))) f.push(deny('destructive_ops', `${name} deletes backups or shadow copies`)); break;
-    case 'wmic': if (lower.some((a) => /^(delete|call)$/.test(a))) f.push(deny('destructive_ops', 'wmic deletes or changes system objects')); break;
-    case 'sc': case 'sc.exe': if (/^(stop|delete|config|create|failure|sdset|pause)$/.test(lower[0] ?? '')) f.push(deny('destructive_ops', `sc ${lower[0]} changes or stops a Windows service`)); break;
-    case 'net': case 'net.exe': if (lower.some((a) => /^\/(add|delete|del|active:yes)$/.test(a)) || /^(stop|pause)$/.test(lower[0] ?? '')) f.push(deny('persistence', 'net changes accounts, groups, shares or services')); break;
-    case 'takeown': case 'icacls': case 'cacls': if (name === 'takeown' || lower.some((a) => /^\/(grant|setowner|reset|remove|deny)/.test(a))) f.push(ask('dangerous_paths', `${name} changes who owns or may use files`)); break;
+    case 'reg': case 'reg.exe': f.push(...regRule(lower()[0] ?? '', v.words.map((x) => (x.raw.includes('\\') && !/['"$`]/.test(x.raw) ? x.raw : x.text)))); break;
+    case 'wevtutil': if (/^(cl|clear-log|sl|set-log|um|uninstall-manifest)$/.test(lower()[0] ?? '')) f.push(deny('destructive_ops', 'wevtutil clears or reconfigures an event log')); break;
+    case 'auditpol': if (lower().some((a) => /^\/(clear|remove|set|restore)/.test(a))) f.push(deny('destructive_ops', 'auditpol changes or clears the audit policy')); break;
+    case 'vssadmin': case 'wbadmin': if (lower().some((a) => /^(delete|resize)$/.test(a))) f.push(deny('destructive_ops', `${name} deletes backups or shadow copies`)); break;
+    case 'wmic': if (lower().some((a) => /^(delete|call)$/.test(a))) f.push(deny('destructive_ops', 'wmic deletes or changes system objects')); break;
+    case 'sc': case 'sc.exe': if (/^(stop|delete|config|create|failure|sdset|pause)$/.test(lower()[0] ?? '')) f.push(deny('destructive_ops', `sc ${lower()[0]} changes or stops a Windows service`)); break;
+    case 'net': case 'net.exe': if (lower().some((a) => /^\/(add|delete|del|active:yes)$/.test(a)) || /^(stop|pause)$/.test(lower()[0] ?? '')) f.push(deny('persistence', 'net changes accounts, groups, shares or services')); break;
+    case 'takeown': case 'icacls': case 'cacls': if (name === 'takeown' || lower().some((a) => /^\/(grant|setowner|reset|remove|deny)/.test(a))) f.push(ask('dangerous_paths', `${name} changes who owns or may use files`)); break;
     case 'diskpart': if (!args.every((a) => /^\/\?$/.test(a)) || !args.length) f.push(ask('destructive_ops', 'diskpart changes disks and partitions (its script is not read)')); break;
-    case 'mpcmdrun': if (lower.some((a) => /^-(removedefinitions|disableservice|restore|addexclusion|removeexclusion)$/.test(a))) f.push(deny('destructive_ops', 'MpCmdRun removes Defender\'s definitions or exclusions')); break;
-    case 'cipher': if (lower.some((a) => /^\/w/.test(a))) f.push(deny('destructive_ops', 'cipher /w wipes free space')); break;
+    case 'mpcmdrun': if (lower().some((a) => /^-(removedefinitions|disableservice|restore|addexclusion|removeexclusion)$/.test(a))) f.push(deny('destructive_ops', 'MpCmdRun removes Defender\'s definitions or exclusions')); break;
+    case 'cipher': if (lower().some((a) => /^\/w/.test(a))) f.push(deny('destructive_ops', 'cipher /w wipes free space')); break;
     case 'tmutil': if (/^(disable|delete|deletelocalsnapshots|thinlocalsnapshots|removeexclusion|addexclusion|disablelocal|setdestination|removedestination)$/.test(w[0] ?? '')) f.push(deny('destructive_ops', `tmutil ${w[0]} switches off or deletes backups`)); break;
     case 'nvram': if (args.some((a) => /=|^-[cd]$/.test(a))) f.push(deny('destructive_ops', 'nvram changes firmware variables')); break;
     case 'sysadminctl': case 'dscl': case 'dseditgroup': case 'createhomedir':
@@ -88,6 +90,8 @@ export function adminRules(v: SegmentView): Finding[] {
  */
 function historyRule(v: SegmentView): Finding[] {
   const { name, args } = v;
+  // Every check below needs an assignment or one of these programs (most argvs have neither).
+  if (!v.seg.assignments.length && !/^(export|declare|typeset|set|local|readonly|unset|history)$/.test(name)) return [];
   const off = (val: string) => /^(0|\/dev\/null|ignorespace:ignoredups\*?|\*|ignoreboth:\*|)$/.test(val) || val === '*';
   const pairs = [...v.seg.assignments.map((a) => [a.name, a.value.text] as const),
     ...(/^(export|declare|typeset|set|local|readonly)$/.test(name) ? args.filter((a) => a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const) : [])];

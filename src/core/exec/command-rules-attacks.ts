@@ -135,9 +135,23 @@ function displayRule(v: SegmentView): Finding[] {
   return [];
 }
 
+/** The first of the program's name, its file's name and the images' names that names a miner (no list built: this runs on every argv). */
+function minerNamed(v: SegmentView, imgs: readonly string[]): string | undefined {
+  if (MINER_NAME.test(v.name)) return v.name;
+  if (v.exe.includes('/')) {
+    const file = v.exe.split('/').pop() ?? '';
+    if (MINER_NAME.test(file)) return file;
+  }
+  for (const i of imgs) {
+    const n = i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '';
+    if (MINER_NAME.test(n)) return n;
+  }
+  return undefined;
+}
+
 function minerRule(v: SegmentView, imgs: readonly string[]): Finding[] {
-  const named = [v.name, ...(v.exe.includes('/') ? [v.exe.split('/').pop() ?? ''] : []), ...imgs.map((i) => i.replace(/@.*$/, '').replace(/:[\w.-]+$/, '').split('/').pop() ?? '')];
-  if (named.some((n) => MINER_NAME.test(n))) return [deny('crypto_mining', `${named.find((n) => MINER_NAME.test(n))} is a cryptocurrency miner`)];
+  const miner = minerNamed(v, imgs);
+  if (miner !== undefined) return [deny('crypto_mining', `${miner} is a cryptocurrency miner`)];
   const algo = v.args.some((a, i) => v.args[i - 1]?.startsWith('-') && /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1]) && MINING_ALGO.test(a) || a.startsWith('--') && /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
   const pool = v.args.some((a) => /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/.test(a) || /^(monero|xmr)$/i.test(a));
   if (algo || pool && v.args.some((a) => /^(-o|--url|-u|--user)$/.test(a))) return [deny('crypto_mining', `${v.name} is given a mining algorithm, pool or wallet`)];

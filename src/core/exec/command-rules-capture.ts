@@ -9,14 +9,22 @@ const DEVICE_FORMAT = /^(v4l2|video4linux2|avfoundation|dshow|vfwcap|alsa|pulse|
 /** Programs whose one job is to take a picture or a recording of the desk, the room or the screen. */
 const RECORDERS = /^(fswebcam|imagesnap|streamer|uvccapture|arecord|parec|parecord|pw-record|pw-cat|rec|sox-rec|audiorecorder|wf-recorder|simplescreenrecorder|recordmydesktop|byzanz-record|obs)$/;
 const SCREENSHOTS = /^(scrot|grim|maim|import|xwd|gnome-screenshot|spectacle|flameshot|screencapture|shutter|ksnip|deepin-screenshot|xfce4-screenshooter)$/;
+/** Debuggers and tracers that attach to a running process. */
+const ATTACHERS = /^(strace|ltrace|gdb|lldb|perf|bpftrace|gcore|pmap|dtrace|dtruss|procdump)$/;
 const CLIPBOARD = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|gcb|clipnotify|copyq|clipman)$/;
+
+/** Every program a check below names: any other argv meets only the input-device check. */
+const NAMED = new RegExp([/^(xinput|evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey|xdotool|ydotool|wtype|ffmpeg|gst-launch-1\.0|tmux|screen)$/, ATTACHERS, RECORDERS, SCREENSHOTS, CLIPBOARD].map((r) => `(?:${r.source})`).join('|'));
 
 export function captureRules(v: SegmentView): Finding[] {
   const { name, args } = v;
+  // An input device read by any program: the one check that needs no name.
+  const device = (): boolean => args.some((a) => /^\/dev\/(input\/|uinput$|hidraw|tty\d)/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text));
+  if (!NAMED.test(name)) return device() ? [deny('data_exfiltration', `${name} reads what is typed or the input devices`)] : [];
   const w = args.filter((a) => !a.startsWith('-'));
   // Keystrokes: an input device read, or a tool that prints every key pressed.
   if (/^(xinput)$/.test(name) && /^(test|test-xi2)$/.test(w[0] ?? '') || /^(evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey)$/.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))
-    || args.some((a) => /^\/dev\/(input\/|uinput$|hidraw|tty\d)/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text)))
+    || device())
     return [deny('data_exfiltration', `${name} reads what is typed or the input devices`)];
   // Typing into other windows, or reading which window and title the person has open.
   if (name === 'xdotool' && w.some((x) => /^(type|key|keydown|getactivewindow|getwindowname|getwindowfocus|search|selectwindow)$/.test(x)) || name === 'ydotool' || name === 'wtype')
@@ -26,7 +34,7 @@ export function captureRules(v: SegmentView): Finding[] {
   if (SCREENSHOTS.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))) return [ask('data_exfiltration', `${name} takes a picture of the screen`)];
   if (CLIPBOARD.test(name) && (name !== 'xclip' && name !== 'xsel' || args.some((a) => /^-(o|out)$|^--output$|^-[bpsk]*o[bpsk]*$/.test(a)))) return [ask('data_exfiltration', `${name} reads the clipboard, which often holds passwords`)];
   // Another process attached to: its memory, its reads and writes (passwords typed into it) are seen.
-  if (/^(strace|ltrace|gdb|lldb|perf|bpftrace|gcore|pmap|dtrace|dtruss|procdump)$/.test(name) && (args.some((a) => /^(-p|--pid|--attach-pid|attach)$|^--pid=|^-p\d/.test(a)) || name === 'gcore'))
+  if (ATTACHERS.test(name) && (args.some((a) => /^(-p|--pid|--attach-pid|attach)$|^--pid=|^-p\d/.test(a)) || name === 'gcore'))
     return [ask('data_exfiltration', `${name} attaches to another process and reads its memory or what it reads and writes`)];
   if (name === 'tmux' && /^(pipe-pane|pipep)$/.test(w[0] ?? '') || name === 'screen' && args.some((a) => /^-L$|^-Logfile$/.test(a)) && !args.some((a) => /^-(S|r|x|ls|list)$/.test(a)))
     return [ask('data_exfiltration', `${name} logs everything shown in a terminal session`)];

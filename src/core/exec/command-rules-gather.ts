@@ -20,7 +20,7 @@ const STORAGE_UPLOAD: Record<string, RegExp> = {
 export function gatherRules(v: SegmentView, pipedOut: boolean): Finding[] {
   const f: Finding[] = [...searchRule(v, pipedOut), ...storageRule(v), ...gitHeaderRule(v)];
   // `aws lambda get-function-configuration --query Environment.Variables`, `gcloud run services describe --format=…env…`.
-  const w = v.args.filter((a) => !a.startsWith('-'));
+  const w = v.operands;
   if (/^(aws|gcloud|az|doctl|fly|flyctl|render|railway|vercel|netlify|ibmcloud|oci)$/.test(v.name) && w.some((x) => /^(get|describe|show|list|export)([-:]|$)/.test(x)) && v.args.some((a) => /(^|[.[\s'"{,=])(Environment|env|envs|environmentVariables|env_vars|variables|containerDefinitions\[\]\.environment)\b/i.test(a) && !/^--?env(ironment)?$/.test(a)))
     f.push(ask('env_dump', `${v.name} is asked for a service's environment variables`));
   return f;
@@ -51,7 +51,7 @@ function searchRule(v: SegmentView, pipedOut: boolean): Finding[] {
 
 function storageRule(v: SegmentView): Finding[] {
   const verbs = Object.prototype.hasOwnProperty.call(STORAGE_UPLOAD, v.name) ? STORAGE_UPLOAD[v.name] : undefined;
-  const w = v.args.filter((a) => !a.startsWith('-'));
+  const w = v.operands;
   if (!verbs || !verbs.test(w[0] ?? '')) return [];
   const remote = (a: string) => /^[a-z][\w+.-]*:\/\//i.test(a) || /^[\w-]+:[\w./-]*$/.test(a) && v.name === 'rclone';
   const ops = w.slice(v.name === 'gcloud' || v.name === 'aws' || v.name === 'oci' ? 2 : 1);

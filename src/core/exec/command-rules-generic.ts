@@ -17,7 +17,7 @@ const ENV_WORD = /^(env|envs|environment|variables|vars|appsettings|config:get|e
 
 export function genericRules(v: SegmentView): Finding[] {
   const { name, args } = v;
-  const words = args.filter((a) => !a.startsWith('-'));
+  const words = v.operands;
   const early: Finding[] = [];
   // Sending the workspace (or anything) to a registry, a paste or a public repository.
   if (words.some((w) => PUBLISH_VERB.test(w)) && !/^(git|echo|printf|grep|rg)$/.test(name) || name === 'gh' && words[0] === 'repo' && words[1] === 'create' && args.some((a) => /^--(push|public)$/.test(a)))
@@ -59,7 +59,7 @@ const SOURCE_KEY = /(registry|index|mirror|proxy|repo|source|sumdb|insecure|_?au
  * fetched and run straight from a URL (`uvx --from git+https://…`, `deno run https://…`): every
  * later install may then run someone else's code.
  */
-function packageSourceRule(v: SegmentView, words: string[]): Finding[] {
+function packageSourceRule(v: SegmentView, words: readonly string[]): Finding[] {
   const { args } = v;
   const pm = PACKAGE_TOOL.test(v.name) || /^python[\d.]*$/.test(v.name) && args[0] === '-m' && /^(pip|pip3|pipx|poetry|uv)$/.test(args[1] ?? '');
   if (!pm) return [];
@@ -77,7 +77,7 @@ const MINT_WORD = /^(oauth-tokens?|auth-token|get-token|get-credentials|get-logi
 const CREDENTIAL_KEY = /(^|[.:_/-])(_?auth_?token|authtoken|npmauthtoken|password|passwd|token|api[-_]?key|keys|index-url|extra-index-url|registry-url)$/i;
 
 /** A CLI asked to print, mint or list a credential: a verb that says so, or a read of a credential setting. */
-function credentialWordRule(name: string, args: string[], words: string[]): Finding[] {
+function credentialWordRule(name: string, args: string[], words: readonly string[]): Finding[] {
   if (/^(echo|printf|grep|egrep|rg|sed|awk|jq|yq|find|xargs|man|which|type|tldr|help|cat|less|head|tail)$/.test(name)) return [];
   const mint = words.some((w) => MINT_WORD.test(w)) || words.includes('token') && words.some((w) => /^(create|new|get|list|generate)$/.test(w));
   const reads = (words.some((w) => /^(get|list|show|view|print)$/.test(w)) || args.includes('--get') || args.includes('--list')) && words.some((w) => CREDENTIAL_KEY.test(w));

@@ -34,7 +34,7 @@ const ACCESS_VERB = /^(put-bucket-acl|put-object-acl|put-bucket-policy|put-publi
  */
 function cloudGrant(v: SegmentView): Finding[] {
   const { name, args } = v;
-  const w = args.filter((a) => !a.startsWith('-'));
+  const w = v.operands;
   if (/^(aws|gcloud|gsutil|az|doctl|oci|ibmcloud)$/.test(name)) {
     const changes = w.some((x) => ACCESS_VERB.test(x)) || /^(gsutil)$/.test(name) && /^(iam|acl|defacl)$/.test(w[0] ?? '') && /^(ch|set)$/.test(w[1] ?? '')
       || name === 'az' && (w[0] === 'ad' && /^(user|sp|app|group)$/.test(w[1] ?? '') && w.some((x) => /^(create|create-for-rbac|reset|add)$/.test(x)) || w.includes('set-policy') || w.includes('set-permission') || w[0] === 'network' && w.includes('rule') && w.includes('create'))

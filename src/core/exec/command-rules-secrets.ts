@@ -4,7 +4,7 @@
 // substitution in a URL, a header or a host name), by mail or to a paste service.
 import { parseOptions, valuesOf } from './command-options';
 import { SECRET_FILE } from './command-rules-network';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, operandsOf, type Finding, type SegmentView } from './command-view';
 
 /**
  * Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials.
@@ -43,10 +43,10 @@ export function secretsConcerns(name: string): boolean {
 
 export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
   // `python3 -m keyring get …` is the keyring program: judged as it.
-  if (/^python[\d.]*$/.test(v.name) && v.args[0] === '-m' && v.args[1]) return secretsRules({ ...v, exe: v.args[1], name: v.args[1].toLowerCase(), args: v.args.slice(2), words: v.words.slice(2) }, pipedOut);
+  if (/^python[\d.]*$/.test(v.name) && v.args[0] === '-m' && v.args[1]) return secretsRules({ ...v, exe: v.args[1], name: v.args[1].toLowerCase(), args: v.args.slice(2), words: v.words.slice(2), operands: operandsOf(v.args.slice(2)) }, pipedOut);
   const { name, args } = v;
   const f: Finding[] = [];
-  const w = args.filter((a) => !a.startsWith('-'));
+  const w = v.operands;
   const shown = (what: string): Finding => (pipedOut || v.seg.context === 'command-substitution'
     ? ask('data_exfiltration', `${what}; here it is handed to another command`)
     : deny('data_exfiltration', `${what} into the output`));

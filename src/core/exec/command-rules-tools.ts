@@ -163,10 +163,10 @@ const INSTALL_SUB = /^(install|i|add|isntall|in|ins|inst|insta|instal|update|upg
 function packageRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const bn = baseName(name);
-  const nonOpt = args.filter((a) => !a.startsWith('-'));
+  const nonOpt = v.operands;
   const sub = nonOpt[0] ?? '';
   const pkgArgs = nonOpt.slice(1);
-  const named = (list: string[]) => list.some((p) => !/^(\.|\/|-)/.test(p));
+  const named = (list: readonly string[]) => list.some((p) => !/^(\.|\/|-)/.test(p));
   const deny1 = (what: string) => [deny('package_install', `${what} installs a package from a registry (its install scripts run)`)];
   const ask1 = (what: string) => [ask('package_install', `${what} installs the project's dependencies (their install scripts run)`)];
   if (/^(npm|pnpm|yarn|bun|cnpm)$/.test(name)) {

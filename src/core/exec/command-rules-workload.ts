@@ -53,6 +53,8 @@ export function workloadRules(v: SegmentView): Finding[] {
     if (host && (metadataIp(host) || METADATA_HOST.test(host))) return [deny('data_exfiltration', `${name} asks the cloud metadata service (${host}), which hands out the machine's credentials`)];
     if (WORKLOAD_VAR.test(w.raw)) return [deny('data_exfiltration', `${name} calls the endpoint the environment names for the workload's own credentials`)];
   }
+  // The checks below each name their program.
+  if (!/^(az|ec2-metadata|aws-vault|aws|vault)$/.test(name) && !name.startsWith('docker-credential-')) return [];
   const sub = args.filter((a) => !a.startsWith('-'));
   if (name === 'az' && sub[0] === 'acr' && sub[1] === 'login' && args.includes('--expose-token')) return [ask('data_exfiltration', 'az acr login --expose-token prints a registry token')];
   if (/^docker-credential-/.test(name) && sub[0] === 'get' || name === 'ec2-metadata' || name === 'aws-vault' && /^(export|exec|login)$/.test(sub[0] ?? '')) return [ask('data_exfiltration', `${name} hands out stored or machine credentials`)];

@@ -14,6 +14,11 @@ export interface SegmentView {
   args: string[];
   /** argv[1..] words. */
   words: Word[];
+  /**
+   * The argument texts that are not options (do not start with `-`), in order: worked out once per
+   * argv, since most rules look at them. Whoever builds a view with other `args` sets it anew.
+   */
+  operands: readonly string[];
   /** The command this one's output is piped into, when the judge knows it. */
   pipedTo?: SegmentView;
 }
@@ -38,7 +43,13 @@ export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
   const base = exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1);
   const words = argv.slice(1);
   // `curl.exe`, `PowerShell.EXE`: Windows finds the same program without the suffix, so the rules do too.
-  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args: words.map((w) => w.text), words };
+  const args = words.map((w) => w.text);
+  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args, words, operands: operandsOf(args) };
+}
+
+/** The arguments that are not options, for SegmentView.operands. */
+export function operandsOf(args: readonly string[]): string[] {
+  return args.filter((a) => !a.startsWith('-'));
 }
 
 /** Interpreters: a blanket allowlist rule never covers them, and stdin fed to them is a script. */
