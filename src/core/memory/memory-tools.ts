@@ -2,7 +2,7 @@
 // document or a line range). All read-only; the scope is the calling agent and the current user,
 // so a model only ever sees its own agent's memory, the user's documents shadowing the global ones.
 import type { Tool, ToolContext } from '../tools/types';
-import type { MemoryStore } from './memory-store';
+import type { MemoryApi } from './memory-store';
 import { createMemoryExpandTool } from './tools/memory-expand';
 import { createMemoryGetTool } from './tools/memory-get';
 import { createMemorySearchTool } from './tools/memory-search';
@@ -10,14 +10,14 @@ import { MemoryError, type Scope } from './types';
 
 export interface MemoryToolDeps {
   /** The store, or a function giving it (opened on first use); undefined = memory unavailable. */
-  store: MemoryStore | (() => MemoryStore | undefined | Promise<MemoryStore | undefined>);
+  store: MemoryApi | (() => MemoryApi | undefined | Promise<MemoryApi | undefined>);
   /** The person using the agent ('' = the agent level only). */
   userId: () => string;
 }
 
 /** What each tool needs: the store for this call and the caller's scope. */
 export interface MemoryToolEnv {
-  store(): Promise<MemoryStore>;
+  store(): Promise<MemoryApi>;
   scope(ctx: ToolContext): Scope;
 }
 

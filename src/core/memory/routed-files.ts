@@ -21,7 +21,7 @@
 // repeat setup forever; so the user keeps an empty row that reads as "no BOOTSTRAP.md".
 import type { AgentDefinition } from '../agents/types';
 import { Emitter } from '../events';
-import type { ContextFileRow, ContextStore } from './context-store';
+import type { ContextFileRow, ContextFiles } from './context-store';
 import * as msg from './routed-messages';
 import { MEMORY_DIR, MEMORY_ROOT_FILES, effectiveRoutedNames, normaliseRelative, routeOf, type Route, type RoutedKind } from './routed-paths';
 import { MemoryError, type MemoryDocument, type MemoryDocumentInfo, type Scope } from './types';
@@ -72,7 +72,7 @@ export interface RoutedEntry {
 }
 
 export interface RoutedFilesDeps {
-  context: ContextStore;
+  context: ContextFiles;
   memory: MemoryDocuments;
   agents: { resolve(id: string): AgentDefinition };
   /** pincer.contextFiles.routed (default: all seven). */

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { EmbeddingProvider } from '../../core/memory/embeddings';
 import { memoryUserId, openMemoryServices, type MemoryServices } from '../../core/memory/memory-services';
+import type { TeamMemory } from '../../core/memory/team-memory-router';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
 import { chatStack } from '../chat/chat-lazy';
@@ -21,6 +22,7 @@ export class MemoryHost implements vscode.Disposable {
   private keyLoaded?: Promise<void>;
   private provider?: { key: string; value: EmbeddingProvider };
   private readonly disposables: vscode.Disposable[] = [];
+  private teams?: (agentId: string, embeddings: () => EmbeddingProvider | undefined) => Promise<TeamMemory | undefined>;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -40,12 +42,18 @@ export class MemoryHost implements vscode.Disposable {
     return memoryUserId(this.rt.currentConfig.memory.user);
   }
 
+  /** Where a team agent's shared memory and context files live when its team is on a server (the teams host answers). */
+  useTeams(find: (agentId: string, embeddings: () => EmbeddingProvider | undefined) => Promise<TeamMemory | undefined>): void {
+    this.teams = find;
+  }
+
   services(): Promise<MemoryServices | undefined> {
     this.opening ??= (async () => {
       const [db] = await Promise.all([this.storage.database(), this.agents.ready(), this.keyLoaded ??= this.loadKey()]);
       if (!db) return undefined;
       return openMemoryServices(db, {
         agents: this.agents.registry, embeddings: () => this.embeddings(), routedNames: () => this.rt.currentConfig.memory.routedContextFiles,
+        teamMemory: async (agentId) => this.teams?.(agentId, () => this.embeddings()),
       });
     })();
     return this.opening;

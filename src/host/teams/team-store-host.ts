@@ -7,11 +7,16 @@
 // Pincer: Move Team to Server… copies a team's workspace board to the server (move-team.ts), and
 // Move Team Back to This Workspace the server's board here (move-team-back.ts).
 import * as vscode from 'vscode';
+import type { EmbeddingProvider } from '../../core/memory/embeddings';
+import type { TeamMemory } from '../../core/memory/team-memory-router';
 import type { BoardStore } from '../../core/teams/board-types';
 import { watchBoard } from '../../core/teams/board-watch';
 import { moveTeamToServer } from '../../core/teams/postgres/move-team';
 import { moveTeamToWorkspace } from '../../core/teams/postgres/move-team-back';
 import { PgBoardStore } from '../../core/teams/postgres/pg-board-store';
+import { PgConnection } from '../../core/teams/postgres/pg-connection';
+import { PgContextStore } from '../../core/teams/postgres/pg-context-store';
+import { PgMemoryStore } from '../../core/teams/postgres/pg-memory-store';
 import { passwordSecretKey, teamStorePassword } from '../../core/teams/postgres/team-store-password';
 import { teamStoreConnection, type TeamStoreConnection } from '../../core/teams/postgres/team-store-settings';
 import { SqlBoardStore } from '../../core/teams/sql-board-store';
@@ -24,6 +29,8 @@ export interface OpenBoard {
   /** Where it lives, for messages: "this workspace" or host:port/database. */
   where: string;
   onChange(listener: (teamId: string | undefined) => void): { dispose(): void };
+  /** On a server: a team's shared memory and context files there (opened once per team, on a connection of their own). */
+  teamMemory?(teamId: string, embeddings: () => EmbeddingProvider | undefined): Promise<TeamMemory>;
   close(): Promise<void>;
 }
 
@@ -32,6 +39,8 @@ export interface TeamStoreHost extends vscode.Disposable {
   open(): Promise<OpenBoard | undefined>;
   /** Why there is no board, or that the server is offline; undefined when all is well. */
   problem(): string | undefined;
+  /** The person's settings name a server (the board, and teams' shared memory, live there). */
+  onServer(): boolean;
   /** true: the choice changed (settings, password, retry), open() opens anew; false: the server went offline or came back. */
   onDidChange: vscode.Event<boolean>;
   commands: Record<string, (...args: never[]) => unknown>;
@@ -86,8 +95,26 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
       offline = online ? undefined : `The team store at ${conn.where} is offline: reconnecting. Changes made meanwhile fail (nothing is queued); the board catches up once it is back.`;
       changed.fire(false);
     });
+    // The team's memory uses its own pool: a long search never waits behind the board's claims.
+    let memoryDb: PgConnection | undefined;
+    const memories = new Map<string, Promise<TeamMemory>>();
+    const teamMemory = (teamId: string, embeddings: () => EmbeddingProvider | undefined): Promise<TeamMemory> => {
+      let p = memories.get(teamId);
+      if (!p) {
+        const db = (memoryDb ??= new PgConnection(conn));
+        const opened = PgMemoryStore.on(db, { teamId, embeddings }).then((memory) => ({ memory, context: new PgContextStore(db, teamId) }));
+        // A failure (the server unreachable) is the caller's; the next call tries again.
+        opened.catch(() => memories.get(teamId) === opened && memories.delete(teamId));
+        memories.set(teamId, (p = opened));
+      }
+      return p;
+    };
     return {
-      store, where: conn.where, close: () => store.close(),
+      store, where: conn.where, teamMemory,
+      close: async () => {
+        await store.close();
+        await memoryDb?.close();
+      },
       // Every editor's changes (this one's included) arrive from the server; after a reconnect, any team's.
       onChange: (listener) => store.onChange((c) => listener(c.action === 'resync' ? undefined : c.teamId)),
     };
@@ -174,6 +201,7 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
   return {
     open,
     problem: () => failure ?? offline,
+    onServer: () => serverSettings() !== undefined,
     onDidChange: changed.event,
     commands: {
       'pincer.teamStore.setPassword': setPassword,

@@ -6,6 +6,8 @@
 // needs the chat bundle, which the tools alone never load.
 import * as vscode from 'vscode';
 import type { AgentDefinition } from '../../core/agents/types';
+import type { EmbeddingProvider } from '../../core/memory/embeddings';
+import type { TeamMemory } from '../../core/memory/team-memory-router';
 import { systemClock } from '../../core/clock';
 import type { PincerRuntime } from '../../core/runtime';
 import type { BoardStore } from '../../core/teams/board-types';
@@ -61,6 +63,11 @@ export interface TeamsHost extends vscode.Disposable, ChatTeamPort {
   personTasks(args: Record<string, unknown>): Promise<ToolResult>;
   /** Reads the definitions again; `changed` is told (the toolset rebuilds). */
   reload(): void;
+  /**
+   * The shared memory and context files of the team `agentId` leads or belongs to (the first such
+   * team), when the board is on a server; undefined otherwise (they stay in the workspace).
+   */
+  teamMemory(agentId: string, embeddings: () => EmbeddingProvider | undefined): Promise<TeamMemory | undefined>;
   /** Set Team Store Password, Move Team to Server… */
   commands: Record<string, (...args: never[]) => unknown>;
   pickCommand(teamId?: string): Promise<TeamDefinition | undefined>;
@@ -158,6 +165,11 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
     teams: () => defs.teams,
     problems: () => defs.problems,
     storeProblem: () => store.problem(),
+    async teamMemory(agentId, embeddings) {
+      const team = defs.teams.find((t) => t.lead === agentId || t.members.some((m) => m.agent === agentId));
+      if (!team || !store.onServer()) return undefined;
+      return (await boardWatched())?.open.teamMemory?.(team.id, embeddings);
+    },
     commands: store.commands,
     picked: () => d.state.get<string>(PICKED_KEY),
     remember: async (teamId) => { await d.state.update(PICKED_KEY, teamId); },

@@ -6,7 +6,7 @@ import { defineTool, fail, ok, type Tool } from '../../tools/types';
 import { splitLines } from '../chunker';
 import { checkMemoryPath } from '../memory-paths';
 import { normalizeFolder } from '../memory-scope-sql';
-import type { MemoryStore } from '../memory-store';
+import type { MemoryApi } from '../memory-store';
 import { levelLabel, type MemoryToolEnv } from '../memory-tools';
 import { type MemoryDocumentInfo, type Scope } from '../types';
 
@@ -47,7 +47,7 @@ export function nearestPaths(wanted: string, docs: readonly MemoryDocumentInfo[]
     .map((x) => x.p);
 }
 
-async function missing(store: MemoryStore, scope: Scope, path: string): Promise<string> {
+async function missing(store: MemoryApi, scope: Scope, path: string): Promise<string> {
   const docs = await store.list(scope);
   if (!docs.length) return `${path} does not exist, and this agent has no memory documents yet. Memory documents are created by writing MEMORY.md or files under memory/ (write_file).`;
   const near = nearestPaths(path, docs);
@@ -57,7 +57,7 @@ async function missing(store: MemoryStore, scope: Scope, path: string): Promise<
     'Use memory_search to find text when you do not know the path.';
 }
 
-async function folderListing(store: MemoryStore, scope: Scope, folder: string): Promise<string | undefined> {
+async function folderListing(store: MemoryApi, scope: Scope, folder: string): Promise<string | undefined> {
   const docs = await store.list(scope, { prefix: `${folder}/` });
   if (!docs.length) return undefined;
   const rows = docs.slice(0, 200).map((d) => `${d.path}\t${d.size} B\t${d.chunks} chunk${d.chunks === 1 ? '' : 's'}${d.userId === '' && scope.userId ? '\t(shared)' : ''}`);

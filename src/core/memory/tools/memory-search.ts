@@ -3,7 +3,7 @@
 // abstracts with ids, paths and line ranges; memory_expand gives a hit's full text (L2).
 import { z } from 'zod';
 import { defineTool, ok, type Tool } from '../../tools/types';
-import type { MemoryStore, SearchResult } from '../memory-store';
+import type { MemoryApi, SearchResult } from '../memory-store';
 import { levelLabel, type MemoryToolEnv } from '../memory-tools';
 import { type Scope, type SearchHit } from '../types';
 
@@ -23,7 +23,7 @@ const description =
 const MAX_RESULT_CHARS = 12_000;
 const KEYWORD_ONLY_NOTE = 'Note: memory search is keyword-only (BM25); set pincer.memory.embeddings.baseUrl and pincer.memory.embeddings.model to also search by meaning.';
 /** Stores whose first keyword-only search already said so: the note is said once per store. */
-const noted = new WeakSet<MemoryStore>();
+const noted = new WeakSet<MemoryApi>();
 
 function why(h: SearchHit): string {
   const parts: string[] = [];
