@@ -7,12 +7,19 @@
 // new chunks are indexed for full-text search afterwards, off the write path (memory-fts-index.ts).
 // Chunks whose heading and text did not change keep their rows, so their ids and embeddings, and
 // only new chunk text goes into the journal.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { SqlValue, StatementSpec } from '../storage/types';
 import type { Chunk, Scope } from './types';
 
+/**
+ * The one-shot crypto.hash (Node 20.12 and later) is twice as fast as a Hash object for strings of
+ * a chunk's size, and an import hashes every chunk; the digest is the same either way.
+ */
+const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+const sha256 = (text: string): string => (oneShot ? oneShot('sha256', text, 'base64url') : crypto.createHash('sha256').update(text).digest('base64url'));
+
 export function contentHash(content: string): string {
-  return createHash('sha256').update(content).digest('base64url').slice(0, 32);
+  return sha256(content).slice(0, 32);
 }
 
 /**
@@ -22,7 +29,7 @@ export function contentHash(content: string): string {
 export function chunkHashes(chunks: readonly Chunk[]): string[] {
   const seen = new Map<string, number>();
   return chunks.map((c) => {
-    const h = createHash('sha256').update(c.heading).update('\u0000').update(c.text).digest('base64url').slice(0, 24);
+    const h = sha256(`${c.heading}\u0000${c.text}`).slice(0, 24);
     const n = (seen.get(h) ?? 0) + 1;
     seen.set(h, n);
     return n === 1 ? h : `${h}~${n}`;
@@ -75,9 +82,12 @@ export class ChunkTransaction {
   writeDocument(scope: Scope, path: string, content: string, hash: string, now: number, expected: string | null, plan: ChunkPlan): void {
     this.checks.push(casStatement(scope, path, expected === null ? null : { hash: expected, chunks: plan.stored.size }));
     this.writes.push({
-      sql: `INSERT INTO memory_documents(agent_id, user_id, path, content, hash, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+      // The content goes in as UTF-8 bytes cast back to text where that is exact: sql.js encodes a
+      // string parameter one character at a time in JavaScript, about ten times slower than binding
+      // the bytes, and a document is most of what a write sends.
+      sql: `INSERT INTO memory_documents(agent_id, user_id, path, content, hash, updated_at) VALUES (?1, ?2, ?3, CAST(?4 AS TEXT), ?5, ?6)
             ON CONFLICT(agent_id, user_id, path) DO UPDATE SET content = excluded.content, hash = excluded.hash, updated_at = excluded.updated_at`,
-      params: [scope.agentId, scope.userId, path, content, hash, now],
+      params: [scope.agentId, scope.userId, path, isPlainText(content) ? utf8.encode(content) : content, hash, now],
     });
     this.planChunks(scope, path, plan, content);
   }
@@ -160,14 +170,23 @@ export class ChunkTransaction {
   }
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * Text without surrogates or NULs: its UTF-8 bytes are the same whoever encodes them (sql.js, Node,
+ * SQLite), so bytes of it cast to text in SQLite are exactly the string.
+ */
+export function isPlainText(text: string): boolean {
+  return !/[\ud800-\udfff\u0000]/.test(text);
+}
+
 /**
  * Where each chunk's text sits in `content` as SQLite's substr counts it in a blob (1-based, in UTF-8
  * bytes), undefined for a chunk that is not a slice of it (a CR document's chunks are joined lines).
- * Only for content without surrogates or NULs: then its UTF-8 bytes are the same whoever encodes
- * them, and the slice cast back to text is the chunk's text exactly.
+ * Only for plain text (isPlainText): then the slice cast back to text is the chunk's text exactly.
  */
 export function textSpans(content: string, chunks: readonly Chunk[]): ([start: number, length: number] | undefined)[] {
-  if (/[\ud800-\udfff\u0000]/.test(content)) return chunks.map(() => undefined);
+  if (!isPlainText(content)) return chunks.map(() => undefined);
   const ascii = Buffer.byteLength(content) === content.length;
   const bytes = (s: string): number => (ascii ? s.length : Buffer.byteLength(s));
   let from = 0;
