@@ -99,21 +99,24 @@ export class McpConnection {
     return this.connecting;
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: ProgressListener }): Promise<CallToolResult> {
-    // Connected: straight to the client (this is every call's path; no extra awaits on it).
-    if (!this.client || this.stateValue !== 'connected') await this.connect();
-    // The connection may have dropped between connecting and this call.
-    const client = this.client;
-    if (!client) throw this.explain(new Error('the connection closed'));
+  callTool(tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: ProgressListener }): Promise<CallToolResult> {
+    // Connected: straight to the client (this is every call's path; no await of its own on it).
+    if (this.client && this.stateValue === 'connected') return this.send(this.client, tool, args, opts);
+    return this.connect().then(() => {
+      // The connection may have dropped between connecting and this call.
+      if (!this.client) throw this.explain(new Error('the connection closed'));
+      return this.send(this.client, tool, args, opts);
+    });
+  }
+
+  private send(client: Client, tool: string, args: Record<string, unknown>, opts: { signal: AbortSignal; timeoutMs: number; onProgress?: ProgressListener }): Promise<CallToolResult> {
     const onProgress = opts.onProgress;
-    try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
-        onprogress: onProgress ? (p) => onProgress(p.progress, p.total, p.message) : undefined,
-      })) as CallToolResult;
-    } catch (e) {
+    return (client.callTool({ name: tool, arguments: args }, undefined, {
+      signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
+      onprogress: onProgress ? (p) => onProgress(p.progress, p.total, p.message) : undefined,
+    }) as Promise<CallToolResult>).catch((e: unknown) => {
       throw this.explain(e);
-    }
+    });
   }
 
   async close(): Promise<void> {

@@ -51,9 +51,17 @@ async function imageOf(b: Extract<Block, { type: 'image' }>, where: string, sent
   }
 }
 
-/** `source` names the server and tool (`mcp:<server>/<tool>`). */
-export async function toToolResult(source: string, r: CallToolResult, signal?: AbortSignal): Promise<ToolResult> {
+/**
+ * `source` names the server and tool (`mcp:<server>/<tool>`); `signal` stops the fitting of its
+ * images, and is asked for only when there are images. A result without images is rendered at once.
+ */
+export function toToolResult(source: string, r: CallToolResult, signal?: () => AbortSignal): ToolResult | Promise<ToolResult> {
   const content = Array.isArray(r.content) ? r.content : [];
+  if (!content.some((b) => b.type === 'image')) return resultOf(source, r, content.map(renderBlock), []);
+  return withImages(source, r, content, signal?.());
+}
+
+async function withImages(source: string, r: CallToolResult, content: Block[], signal?: AbortSignal): Promise<ToolResult> {
   const images: ImagePart[] = [];
   const parts: string[] = [];
   for (const [i, b] of content.entries()) {
@@ -65,6 +73,11 @@ export async function toToolResult(source: string, r: CallToolResult, signal?: A
     parts.push(line);
     if (image) images.push(image);
   }
+  return resultOf(source, r, parts, images);
+}
+
+function resultOf(source: string, r: CallToolResult, parts: string[], images: ImagePart[]): ToolResult {
+  const content = Array.isArray(r.content) ? r.content : [];
   const hasText = content.some((b) => b.type === 'text' && b.text.trim() !== '');
   if (r.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(r.structuredContent, null, 2));
   const text = parts.join('\n\n') || '(the server returned no content)';

@@ -7,6 +7,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { defineTool, fail, type Tool } from '../tools/types';
 import type { McpConnection } from './mcp-connection';
+import { sdkSignal } from './call-signal';
 import type { AskFirst } from './destructive-ask';
 import { toToolResult } from './mcp-result';
 
@@ -53,8 +54,9 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
       }
       const report = ctx.onProgress;
       const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
-      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: ctx.signal, timeoutMs: sdkTimeoutMs, onProgress });
-      return toToolResult(source, r, ctx.signal);
+      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: sdkSignal(ctx), timeoutMs: sdkTimeoutMs, onProgress });
+      // The call's own AbortSignal is made only for a result with images (their fitting can be stopped).
+      return toToolResult(source, r, () => ctx.signal);
     },
   });
 }

@@ -7,6 +7,7 @@
 // calling a denied tool is looping.
 import { stableJson } from '../guard/stable-json';
 import { parseArguments } from './arguments';
+import { CallAbort, callContext } from './call-context';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
 import { knownErrorResult } from './known-errors';
@@ -63,7 +64,10 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     const scrubbedLLM = scrubber.scrub(result.forLLM);
     const scrubbedUser = result.forUser === undefined ? undefined : scrubber.scrub(result.forUser);
     const capped = capText(scrubbedLLM, reg.limits.maxResultChars, 'pincer.tools.maxResultChars');
-    const out: ToolResult = { ...result, forLLM: capped.text };
+    // Copied with Object.assign, not a spread: fields added to a spread's copy (outcome below) take
+    // V8 off its fast path, microseconds on every call.
+    const out: ToolResult = Object.assign({}, result);
+    out.forLLM = capped.text;
     // Pixels cannot be scrubbed; where an image came from (a URL with a token in it) can.
     if (result.images) out.images = result.images.map((image) => ({ ...image, source: scrubber.scrub(image.source) }));
     if (scrubbedUser !== undefined) out.forUser = capText(scrubbedUser, reg.limits.maxUserChars, 'pincer.tools.maxResultChars').text;
@@ -125,7 +129,8 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
   if (!args.ok) return finish(fail(args.message, { details: { argumentError: args.kind } }), 'invalid');
 
   if (reg.onCallStart.listening) reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
-  const release = await reg.locks.acquire(ctx.sessionKey, tool.capability !== 'read-only');
+  const exclusive = tool.capability !== 'read-only';
+  const release = reg.locks.tryAcquire(ctx.sessionKey, exclusive) ?? await reg.locks.acquire(ctx.sessionKey, exclusive);
   try {
     const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id);
     return finish(result, outcome);
@@ -135,39 +140,48 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
 }
 
 async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string): Promise<{ result: ToolResult; outcome: Outcome }> {
+  if (ctx.signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
   const now = reg.clock.now();
   const own = tool.timeoutMs ?? (tool.interactive ? Infinity : reg.limits.defaultTimeoutMs);
   // setTimeout takes at most 2^31-1 ms; a longer budget is the same as none for a call.
   const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
-  // Only this function aborts the call's signal, so it settles the race itself (no second listener
-  // on the signal it hands the tool: that is paid on every call).
-  const controller = new AbortController();
-  const signal = controller.signal;
+  // Only this function aborts the call, so it settles the call's promise itself (no listener of its own).
+  const call = new CallAbort();
   let stop: (reason: unknown) => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => (stop = reject));
-  aborted.catch(() => undefined);
   const abort = (reason: unknown) => {
-    controller.abort(reason);
-    stop(reason);
+    if (call.abort(reason)) stop(reason);
   };
+  const callCtx = callContext(ctx, now + budget, call);
   const onCallerAbort = () => abort(ctx.signal.reason ?? new Error('cancelled'));
-  // A plain listener (Node's `once` option costs more than the removal in `finally`; a signal aborts only once).
-  if (ctx.signal.aborted) onCallerAbort();
-  else ctx.signal.addEventListener('abort', onCallerAbort);
-  // One timer per call: it fires the slow-call notice first when that comes before the budget, then
-  // waits out the rest of the budget (a second timer per call is paid by every call that is not slow).
-  const slowAfter = reg.timing.slowThresholdMs(tool.name);
-  const timeout = () => abort(new CallTimeout(budget));
-  let timer = !tool.interactive && slowAfter < budget
-    ? setTimeout(() => {
-      timer = setTimeout(timeout, budget - slowAfter);
-      reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
-    }, slowAfter)
-    : setTimeout(timeout, budget);
+  let timer: NodeJS.Timeout | undefined;
   try {
-    if (signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
-    const callCtx: ToolContext = { ...ctx, signal, deadline: now + budget };
-    const result = await Promise.race([tool.execute(args, callCtx), aborted]);
+    // The tool starts first and the limits are armed while it waits: what a call does before its
+    // first await (an MCP call's request is written there) is not held up by their set-up, and
+    // nothing can abort it in between (its synchronous part cannot be interrupted).
+    let running: Promise<ToolResult>;
+    try {
+      running = tool.execute(args, callCtx);
+    } catch (e) {
+      running = Promise.reject(e);
+    }
+    const settled = new Promise<ToolResult>((resolve, reject) => {
+      stop = reject;
+      running.then(resolve, reject);
+    });
+    // A plain listener (Node's `once` option costs more than the removal in `finally`; a signal aborts only once).
+    ctx.signal.addEventListener('abort', onCallerAbort);
+    if (ctx.signal.aborted) onCallerAbort();
+    // One timer per call: it fires the slow-call notice first when that comes before the budget, then
+    // waits out the rest of the budget (a second timer per call is paid by every call that is not slow).
+    const slowAfter = reg.timing.slowThresholdMs(tool.name);
+    const timeout = () => abort(new CallTimeout(budget));
+    timer = !tool.interactive && slowAfter < budget
+      ? setTimeout(() => {
+        timer = setTimeout(timeout, budget - slowAfter);
+        reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
+      }, slowAfter)
+      : setTimeout(timeout, budget);
+    const result = await settled;
     if (!result || typeof result.forLLM !== 'string') {
       return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
     }
@@ -178,7 +192,7 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     if (e instanceof CallTimeout) {
       return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };
     }
-    if (signal.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
+    if (call.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
     const known = knownErrorResult(e);
     if (known) return { result: known, outcome: 'error' };
     const msg = e instanceof Error ? e.message : String(e);

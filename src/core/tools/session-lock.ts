@@ -9,14 +9,31 @@ class Lock {
   queue: Waiter[] = [];
 }
 
+/** Whether a call of this kind may hold the lock beside its present holders. */
+function free(l: Lock, exclusive: boolean): boolean {
+  return exclusive ? !l.writer && l.readers === 0 : !l.writer;
+}
+
 export class SessionLocks {
   private locks = new Map<string, Lock>();
+
+  /**
+   * The lock at once, when nobody holds it against this call and nobody waits before it; undefined
+   * otherwise (then `acquire`). A call that need not wait then does not wait a promise's turn either.
+   */
+  tryAcquire(session: string, exclusive: boolean): (() => void) | undefined {
+    const held = this.locks.get(session);
+    if (held && (held.queue.length > 0 || !free(held, exclusive))) return undefined;
+    const l = held ?? new Lock();
+    if (!held) this.locks.set(session, l);
+    return this.take(session, l, exclusive);
+  }
 
   async acquire(session: string, exclusive: boolean): Promise<() => void> {
     let lock = this.locks.get(session);
     if (!lock) this.locks.set(session, (lock = new Lock()));
     const l = lock;
-    const canRun = () => (exclusive ? !l.writer && l.readers === 0 : !l.writer) && (l.queue.length === 0 || l.queue[0].wake === wake);
+    const canRun = () => free(l, exclusive) && (l.queue.length === 0 || l.queue[0].wake === wake);
     let wake: () => void = () => undefined;
     if (!canRun()) {
       await new Promise<void>((resolve) => {
@@ -25,6 +42,10 @@ export class SessionLocks {
       });
       l.queue.shift();
     }
+    return this.take(session, l, exclusive);
+  }
+
+  private take(session: string, l: Lock, exclusive: boolean): () => void {
     if (exclusive) l.writer = true;
     else l.readers++;
     // Wake the next readers in line once we hold the lock as a reader (they may share with us).
@@ -42,7 +63,7 @@ export class SessionLocks {
   private pump(session: string, l: Lock): void {
     const next = l.queue[0];
     if (next) {
-      if (next.exclusive ? !l.writer && l.readers === 0 : !l.writer) next.wake();
+      if (free(l, next.exclusive)) next.wake();
     } else if (!l.writer && l.readers === 0) {
       this.locks.delete(session);
     }

@@ -220,6 +220,20 @@ describe('MCP bridge: hostile servers', () => {
     await s.log.waitFor(/hang: cancelled by the client/);
   });
 
+  it('outside the pipeline (a context without onAbort) the bridge hands the SDK the context\'s own signal: aborting it cancels on the server', async () => {
+    const s = setup();
+    mcp = s.mcp;
+    await mcp.start([hostile()]);
+    const stop = new AbortController();
+    const ctx = s.rt.context({ channel: 'test', sessionKey: 'mcp-test', signal: stop.signal });
+    assert.equal(ctx.onAbort, undefined);
+    const pending = s.rt.registry.get('mcp_hostile__hang')!.execute({}, ctx);
+    await s.log.waitFor(/hang: started/);
+    stop.abort();
+    await assert.rejects(pending);
+    await s.log.waitFor(/hang: cancelled by the client/);
+  });
+
   it('calls under one long-lived signal (a chat turn\'s) leave no listener on it: the SDK, which never removes its cancel listener, gets each call\'s own signal', async () => {
     const s = setup();
     mcp = s.mcp;

@@ -1,0 +1,144 @@
+// A call's context under the pipeline: the caller's fields, the call's own deadline, a signal made
+// only when read (and then already in the call's state), and onAbort for tools that only need to
+// hear of the abort. The session lock's fast path (tryAcquire) keeps the lock's FIFO order.
+import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { CallAbort, callContext } from '../../../src/core/tools/call-context';
+import { SessionLocks } from '../../../src/core/tools/session-lock';
+import { defineTool, ok, type Tool, type ToolContext } from '../../../src/core/tools/types';
+import { runtimeWith } from '../../support/test-tools';
+
+const ctxOf = (rt: ReturnType<typeof runtimeWith>, over: Partial<ToolContext> = {}) => rt.context({ channel: 'test', sessionKey: 's1', ...over });
+
+/** A tool that runs `body` with its context and never ends on its own unless `body` returns. */
+function probe(name: string, body: (ctx: ToolContext) => Promise<string> | undefined, timeoutMs?: number): Tool {
+  return defineTool({
+    name, group: 'fs', capability: 'read-only', description: 'probe', parameters: z.object({}), timeoutMs,
+    execute: async (_a, ctx) => ok(await (body(ctx) ?? new Promise<string>(() => undefined))),
+  }) as Tool;
+}
+
+describe('call context', () => {
+  it('carries the caller\'s fields and its own deadline; a spread of it (a tool calling another) copies a real signal', async () => {
+    let seen: ToolContext | undefined;
+    const rt = runtimeWith({}, [probe('look', async (ctx) => {
+      seen = ctx;
+      return 'done';
+    })]);
+    const caller = ctxOf(rt, { turnId: 't7', agentId: 'helper', deadline: Date.now() + 60_000 });
+    assert.equal((await rt.registry.execute('look', {}, caller)).forLLM, 'done');
+    assert.ok(seen);
+    assert.equal(seen.sessionKey, 's1');
+    assert.equal(seen.turnId, 't7');
+    assert.equal(seen.agentId, 'helper');
+    assert.ok(seen.deadline <= caller.deadline);
+    assert.notEqual(seen.signal, caller.signal);
+    const copy = { ...seen, sessionKey: 's1:gate' };
+    assert.ok(copy.signal instanceof AbortSignal);
+    assert.equal(copy.signal, seen.signal);
+    assert.equal(copy.signal.aborted, false);
+  });
+
+  it('onAbort hears the time limit without the signal being made, and a signal read afterwards is already aborted', async () => {
+    const heard: unknown[] = [];
+    let late: AbortSignal | undefined;
+    const rt = runtimeWith({}, [probe('wait', (ctx) => {
+      ctx.onAbort!((reason) => {
+        heard.push(reason);
+        late = ctx.signal;
+      });
+      return undefined;
+    }, 60)]);
+    const r = await rt.registry.execute('wait', {}, ctxOf(rt));
+    assert.equal(r.outcome, 'timed-out');
+    assert.equal(heard.length, 1);
+    assert.match(String((heard[0] as Error).message), /timed out after 60 ms/);
+    assert.ok(late?.aborted);
+    assert.equal(late.reason, heard[0]);
+  });
+
+  it('the caller\'s Stop reaches the signal and every listener, one that throws included, and a listener added after the abort runs at once', async () => {
+    const order: string[] = [];
+    let ctxSeen: ToolContext | undefined;
+    const rt = runtimeWith({}, [probe('held', (ctx) => {
+      ctxSeen = ctx;
+      ctx.signal.addEventListener('abort', () => order.push('signal'));
+      ctx.onAbort!(() => {
+        order.push('throwing listener');
+        throw new Error('a listener that fails');
+      });
+      ctx.onAbort!(() => order.push('second listener'));
+      return undefined;
+    })]);
+    const stop = new AbortController();
+    const pending = rt.registry.execute('held', {}, ctxOf(rt, { signal: stop.signal }));
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort(new Error('Stop pressed'));
+    const r = await pending;
+    assert.equal(r.outcome, 'cancelled');
+    assert.deepEqual(order, ['signal', 'throwing listener', 'second listener']);
+    let after: unknown;
+    ctxSeen!.onAbort!((reason) => (after = reason));
+    assert.match(String((after as Error).message), /Stop pressed/);
+  });
+
+  it('CallAbort: the first reason wins; listeners run once', () => {
+    const call = new CallAbort();
+    const reasons: unknown[] = [];
+    call.listen((r) => reasons.push(r));
+    assert.equal(call.abort('first'), true);
+    assert.equal(call.abort('second'), false);
+    assert.deepEqual(reasons, ['first']);
+    assert.equal(call.signal.reason, 'first');
+    const ctx = callContext({ sessionKey: 'k', agentId: 'a', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: 5, workspaceTrusted: true }, 3, call);
+    assert.equal(ctx.deadline, 3);
+    assert.equal(ctx.signal, call.signal);
+    assert.deepEqual(Object.keys(ctx).sort(), ['agentId', 'channel', 'deadline', 'isOwner', 'onAbort', 'sessionKey', 'signal', 'subagentDepth', 'workspaceTrusted']);
+  });
+});
+
+describe('session lock: the fast path', () => {
+  it('tryAcquire takes a free lock at once and refuses one held against it or with someone waiting', async () => {
+    const locks = new SessionLocks();
+    const writer = locks.tryAcquire('s', true);
+    assert.ok(writer);
+    assert.equal(locks.tryAcquire('s', false), undefined);
+    assert.equal(locks.tryAcquire('other', true) !== undefined, true);
+    const order: string[] = [];
+    const queued = locks.acquire('s', false).then((release) => {
+      order.push('queued reader');
+      return release;
+    });
+    writer();
+    // The woken reader has not run yet: a newcomer must not pass it.
+    assert.equal(locks.tryAcquire('s', false), undefined);
+    const newcomer = locks.acquire('s', false).then((release) => {
+      order.push('newcomer');
+      return release;
+    });
+    (await queued)();
+    (await newcomer)();
+    assert.deepEqual(order, ['queued reader', 'newcomer']);
+    assert.equal(locks.size, 1);
+  });
+
+  it('readers share through tryAcquire; a writer then waits for both', async () => {
+    const locks = new SessionLocks();
+    const a = locks.tryAcquire('s', false);
+    const b = locks.tryAcquire('s', false);
+    assert.ok(a !== undefined && b !== undefined);
+    assert.equal(locks.tryAcquire('s', true), undefined);
+    let wrote = false;
+    const w = locks.acquire('s', true).then((release) => {
+      wrote = true;
+      release();
+    });
+    a();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(wrote, false);
+    b();
+    await w;
+    assert.equal(wrote, true);
+    assert.equal(locks.size, 0);
+  });
+});
