@@ -8,6 +8,8 @@ import { byteToCharIndex } from './grep-collect';
 import { GitignoreCheck } from './grep-ignore-check';
 import { ripgrepArgs } from './ripgrep-args';
 import { runRipgrep, type RunRipgrepOutcome } from './ripgrep-run';
+import { planShards } from './ripgrep-shards';
+import type { WorkspaceFs } from './types';
 
 export interface RipgrepSearchOptions {
   rgPath: string;
@@ -21,6 +23,8 @@ export interface RipgrepSearchOptions {
   signal: AbortSignal;
   deadline?: number;
   onSpawn?(pid: number): void;
+  /** A directory search split over this many rg processes where the tree allows (ripgrep-shards.ts); the port lists the folders that decide the split. */
+  split?: { fs: WorkspaceFs; processes: number };
 }
 
 export interface RipgrepSearchOutcome {
@@ -32,6 +36,8 @@ export interface RipgrepSearchOutcome {
   deniedFiles: number;
   /** The file rg was named holds a NUL byte past the part looksBinary reads: rg printed none of it. */
   binaryFile: boolean;
+  /** rg processes the search was split over (ripgrep-shards.ts). */
+  processes: number;
 }
 
 // rg's words for a pattern it cannot use, in its two engines, across versions.
@@ -43,7 +49,9 @@ function firstLines(text: string, n: number): string {
 
 export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<RipgrepSearchOutcome> {
   const relTarget = path.relative(o.root, o.target).split(path.sep).join('/');
-  const args = ripgrepArgs({ query: o.query, target: relTarget || '.', denyGlobs: o.denyGlobs });
+  const shards = o.split && (await planShards({ fs: o.split.fs, root: o.root, relTarget, includeIgnored: o.query.includeIgnored, shards: o.split.processes, sep: path.sep }));
+  // A range's exclusions are deny globs of its own: they come after the model's glob, which cannot re-include them.
+  const [first, ...more] = (shards ?? [[]]).map((range) => ripgrepArgs({ query: o.query, target: relTarget || '.', denyGlobs: [...o.denyGlobs, ...range] }));
   let skipping = false;
   let deniedFiles = 0;
   let binaryFile = false;
@@ -54,7 +62,7 @@ export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<Ripgre
   const checkIgnored = recheck && relTarget && recheck.ignored(relTarget, true) ? undefined : recheck;
   const c = o.collector;
   const outcome = await runRipgrep({
-    rgPath: o.rgPath, args, cwd: o.root, signal: o.signal, deadline: o.deadline, onSpawn: o.onSpawn,
+    rgPath: o.rgPath, args: first, moreArgs: more, cwd: o.root, signal: o.signal, deadline: o.deadline, onSpawn: o.onSpawn,
     onEvent(ev) {
       switch (ev.type) {
         case 'begin': {
@@ -79,7 +87,7 @@ export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<Ripgre
       }
     },
   });
-  const result: RipgrepSearchOutcome = { end: outcome.end, deniedFiles, binaryFile };
+  const result: RipgrepSearchOutcome = { end: outcome.end, deniedFiles, binaryFile, processes: 1 + more.length };
   if (outcome.end === 'done' && outcome.exitCode === 2 && outcome.stderr) {
     if (c.matches === 0 && PATTERN_ERROR.test(outcome.stderr)) result.patternError = firstLines(outcome.stderr, 8);
     else result.warning = firstLines(outcome.stderr, 3);

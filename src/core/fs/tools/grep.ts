@@ -8,8 +8,10 @@ import { DEFAULT_CAPS, GrepCollector, type GrepCaps, type GrepQuery } from '../g
 import { grepWithWorker } from '../grep-fallback';
 import { grepReport, MAX_LIMIT } from '../grep-report';
 import { compileFlags, escapeRegex } from '../grep-worker-source';
+import { checkedStat } from '../path-open';
 import { denyPathsToRgGlobs } from '../ripgrep-args';
 import { looksBinary, searchWithRipgrep } from '../ripgrep-search';
+import { processesToUse } from '../ripgrep-shards';
 import { type FsToolDeps, type ResolvedPath } from '../types';
 
 const parameters = z.object({
@@ -37,7 +39,12 @@ export interface GrepToolOptions {
   regexTimeoutMs?: number;
   /** Tests: told the pid of each rg process. */
   onSpawn?(pid: number): void;
+  /** rg processes a directory search may be split over (default: one plus the idle cores, at most MAX_PROCESSES; 1 never splits). */
+  processes?: number;
 }
+
+/** A sorted rg searches on one thread; a search is split over at most this many (ripgrep-shards.ts). */
+const MAX_PROCESSES = 4;
 
 const DEFAULT_REGEX_TIMEOUT_MS = 3000;
 
@@ -81,7 +88,8 @@ export function createGrepTool(deps: FsToolDeps, opts: GrepToolOptions = {}): To
       const caps: GrepCaps = { limit: args.limit ?? DEFAULT_CAPS.limit, maxLineChars: args.maxLineChars ?? DEFAULT_CAPS.maxLineChars, maxBytes: args.maxBytes ?? DEFAULT_CAPS.maxBytes };
       // A refused path is a PathError: the pipeline answers with its message.
       const target: ResolvedPath = await deps.guard.resolve(args.path ?? '.', 'read');
-      const st = target.exists ? await deps.fs.stat(target.abs) : undefined;
+      // The guard's own lstat, where it took one, spares a second trip to the thread pool.
+      const st = target.exists ? (checkedStat(target) ?? (await deps.fs.stat(target.abs))) : undefined;
       if (!st) return fail(`${JSON.stringify(args.path ?? '.')} does not exist. Use glob or list_files to find the right path.`);
       if (st.type !== 'file' && st.type !== 'directory') return fail(`${JSON.stringify(target.rel || target.input)} is neither a file nor a directory; grep searches files and directories.`);
       const isFile = st.type === 'file';
@@ -99,6 +107,7 @@ export function createGrepTool(deps: FsToolDeps, opts: GrepToolOptions = {}): To
         const r = await searchWithRipgrep({
           rgPath: opts.rgPath, root: target.root, target: target.abs, query: q, collector, signal: ctx.signal, deadline, onSpawn: opts.onSpawn,
           denyGlobs: denyPathsToRgGlobs(opts.denyPaths ?? [], target.root, opts.home), isDenied: (abs) => deps.guard.isDenied(abs),
+          split: isFile ? undefined : { fs: deps.fs, processes: opts.processes ?? processesToUse(MAX_PROCESSES) },
         });
         if (r.end === 'cancelled') return fail('grep was cancelled.');
         if (r.patternError) return patternFailure(`\n${r.patternError}`, q);
@@ -106,6 +115,7 @@ export function createGrepTool(deps: FsToolDeps, opts: GrepToolOptions = {}): To
         if (r.end === 'spawn-error') useWorker = true; // rg vanished or cannot run here: same search, slower
         else {
           details.engine = 'ripgrep';
+          if (r.processes > 1) details.rgProcesses = r.processes;
           timedOut = r.end === 'deadline';
           warning = r.warning;
         }
