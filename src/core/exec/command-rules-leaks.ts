@@ -56,7 +56,8 @@ export function leakRules(v: SegmentView): Finding[] {
   if (staged.length) f.push(ask('data_exfiltration', `git add stages a credential file (${staged.join(', ')}): once committed it goes to every remote the repository is pushed to`));
   const prints = PRINTS.test(v.name);
   if (prints || COPIES.test(v.name)) {
-    const named = v.words.flatMap((w) => [...w.raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1])).find((n) => CREDENTIAL_FILE_VAR.test(n));
+    // A variable needs a `$`: most argvs have none.
+    const named = !v.words.some((w) => w.raw.includes('$')) ? undefined : v.words.flatMap((w) => [...w.raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1])).find((n) => CREDENTIAL_FILE_VAR.test(n));
     if (named) f.push(prints ? deny('data_exfiltration', `${v.name} prints or sends the credentials file $${named} names`) : ask('data_exfiltration', `${v.name} copies the credentials file $${named} names`));
   }
   if (PS_SENDERS.test(v.name)) f.push(...psSecrets(v));

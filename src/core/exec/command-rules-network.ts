@@ -99,9 +99,8 @@ export function networkRules(v: SegmentView): Finding[] {
   if (name === 'openssl' && /^(s_client|s_server)$/.test(args[0] ?? '') && !probe) f.push(deny('reverse_shell', `openssl ${args[0]} opens a raw TLS connection`));
   if (name === 'mkfifo' || (name === 'mknod' && args.includes('p'))) f.push(deny('reverse_shell', 'a named pipe is the usual way to wire a shell to a socket'));
   // Scanning or sniffing only this machine (a dev server's port, the loopback interface) asks.
-  const local = onlyThisMachine(args);
   if (SNIFFERS.test(name)) f.push(...snifferRule(name, args));
-  else if (RECON.test(name) && !describesItself(args)) f.push(local ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} scans or sniffs the network`));
+  else if (RECON.test(name) && !describesItself(args)) f.push(onlyThisMachine(args) ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} scans or sniffs the network`));
   if (TUNNELS.test(name)) f.push(...tunnelRule(name, args));
   if (INTERCEPTORS.test(name) && !describesItself(args)) f.push(/^(mitmproxy|mitmdump|mitmweb|proxychains4?)$/.test(name) ? ask('network_recon', `${name} intercepts traffic between this machine and other servers`) : deny('network_recon', `${name} intercepts and rewrites other people's traffic`));
   if (name === 'ssh' || name === 'mosh' || name === 'rsh' || name === 'rlogin' || name === 'ssh-copy-id') f.push(...sshRule(name, args));
