@@ -39,8 +39,13 @@ export interface FtsQuery {
   dropped: number;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case without diacritics: what unicode61 with remove_diacritics does to a token. */
 export function foldWord(word: string): string {
+  // An ASCII word has no diacritics and normalizes to itself: the two normalizations, which cost
+  // most of a search's excerpts and matched terms, are for the others only.
+  if (ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFD').replace(MARKS, '').toLowerCase().normalize('NFC');
 }
 

@@ -34,6 +34,12 @@ describe('FTS query sanitising', () => {
     assert.equal(foldWord('Ünïcödé'), 'unicode');
   });
 
+  it('folds ASCII words by lower case alone, exactly as the full fold does, and the rest by the full fold', () => {
+    const full = (w: string): string => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().normalize('NFC');
+    const words = ['Deploy', 'ROLLBACK', 'abc123', 'x', '', 'MiXeD9', 'Ünïcödé', 'Straße', 'İstanbul', 'ΣΟΦΙΑ', 'e\u0301', '東京', 'ǅemal'];
+    for (const w of words) assert.equal(foldWord(w), full(w), JSON.stringify(w));
+  });
+
   it('caps the number of terms and ignores all but the start of a huge query', () => {
     const many = Array.from({ length: 40 }, (_, i) => `term${i}`).join(' ');
     const q = buildFtsQuery(many);
