@@ -1,13 +1,13 @@
 // An MCP tool result as a Pincer result: every content block rendered as text the model can read
 // (audio by its type and size, resource links by URI and name, embedded resources by their text),
-// structured content as JSON when no text accompanies it, all inside the untrusted-content markers.
+// structured content as JSON when no text accompanies it, all inside the untrusted-content markers
+// (which the pipeline puts around it after scrubbing: ToolResult.untrusted).
 // Image blocks become image parts (checked and shrunk like any image: media/image-fit.ts), named in
 // the text by their place; an image that cannot be sent is named with the reason. `isError` stays an
 // error result carrying the server's own message.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ImageRefused, prepareImage } from '../media/image-fit';
 import { describeImage, type ImagePart } from '../media/image-part';
-import { wrapUntrusted } from '../tools/untrusted-content';
 import { fail, ok, type ToolResult } from '../tools/types';
 
 /** Images of one result sent as images; the rest are named only (a server could send hundreds). */
@@ -82,7 +82,10 @@ function resultOf(source: string, r: CallToolResult, parts: string[], images: Im
   if (r.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(r.structuredContent, null, 2));
   const text = parts.join('\n\n') || '(the server returned no content)';
   const details = { mcp: source, blocks: content.map((b) => b.type) };
-  const extra = images.length ? { details, images } : { details };
-  if (r.isError) return fail(`The MCP server reported an error:\n${wrapUntrusted(source, text)}`, extra);
-  return ok(wrapUntrusted(source, text), extra);
+  // The pipeline wraps the text as untrusted after scrubbing it (ToolResult.untrusted).
+  if (r.isError) {
+    const untrusted = { source, lead: 'The MCP server reported an error:' };
+    return fail(text, images.length ? { details, images, untrusted } : { details, untrusted });
+  }
+  return ok(text, images.length ? { details, images, untrusted: { source } } : { details, untrusted: { source } });
 }

@@ -1,7 +1,8 @@
 // The execute pipeline, in order:
 //   resolve (real tools before aliases) → offered? → policy at call time → halted run? → rate limit →
 //   arguments (JSON, empty-arguments guard, zod) → session lock → run with signal + deadline (a thrown
-//   exception becomes an error result) → scrub ForLLM and ForUser → cap → loop check → timing → log.
+//   exception becomes an error result) → scrub ForLLM and ForUser → cap → untrusted markers (when the
+//   result is external text) → loop check → timing → log.
 // Scrubbing comes before capping: a cap that cut a secret in half would leave a fragment no pattern
 // recognises. Refusals and invalid calls are fed to the loop detector too: a model that keeps
 // calling a denied tool is looping.
@@ -12,6 +13,7 @@ import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
 import { knownErrorResult } from './known-errors';
 import { capText } from './result-cap';
+import { untrustedText } from './untrusted-content';
 import { fail, type CallOptions, type Tool, type ToolContext, type ToolOutcome, type ToolResult } from './types';
 
 /** The result's outcome for each way the pipeline saw a call end. */
@@ -67,7 +69,9 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     // Copied with Object.assign, not a spread: fields added to a spread's copy (outcome below) take
     // V8 off its fast path, microseconds on every call.
     const out: ToolResult = Object.assign({}, result);
-    out.forLLM = capped.text;
+    out.forLLM = result.untrusted ? untrustedText(result.untrusted, capped.text) : capped.text;
+    // Wrapped once: a result handed on through another call is not wrapped again.
+    if (result.untrusted) out.untrusted = undefined;
     // Pixels cannot be scrubbed; where an image came from (a URL with a token in it) can.
     if (result.images) out.images = result.images.map((image) => ({ ...image, source: scrubber.scrub(image.source) }));
     if (scrubbedUser !== undefined) out.forUser = capText(scrubbedUser, reg.limits.maxUserChars, 'pincer.tools.maxResultChars').text;

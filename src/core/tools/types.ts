@@ -114,6 +114,12 @@ export interface ToolResult {
    * only narrow: a name the turn did not have is not added.
    */
   narrowTools?: string[];
+  /**
+   * forLLM is external text (an MCP server's output): the pipeline wraps it in the untrusted-content
+   * markers (untrusted-content.ts) after scrubbing and capping it, so the scrubber does not scan the
+   * markers' fixed text on every call and the cap never cuts them; `lead` goes before the block.
+   */
+  untrusted?: { source: string; lead?: string };
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
