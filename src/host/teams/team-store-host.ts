@@ -173,12 +173,14 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
     try {
       const conn = await connection();
       const copy = toServer ? moveTeamToServer : moveTeamToWorkspace;
+      const def = teams().find((t) => t.id === id);
+      const agents = def ? [def.lead, ...def.members.map((m) => m.agent)] : undefined;
       const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Moving team ${id} ${toServer ? 'to' : 'back from'} ${conn.where}`, cancellable: true }, async (progress, token) => {
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         let last = 0;
         return copy({
-          source: db, sourceId: storage.dir, teamId: id, connection: conn, actor: 'person', at: Date.now(), signal: ac.signal,
+          source: db, sourceId: storage.dir, teamId: id, agents, connection: conn, actor: 'person', at: Date.now(), signal: ac.signal,
           progress: (p) => {
             const pct = p.total ? Math.round((p.done / p.total) * 100) : 100;
             progress.report({ message: `${p.step} ${p.done}/${p.total}`, increment: p.step === 'tasks' ? Math.max(0, pct - last) : 0 });
@@ -186,7 +188,9 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
           },
         });
       });
-      const copied = `${out.tasks} tasks, ${out.deps} dependencies, ${out.events} events and ${out.messages} messages copied and verified`;
+      const m = out.memory;
+      const memory = m ? `; memory: ${m.documents} documents and ${m.contextFiles} context files (${m.written} written, ${m.same} already there${m.kept.length ? `, ${m.kept.length} kept as the server has them: ${m.kept.slice(0, 5).join(', ')}${m.kept.length > 5 ? ', …' : ''}` : ''})` : '';
+      const copied = `${out.tasks} tasks, ${out.deps} dependencies, ${out.events} events and ${out.messages} messages copied and verified${memory}`;
       void vscode.window.showInformationMessage(toServer
         ? (out.copied ? `Pincer: team ${id} is on ${conn.where}: ${copied}. The workspace board is left as it was.` : `Pincer: team ${id}'s board was moved to ${conn.where} before; nothing was copied again.`)
         : (out.copied ? `Pincer: team ${id} is back in this workspace: ${copied}. The server's board is left as it was; empty pincer.teamStore.url to use this one.` : `Pincer: this workspace already holds team ${id}'s board as it is on ${conn.where}; nothing was copied.`));

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { moveTeamToServer, type MoveProgress, type MoveRequest } from '../../../src/core/teams/postgres/move-team';
 import { moveTeamToWorkspace } from '../../../src/core/teams/postgres/move-team-back';
+import { PgMemoryStore } from '../../../src/core/teams/postgres/pg-memory-store';
+import { ContextStore } from '../../../src/core/memory/context-store';
+import { MemoryStore } from '../../../src/core/memory/memory-store';
 import { PgBoardStore } from '../../../src/core/teams/postgres/pg-board-store';
 import { passwordFromCommand, passwordSecretKey, teamStorePassword } from '../../../src/core/teams/postgres/team-store-password';
 import { teamStoreConnection } from '../../../src/core/teams/postgres/team-store-settings';
@@ -244,6 +247,49 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
       } finally {
         await pg.close();
         await empty.close();
+        await w.f.close();
+      }
+    });
+
+    it('the team agents\' shared memory and context files move with the board and back, verified; again writes nothing; the server\'s differing copy wins; a person\'s own level stays', async () => {
+      const w = await workspaceBoard();
+      const options = pgOptions(server);
+      const memory = new MemoryStore(w.f.db);
+      const context = new ContextStore(w.f.db);
+      const lead = { agentId: 'lead', userId: '' };
+      await memory.write(lead, 'MEMORY.md', '# Deploys\n\nThe staging server deploys on Tuesday.');
+      await memory.write({ agentId: 'coder', userId: '' }, 'memory/style.md', '# Style\n\nTabs, not spaces.');
+      await memory.write({ agentId: 'coder', userId: 'alice' }, 'memory/mine.md', '# Mine\n\nonly Alice\'s');
+      await memory.write({ agentId: 'outsider', userId: '' }, 'MEMORY.md', '# Not in the team');
+      await context.put(lead, 'SOUL.md', 'lead the web team');
+      await context.put({ agentId: 'coder', userId: 'alice' }, 'USER.md', 'alice\'s own');
+      const agents = ['lead', 'coder'];
+      const pgMemory = await PgMemoryStore.open(options.connection, { teamId: T });
+      try {
+        const out = await moveTeamToServer(request(w, options, { agents }));
+        assert.deepEqual(out.memory && [out.memory.documents, out.memory.contextFiles, out.memory.written, out.memory.same, out.memory.kept], [2, 1, 3, 0, []]);
+        assert.match(out.memory!.checksum, /^[0-9a-f]{64}$/);
+        assert.equal((await pgMemory.search(lead, 'staging')).hits[0]?.path, 'MEMORY.md', 'chunked and searchable on the server');
+        assert.deepEqual((await pgMemory.list({ agentId: 'coder', userId: 'alice' })).map((d) => `${d.userId || 'shared'}:${d.path}`), ['shared:memory/style.md'], 'a person\'s own level stays in the workspace');
+        assert.deepEqual(await pgMemory.list({ agentId: 'outsider', userId: '' }), []);
+        const again = await moveTeamToServer(request(w, options, { agents }));
+        assert.deepEqual([again.copied, again.memory!.written, again.memory!.same, again.memory!.checksum], [false, 0, 3, out.memory!.checksum]);
+
+        // Work goes on on the server; the workspace's copy of MEMORY.md is then behind (and differs).
+        await pgMemory.write(lead, 'MEMORY.md', '# Deploys\n\nThe staging server deploys on Thursday now.');
+        await pgMemory.write(lead, 'memory/new.md', '# New\n\nwritten on the server');
+        const kept = await moveTeamToServer(request(w, options, { agents }));
+        assert.deepEqual([kept.memory!.written, kept.memory!.same, kept.memory!.kept], [0, 2, ['lead:MEMORY.md']]);
+        assert.match((await pgMemory.read(lead, 'MEMORY.md'))!.content, /Thursday/, 'the server\'s copy was not overwritten');
+
+        const back = await moveTeamToWorkspace(request(w, options, { agents }));
+        assert.deepEqual([back.memory!.documents, back.memory!.contextFiles, back.memory!.written, back.memory!.same], [3, 1, 2, 2]);
+        assert.match((await memory.read(lead, 'MEMORY.md'))!.content, /Thursday/);
+        assert.equal((await memory.search(lead, 'server')).hits.some((h) => h.path === 'memory/new.md'), true, 'indexed in the workspace too');
+        assert.equal((await memory.read({ agentId: 'coder', userId: 'alice' }, 'memory/mine.md'))?.content, '# Mine\n\nonly Alice\'s');
+        assert.equal((await moveTeamToWorkspace(request(w, options, { agents }))).memory!.written, 0, 'back again writes nothing');
+      } finally {
+        await pgMemory.close();
         await w.f.close();
       }
     });

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { StatementSpec } from '../../storage/types';
 import { boardChecksum, readWorkspaceBoard, type Board, type DepRow, type EventRow, type MessageRow, type MoveOutcome, type MoveRequest, type TaskRow } from './move-team';
+import { copyMemoryToWorkspace } from './move-team-memory';
 import { PG_BOARD_MIGRATIONS } from './pg-board-schema';
 import { PgConnection } from './pg-connection';
 import { migrate } from './pg-migrate';
@@ -80,7 +81,9 @@ export async function moveTeamToWorkspace(r: MoveRequest): Promise<MoveOutcome> 
       const counts = { tasks: board.tasks.length, deps: board.deps.length, events: board.events.length, messages: board.messages.length };
       const here = await readWorkspaceBoard(r.source, r.teamId);
       const hereSum = boardChecksum(here);
-      if (hereSum === checksum) return { copied: false, ...counts, checksum, idMap: {} };
+      // The memory is written here after the board, document by document; what is here already is not written again.
+      const memory = async () => (r.agents?.length ? { memory: await copyMemoryToWorkspace(c, r.source, r.teamId, r.agents) } : {});
+      if (hereSum === checksum) return { copied: false, ...counts, checksum, idMap: {}, ...(await memory()) };
       const moved = (await c.query<{ checksum: string }>('SELECT checksum FROM team_moves WHERE source = $1 AND team_id = $2', [r.sourceId, r.teamId])).rows[0];
       const holds = here.tasks.length + here.events.length + here.messages.length > 0;
       if (holds && moved?.checksum !== hereSum) {
@@ -100,8 +103,9 @@ export async function moveTeamToWorkspace(r: MoveRequest): Promise<MoveOutcome> 
         `INSERT INTO team_moves(source, team_id, tasks, deps, events, messages, checksum, id_map) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (source, team_id) DO UPDATE SET tasks = $3, deps = $4, events = $5, messages = $6, checksum = $7, id_map = $8, moved_at = now()`,
         [r.sourceId, r.teamId, counts.tasks, counts.deps, counts.events, counts.messages, checksum, JSON.stringify(idObject)]);
+      const memoryMoved = await memory();
       step('checking', 1, 1);
-      return { copied: true, ...counts, checksum, idMap: idObject };
+      return { copied: true, ...counts, checksum, idMap: idObject, ...memoryMoved };
     });
   } finally {
     await db.close();

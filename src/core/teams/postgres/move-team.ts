@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import type { Database } from '../../storage/database';
+import { copyMemoryToServer, type MemoryMoveOutcome } from './move-team-memory';
 import { PG_BOARD_MIGRATIONS } from './pg-board-schema';
 import { PgConnection } from './pg-connection';
 import { migrate } from './pg-migrate';
@@ -30,6 +31,8 @@ export interface MoveOutcome {
   checksum: string;
   /** Workspace task id → its id on the server. */
   idMap: Record<string, number>;
+  /** The agents' shared memory and context files, when agents were named (move-team-memory.ts). */
+  memory?: MemoryMoveOutcome;
 }
 
 export interface MoveRequest {
@@ -37,6 +40,8 @@ export interface MoveRequest {
   /** The workspace board's identity (e.g. its database folder): a second move of it is recognised. */
   sourceId: string;
   teamId: string;
+  /** The team's lead and members: their shared (agent-level) memory and context files move with the board. */
+  agents?: readonly string[];
   connection: TeamStoreConnection;
   /** Who moves it, for the audit event. */
   actor: string;
@@ -107,7 +112,9 @@ export async function moveTeamToServer(r: MoveRequest): Promise<MoveOutcome> {
       // Two windows moving the same board at once take turns: the second finds the first's record.
       await c.query(`SELECT pg_advisory_xact_lock(hashtextextended('pincer-move:' || $1 || ':' || $2, 0))`, [r.sourceId, r.teamId]);
       const before = (await c.query<{ checksum: string; id_map: Record<string, number>; moved_at: Date }>('SELECT checksum, id_map, moved_at FROM team_moves WHERE source = $1 AND team_id = $2', [r.sourceId, r.teamId])).rows[0];
-      if (before?.checksum === checksum) return { copied: false, ...counts, checksum, idMap: before.id_map };
+      // The memory is copied in the same transaction, also when the board was moved before (what is there already is not written again).
+      const memory = async () => (r.agents?.length ? { memory: await copyMemoryToServer(c, r.source, r.teamId, r.agents) } : {});
+      if (before?.checksum === checksum) return { copied: false, ...counts, checksum, idMap: before.id_map, ...(await memory()) };
       if (before) {
         throw new Error(`Refused: team ${r.teamId} was moved from this workspace to the server on ${before.moved_at.toISOString()}, and its workspace board changed since. Nothing was copied (a second copy would duplicate its tasks): the server's board is the team's board now.`);
       }
@@ -125,8 +132,9 @@ export async function moveTeamToServer(r: MoveRequest): Promise<MoveOutcome> {
       const renumbered = [...idMap].filter(([from, to]) => from !== to).map(([from, to]) => `#${from} is #${to}`);
       await c.query('INSERT INTO team_events(team_id, task_id, actor, action, detail, at) VALUES ($1, NULL, $2, $3, $4, $5)', [r.teamId, r.actor, 'move',
         `moved here from a workspace board: ${counts.tasks} tasks, ${counts.events} events, ${counts.messages} messages${renumbered.length ? `; renumbered: ${renumbered.slice(0, 50).join(', ')}${renumbered.length > 50 ? ', …' : ''}` : ''}`, r.at]);
+      const moved = await memory();
       step('checking', 1, 1);
-      return { copied: true, ...counts, checksum, idMap: idObject };
+      return { copied: true, ...counts, checksum, idMap: idObject, ...moved };
     });
   } finally {
     await db.close();
