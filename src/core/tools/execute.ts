@@ -177,14 +177,16 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     if (ctx.signal.aborted) onCallerAbort();
     // One timer per call: it fires the slow-call notice first when that comes before the budget, then
     // waits out the rest of the budget (a second timer per call is paid by every call that is not slow).
+    // Both count from the call's start, not from here (a tool's synchronous part may have been long).
     const slowAfter = reg.timing.slowThresholdMs(tool.name);
     const timeout = () => abort(new CallTimeout(budget));
+    const started = reg.clock.now() - now;
     timer = !tool.interactive && slowAfter < budget
       ? setTimeout(() => {
-        timer = setTimeout(timeout, budget - slowAfter);
+        timer = setTimeout(timeout, Math.max(0, budget - Math.max(slowAfter, started)));
         reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
-      }, slowAfter)
-      : setTimeout(timeout, budget);
+      }, Math.max(0, slowAfter - started))
+      : setTimeout(timeout, Math.max(0, budget - started));
     const result = await settled;
     if (!result || typeof result.forLLM !== 'string') {
       return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };

@@ -82,6 +82,22 @@ describe('call context', () => {
     assert.match(String((after as Error).message), /Stop pressed/);
   });
 
+  it('the time limit counts from the call\'s start: a tool whose synchronous part used up its budget is stopped at once', async () => {
+    // A held clock: the tool's synchronous part moves it past the ten-minute limit.
+    let t = 1_000_000;
+    const clock = { now: () => t };
+    const slowStart = defineTool({
+      name: 'slow_start', group: 'fs', capability: 'read-only', description: 'x', parameters: z.object({}), timeoutMs: 600_000,
+      execute: (_a, ctx) => {
+        t += 600_001;
+        return new Promise<never>((_resolve, reject) => ctx.onAbort!(reject));
+      },
+    }) as Tool;
+    const rt = runtimeWith({}, [slowStart], clock);
+    const r = await rt.registry.execute('slow_start', {}, rt.context({ channel: 'test', sessionKey: 's1', deadline: Number.MAX_SAFE_INTEGER }));
+    assert.equal(r.outcome, 'timed-out', r.forLLM);
+  });
+
   it('CallAbort: the first reason wins; listeners run once', () => {
     const call = new CallAbort();
     const reasons: unknown[] = [];
