@@ -21,6 +21,9 @@ const EXPLOIT_NAME = /(pwnkit|dirty_?(cow|pipe|cred|sock|frag)|cve[-_]?\d{4}[-_]
 const MINER_NAME = /(^|[-_])(xmrig|xmr-stak|cpuminer|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|trex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|nicehash|kinsing|kdevtmpfsi|kworkerds|kthreaddk|dbused|watchbog|sysrv|xmrminer|moneroocean|rigel|bzminer|wildrig)([-_.]|$)/i;
 /** Proof-of-work algorithms only miners speak. */
 const MINING_ALGO = /^(rx\/\w+|randomx|randomwow|randomarq|cn(\/|-)\w+|cryptonight\S*|kawpow|ethash|etchash|autolykos2?|kheavyhash|equihash\S*|octopus|beamhash\S*|cuckoo\S*|argon2\/\w+|ghostrider|verushash|sha256d|scrypt|x16rv?2?|progpow\S*|firopow|blake3)$/i;
+/** A miner's pool, wallet or coin in its arguments (module-level: a regex literal in a per-argument callback is a new object per call). */
+const POOL_OPTION = /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/;
+const POOL_COIN = /^(monero|xmr)$/i;
 /** Devices that never end: a tool that reads a whole line or all its input before writing fills the memory. */
 const ENDLESS_DEVICE = /^\/dev\/(zero|u?random|full)$/;
 const WHOLE_INPUT = /^(sort|tac|shuf|rev|tail|grep|egrep|fgrep|rg|uniq|sed|awk|gawk|mawk|cut|paste|join|comm|nl|fmt|column|less|more|jq|xargs)$/;
@@ -153,7 +156,7 @@ function minerRule(v: SegmentView, imgs: readonly string[]): Finding[] {
   const miner = minerNamed(v, imgs);
   if (miner !== undefined) return [deny('crypto_mining', `${miner} is a cryptocurrency miner`)];
   const algo = v.args.some((a, i) => v.args[i - 1]?.startsWith('-') && /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1]) && MINING_ALGO.test(a) || a.startsWith('--') && /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
-  const pool = v.args.some((a) => /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/.test(a) || /^(monero|xmr)$/i.test(a));
+  const pool = v.args.some((a) => POOL_OPTION.test(a) || POOL_COIN.test(a));
   if (algo || pool && v.args.some((a) => /^(-o|--url|-u|--user)$/.test(a))) return [deny('crypto_mining', `${v.name} is given a mining algorithm, pool or wallet`)];
   return [];
 }

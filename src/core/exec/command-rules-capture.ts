@@ -9,6 +9,8 @@ const DEVICE_FORMAT = /^(v4l2|video4linux2|avfoundation|dshow|vfwcap|alsa|pulse|
 /** Programs whose one job is to take a picture or a recording of the desk, the room or the screen. */
 const RECORDERS = /^(fswebcam|imagesnap|streamer|uvccapture|arecord|parec|parecord|pw-record|pw-cat|rec|sox-rec|audiorecorder|wf-recorder|simplescreenrecorder|recordmydesktop|byzanz-record|obs)$/;
 const SCREENSHOTS = /^(scrot|grim|maim|import|xwd|gnome-screenshot|spectacle|flameshot|screencapture|shutter|ksnip|deepin-screenshot|xfce4-screenshooter)$/;
+/** Keyboards, mice and terminals as devices (module-level: it is tested on every argument of every argv). */
+const INPUT_DEVICE = /^\/dev\/(input\/|uinput$|hidraw|tty\d)/;
 /** Debuggers and tracers that attach to a running process. */
 const ATTACHERS = /^(strace|ltrace|gdb|lldb|perf|bpftrace|gcore|pmap|dtrace|dtruss|procdump)$/;
 const CLIPBOARD = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|gcb|clipnotify|copyq|clipman)$/;
@@ -19,7 +21,7 @@ const NAMED = new RegExp([/^(xinput|evtest|showkey|logkeys|xev|xspy|xkeysnail|ke
 export function captureRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   // An input device read by any program: the one check that needs no name.
-  const device = (): boolean => args.some((a) => /^\/dev\/(input\/|uinput$|hidraw|tty\d)/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text));
+  const device = (): boolean => args.some((a) => INPUT_DEVICE.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text));
   if (!NAMED.test(name)) return device() ? [deny('data_exfiltration', `${name} reads what is typed or the input devices`)] : [];
   const w = args.filter((a) => !a.startsWith('-'));
   // Keystrokes: an input device read, or a tool that prints every key pressed.

@@ -13,6 +13,13 @@ const OWN_RULES = /^(git|rm|rmdir|npm|pnpm|yarn|bun|pip|pip3|pipx|cargo|brew|apt
 
 const PUBLISH_VERB = /^(publish|push|upload|snippet|gist|gists|share|release)$/;
 const GRANT = /^(deploy-key|ssh-key|gpg-key|hooks?|webhooks?|login-profile|access-key|clusterrolebinding|rolebinding|authorized-keys?|collaborator|collaborators|member|invite)$/i;
+/**
+ * Word lists tested on every operand of every argv, kept at module level: a regex literal inside a
+ * per-word callback is a new object on each call.
+ */
+const FETCH_VERB = /^(pull|export|download|list|get|show|describe|inspect)$/;
+const SOURCE_WORD = /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/;
+const SHOW_VERB = /^(get|list|show|view|print)$/;
 const ENV_WORD = /^(env|envs|environment|variables|vars|appsettings|config:get|env:list|env:get|env:pull|secrets|settings)$/i;
 
 export function genericRules(v: SegmentView): Finding[] {
@@ -30,7 +37,7 @@ export function genericRules(v: SegmentView): Finding[] {
   for (const a of args) if (!named && (a.startsWith('-D') || a.startsWith('-d'))) named = /^-D[\w.]*\.(executable|command|program|shell)=(.+)$/i.exec(a)?.[2];
   if (named) early.push(/^(rm|sh|bash|zsh|dash|curl|wget|nc|python\d?|perl|ruby|node|powershell|pwsh|cmd)$/.test(named.split('/').pop() ?? '') ? deny('code_injection', `${name} is told to run ${named}`) : ask('code_injection', `${name} is told to run ${named}`));
   if (v.exe.startsWith('/') && /^\/(tmp|var\/tmp|dev\/shm)\//.test(v.exe)) early.push(ask('code_injection', `${v.exe} is a program in a temporary folder`));
-  if ((words.some((w) => ENV_WORD.test(w) || /^(pull|export|download|list|get|show|describe|inspect)$/.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
+  if ((words.some((w) => ENV_WORD.test(w) || FETCH_VERB.test(w)) && args.some((a) => /(^|[.{\[ ,=:'"])(env|envs|Environment|variables|appsettings)\b|^env$|^export$/.test(a)) && words.some((w) => /^(pull|export|download|list|get|show|describe|inspect|config|variables|env|--list)$/i.test(w) || ENV_WORD.test(w))) && !OWN_RULES.test(name))
     early.push(ask('env_dump', `${name} may print a service's environment or settings`));
   early.push(...packageSourceRule(v, words), ...credentialWordRule(name, args, words));
   if (OWN_RULES.test(name)) return early;
@@ -45,7 +52,7 @@ export function genericRules(v: SegmentView): Finding[] {
   const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i.test(w) || /^(delete|destroy|drop|purge|remove)[A-Z]\w*$/.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));
   f.push(...early);
-  if (words.some((w) => /^(source|sources|repo|repository|remote-add|tap|add-repository|mirror|registry|channel|index)$/.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))
+  if (words.some((w) => SOURCE_WORD.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))
     f.push(ask('persistence', `${name} points a package source at another URL`));
   return f;
 }
@@ -80,6 +87,6 @@ const CREDENTIAL_KEY = /(^|[.:_/-])(_?auth_?token|authtoken|npmauthtoken|passwor
 function credentialWordRule(name: string, args: string[], words: readonly string[]): Finding[] {
   if (/^(echo|printf|grep|egrep|rg|sed|awk|jq|yq|find|xargs|man|which|type|tldr|help|cat|less|head|tail)$/.test(name)) return [];
   const mint = words.some((w) => MINT_WORD.test(w)) || words.includes('token') && words.some((w) => /^(create|new|get|list|generate)$/.test(w));
-  const reads = (words.some((w) => /^(get|list|show|view|print)$/.test(w)) || args.includes('--get') || args.includes('--list')) && words.some((w) => CREDENTIAL_KEY.test(w));
+  const reads = (words.some((w) => SHOW_VERB.test(w)) || args.includes('--get') || args.includes('--list')) && words.some((w) => CREDENTIAL_KEY.test(w));
   return mint || reads ? [ask('data_exfiltration', `${name} may print, mint or list a credential`)] : [];
 }

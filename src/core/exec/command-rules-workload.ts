@@ -25,6 +25,8 @@ const WORKLOAD_VAR = /\$\{?(AWS_CONTAINER_CREDENTIALS_(RELATIVE|FULL)_URI|AWS_CO
  */
 const RUNNER_FILES_VAR = /\$\{?(RUNNER_TEMP|AGENT_TEMPDIRECTORY)\b/;
 const RUNNER_FILES_PATH = /^(\/home\/runner\/work|\/__w)\/_temp(\/|$)/;
+/** Tested on every word of every argv: kept at module level, not made anew per word. */
+const DIGIT = /\d/;
 /** Programs that list, make or name a folder without reading what is in its files. */
 const NOT_READING = /^(ls|dir|mkdir|echo|printf|cd|pushd|test|\[|\[\[|realpath|readlink|dirname|basename|touch|rm|du|df|stat)$/;
 /** Copies: the last operand is where they write, the others are read. */
@@ -46,7 +48,7 @@ export function workloadRules(v: SegmentView): Finding[] {
   if (runnerFile) return [ask('data_exfiltration', `${name} reads the CI runner's own files (${runnerFile}): the scripts of the job's steps and the files that pass values, secrets included, between them`)];
   for (const w of v.words) {
     // Neither a URL, an address nor a variable: the checks below cannot match (most words).
-    if (!w.text.includes('://') && !w.text.includes('[') && !/\d/.test(w.text) && !w.raw.includes('$')) continue;
+    if (!w.text.includes('://') && !w.text.includes('[') && !DIGIT.test(w.text) && !w.raw.includes('$')) continue;
     const value = w.text.replace(/^--?[\w-]+=/, '');
     // A URL, or a bare address followed by a path or a port (`http 169.254.169.254/latest`): never a plain word or number.
     const host = /^[a-z][\w+.-]*:\/\//i.test(value) ? hostOf(value) : /^(\d{1,3}(\.\d{1,3}){3}|\[[\w:.]+\])[/:]/.test(value) ? hostOf(value) : undefined;
