@@ -92,6 +92,16 @@ export class Database {
     await this.request({ op: 'transaction', statements });
   }
 
+  /**
+   * One durable write transaction, then one read of what it left, answered together once the write
+   * is durable: a caller that needs its write's outcome saves the round trip of a query() after it.
+   * Rejects when the write fails (the read is not made); the read sees the write and any written
+   * with it, never less.
+   */
+  transactionThenQuery<T = Record<string, SqlValue>>(statements: StatementSpec[], read: StatementSpec): Promise<T[]> {
+    return this.request({ op: 'transaction', statements, read }) as Promise<T[]>;
+  }
+
   /** One read statement, after catching up with other windows' writes; it cannot change anything. */
   query<T = Record<string, SqlValue>>(sql: string, params?: SqlValue[]): Promise<T[]> {
     return this.request({ op: 'query', sql, params }) as Promise<T[]>;

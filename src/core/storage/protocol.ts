@@ -12,7 +12,8 @@ export interface WorkerInit {
 
 export type Request =
   | { id: number; op: 'run'; sql: string; params?: SqlValue[] }
-  | { id: number; op: 'transaction'; statements: StatementSpec[] }
+  // With `read`: that query's rows are the reply, read once the write is durable (the write failing fails it).
+  | { id: number; op: 'transaction'; statements: StatementSpec[]; read?: StatementSpec }
   | { id: number; op: 'query'; sql: string; params?: SqlValue[] }
   | { id: number; op: 'snapshot' }
   | { id: number; op: 'close' };

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
 import { StorageEngine } from './engine';
 import { serializeError, type Request, type WorkerInit, type WorkerMessage } from './protocol';
-import type { RunResult } from './types';
+import type { RunResult, StatementSpec } from './types';
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -79,8 +79,19 @@ function handleWrites(first: WriteRequest): void {
   batch.forEach((r, i) => {
     const res = results[i];
     if (res instanceof Error) post({ kind: 'reply', id: r.id, ok: false, error: serializeError(res) });
+    else if (r.op === 'transaction' && r.read) replyRead(r.id, r.read);
     else post({ kind: 'reply', id: r.id, ok: true, result: r.op === 'run' ? res : null });
   });
+}
+
+/** The read asked for after a write that is now durable. */
+function replyRead(id: number, read: StatementSpec): void {
+  try {
+    post({ kind: 'reply', id, ok: true, result: engine!.query(read.sql, read.params) });
+  } catch (err) {
+    const message = `the write is durable, but the read after it failed: ${serializeError(err).message}`;
+    post({ kind: 'reply', id, ok: false, error: { message } });
+  }
 }
 
 function drain(): void {

@@ -3,8 +3,9 @@
 // event guarded by changes(), and the claims queued while a write is in flight go to the database as
 // ONE journaled transaction — one durable write for many members, instead of one each waiting behind
 // the others. Two claims of one task in a batch cannot both match: the first leaves it in progress.
-// Who won is read back afterwards, the batch's tasks in one query; the rules in board-schema.ts still
-// guard every other writer.
+// Who won is read back once the batch is durable, the batch's tasks in one query the storage worker
+// answers with the write (no second round trip); the rules in board-schema.ts still guard every
+// other writer.
 import type { Database } from '../storage/database';
 import type { StatementSpec } from '../storage/types';
 import { TASK_SELECT, taskFromRow, type TaskRow } from './board-rows';
@@ -53,9 +54,9 @@ export class ClaimBatcher {
   }
 
   private async write(claims: ClaimRequest[]): Promise<(BoardTask | undefined)[]> {
-    await this.db.transaction(claims.flatMap((c) => claimStatements(c, this.instance)));
     const ids = [...new Set(claims.map((c) => c.id))];
-    const rows = await this.db.query<TaskRow>(`${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, ids);
+    const rows = await this.db.transactionThenQuery<TaskRow>(claims.flatMap((c) => claimStatements(c, this.instance)),
+      { sql: `${TASK_SELECT} WHERE t.id IN (${ids.map(() => '?').join(', ')})`, params: ids });
     const tasks = new Map(rows.map((r) => [r.id, taskFromRow(r)]));
     return claims.map((c) => {
       const t = tasks.get(c.id);

@@ -126,6 +126,81 @@ describe('storage database: reads and writes', () => {
     assert.deepEqual(await db.query('SELECT count(*) AS n FROM rows'), [{ n: 60 }]);
     assert.deepEqual(db.warnings, []);
   });
+
+  // The storage worker keeps parameterised statements compiled between uses. A kept statement must
+  // behave exactly like a freshly compiled one: right answers for every parameter set, a failure that
+  // leaves nothing open, the schema's changes seen, no limit on how many different statements a
+  // program sends, and every refusal made again on every use, since a refused statement is never kept.
+  describe('statements kept compiled', () => {
+    const INSERT = 'INSERT INTO rows(id, body) VALUES (?, ?)';
+    const BY_ID = 'SELECT * FROM rows WHERE id = ?';
+
+    it('one statement sent many times, alone and in groups, with new parameters each time', async () => {
+      for (let i = 1; i <= 20; i++) await db.run(INSERT, [i, `alone ${i}`]);
+      await Promise.all(Array.from({ length: 40 }, (_, k) => db.transaction([{ sql: INSERT, params: [100 + k, `group ${k}`] }])));
+      for (const id of [1, 7, 20, 100, 139]) {
+        assert.deepEqual(await db.query(BY_ID, [id]), [{ id, body: id < 100 ? `alone ${id}` : `group ${id - 100}` }]);
+      }
+      assert.deepEqual(await db.query(BY_ID, [99]), []);
+      await db.close();
+      db = await Database.open(options(dir));
+      assert.equal((await db.query<{ n: number }>('SELECT count(*) AS n FROM rows'))[0].n, 60);
+    });
+
+    it('a kept statement that fails leaves nothing open: the next use works, a snapshot can be taken, a reopen replays only what landed', async () => {
+      await db.run(INSERT, [1, 'first']);
+      await assert.rejects(db.run(INSERT, [1, 'duplicate']), /UNIQUE constraint failed/);
+      await assert.rejects(db.transaction([{ sql: INSERT, params: [2, 'half'] }, { sql: INSERT, params: [1, 'duplicate'] }]), /UNIQUE constraint failed/);
+      await db.run(INSERT, [3, 'after']);
+      await db.snapshot();
+      await db.run(INSERT, [4, 'after the snapshot']);
+      await db.close();
+      db = await Database.open(options(dir));
+      assert.deepEqual((await db.query<{ id: number }>('SELECT id FROM rows WHERE id > ? ORDER BY id', [0])).map((r) => r.id), [1, 3, 4]);
+      assert.deepEqual(db.warnings, []);
+    });
+
+    it('sees the schema change under a kept statement', async () => {
+      await db.run(INSERT, [1, 'before']);
+      assert.deepEqual(await db.query(BY_ID, [1]), [{ id: 1, body: 'before' }]);
+      await db.run('ALTER TABLE rows ADD COLUMN extra TEXT');
+      await db.run(INSERT, [2, 'after']);
+      assert.deepEqual(await db.query(BY_ID, [1]), [{ id: 1, body: 'before', extra: null }]);
+      assert.deepEqual(await db.query(BY_ID, [2]), [{ id: 2, body: 'after', extra: null }]);
+    });
+
+    it('more different statements than are kept: each still answers right, the first ones again too', async () => {
+      const texts = Array.from({ length: 300 }, (_, k) => `SELECT ? + ${k} AS v`);
+      for (const [k, sql] of texts.entries()) assert.deepEqual(await db.query(sql, [1000]), [{ v: 1000 + k }]);
+      for (const k of [0, 1, 150, 299]) assert.deepEqual(await db.query(texts[k], [5]), [{ v: 5 + k }]);
+    });
+
+    it('refuses on every use what it refused the first time (hostile: ATTACH, a savepoint, a second statement riding on parameters)', async () => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await assert.rejects(db.run('ATTACH DATABASE ? AS other', [`${dir}/other.db`]), /ATTACH is not allowed here/);
+        await assert.rejects(db.transaction([{ sql: 'SAVEPOINT mine', params: [] }]), /SAVEPOINT is not allowed here/);
+        await assert.rejects(db.run('INSERT INTO rows(id, body) VALUES (?, ?); DELETE FROM rows', [9, 'x']), /params were given for SQL holding several statements/);
+        await assert.rejects(db.query('SELECT ?; DELETE FROM rows', [1]), /query takes one statement/);
+      }
+      // The first statement of the refused pair ran inside the write that was rolled back: nothing landed.
+      assert.deepEqual(await db.query('SELECT id FROM rows WHERE id = ?', [9]), []);
+    });
+
+    it('a statement that removes what it names succeeds, and is not kept: it cannot be compiled again', async () => {
+      await db.run('DROP TABLE counter', []);
+      await assert.rejects(db.run('DROP TABLE counter', []), /no such table: counter/);
+      await db.run('CREATE TABLE counter(name TEXT PRIMARY KEY, value INTEGER NOT NULL)', []);
+      await db.run('DROP TABLE counter', []);
+      assert.deepEqual(await db.query("SELECT name FROM sqlite_master WHERE name = ?", ['counter']), []);
+    });
+
+    it('a write sent as a query changes nothing, even once its statement is kept by a real write', async () => {
+      await db.run(INSERT, [1, 'real']);
+      await db.query(INSERT, [2, 'through a read']);
+      await db.query(INSERT, [3, 'through a read again']);
+      assert.deepEqual((await db.query<{ id: number }>('SELECT id FROM rows WHERE id >= ?', [0])).map((r) => r.id), [1]);
+    });
+  });
 });
 
 describe('storage database: opening', () => {

@@ -72,6 +72,35 @@ describe('storage database: group commit', () => {
     assert.deepEqual(db.warnings, []);
   });
 
+  it('a write with its read after it: one reply, once the write is durable; a failing write makes no read', async () => {
+    const before = await journalSeq(db);
+    const rows = await db.transactionThenQuery<{ id: number; body: string }>(
+      [{ sql: 'INSERT INTO rows(id, body) VALUES (?, ?)', params: [1, 'one'] }, { sql: "UPDATE counter SET value = value + 1 WHERE name = 'hits'" }],
+      { sql: 'SELECT id, body FROM rows WHERE id = ?', params: [1] },
+    );
+    assert.deepEqual(rows, [{ id: 1, body: 'one' }]);
+    // Sent together with plain writes, it shares their group and reads what the group left.
+    const [, counted] = await Promise.all([
+      db.run('INSERT INTO rows(id, body) VALUES (?, ?)', [2, 'two']),
+      db.transactionThenQuery<{ n: number }>([{ sql: 'INSERT INTO rows(id, body) VALUES (?, ?)', params: [3, 'three'] }], { sql: 'SELECT count(*) AS n FROM rows' }),
+    ]);
+    assert.ok(counted[0].n >= 2, `the read missed its own write: ${counted[0].n} rows`);
+    await assert.rejects(
+      db.transactionThenQuery([{ sql: 'INSERT INTO rows(id, body) VALUES (?, ?)', params: [1, 'again'] }], { sql: 'SELECT id FROM rows' }),
+      /UNIQUE constraint failed/,
+    );
+    // A read that cannot run does not undo the write before it, and says so.
+    await assert.rejects(
+      db.transactionThenQuery([{ sql: 'INSERT INTO rows(id, body) VALUES (?, ?)', params: [4, 'four'] }], { sql: 'SELECT body FROM no_such_table' }),
+      /^Error: the write is durable, but the read after it failed: no such table: no_such_table/,
+    );
+    assert.ok((await journalSeq(db)) - before >= 2);
+    await db.close();
+    db = await Database.open(options(dir));
+    assert.deepEqual((await db.query<{ id: number }>('SELECT id FROM rows ORDER BY id')).map((r) => r.id), [1, 2, 3, 4]);
+    assert.equal((await db.query<{ value: number }>("SELECT value FROM counter WHERE name = 'hits'"))[0].value, 1);
+  });
+
   it('a query sent after writes sees them, and one sent before does not', async () => {
     const early = db.query<{ n: number }>('SELECT count(*) AS n FROM rows');
     const writes = [1, 2, 3].map((id) => db.run('INSERT INTO rows(id, body) VALUES (?, ?)', [id, `r${id}`]));
