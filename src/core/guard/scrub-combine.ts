@@ -11,6 +11,7 @@
 //     V8 builds a `groups` object of every name for every match (about three times the cost of the
 //     match itself with this many groups), so only the matched rule's own groups are looked up.
 import { defaultRender, type ScrubGroups, type ScrubRule } from './scrub-rule';
+import { Output } from './scrub-output';
 
 type Render = (g: ScrubGroups, placeholder: string, match: string) => string;
 type Accept = (value: string, text: string, start: number) => boolean;
@@ -206,77 +207,23 @@ function redactedValue(match: string, replacement: string, placeholder: string):
 
 /** A refused candidate up to this long is looked into again (a vendor token after a key name). */
 const RESCAN_MAX = 600;
-/** Copies shorter than this are not chased (they would hit ordinary words); longer ones are not copied in practice. */
-const COPY_MIN = 8;
-const COPY_MAX = 512;
-/** How far back on its line a redaction looks for earlier copies; bounds the work on one huge line. */
-const COPY_BACK = 1024;
-/** At most this many values are chased forward on one line. */
-const COPY_ACTIVE = 32;
-
-/**
- * The output under construction, with every other copy of a redacted value on the same line
- * redacted too (`-pS3cret … # S3cret`, a token echoed back): values found on the current line are
- * replaced in the unmatched text that follows on that line, and a newly found value is replaced in
- * the unmatched text before it, up to COPY_BACK characters back on its line.
- */
-class Output {
-  private readonly parts: string[] = [];
-  /** Whether parts[i] is unmatched text (where copies may be replaced). */
-  private readonly gap: boolean[] = [];
-  private active: string[] = [];
-
-  constructor(private readonly placeholder: string) {}
-
-  addGap(text: string): void {
-    if (this.active.length && text) {
-      const nl = text.indexOf('\n');
-      const end = nl < 0 ? text.length : nl;
-      let head = text.slice(0, end);
-      for (const v of this.active) head = head.split(v).join(this.placeholder);
-      text = head + text.slice(end);
-      if (nl >= 0) this.active = [];
-    }
-    this.parts.push(text);
-    this.gap.push(true);
-  }
-
-  addReplacement(replacement: string, value: string): void {
-    if (value.length >= COPY_MIN && value.length <= COPY_MAX && !value.includes('\n') &&
-        !value.includes(this.placeholder) && !this.placeholder.includes(value)) {
-      this.replaceBack(value);
-      if (!this.active.includes(value) && this.active.length < COPY_ACTIVE) this.active.push(value);
-    }
-    this.parts.push(replacement);
-    this.gap.push(false);
-  }
-
-  private replaceBack(value: string): void {
-    let budget = COPY_BACK;
-    for (let k = this.parts.length - 1; k >= 0 && budget > 0; k--) {
-      const part = this.parts[k];
-      const nl = part.lastIndexOf('\n');
-      const from = Math.max(nl + 1, part.length - budget);
-      if (this.gap[k] && part.length - from >= value.length) {
-        this.parts[k] = part.slice(0, from) + part.slice(from).split(value).join(this.placeholder);
-      }
-      if (nl >= 0) break;
-      budget -= part.length;
-    }
-  }
-
-  /** Concatenated, not joined: V8 keeps a rope and copies once, when the consumer reads it. */
-  toString(): string {
-    let s = '';
-    for (const part of this.parts) s += part;
-    return s;
-  }
-}
+const NEWLINE = 10;
 
 /** The match of `re` that starts first at or after `from`, or null. */
 function matchFrom(re: Matcher, text: string, from: number): RegExpExecArray | null {
   re.lastIndex = from;
   return re.exec(text);
+}
+
+/** What runFrom returns. */
+export interface RunResult {
+  /**
+   * The scrubbed text from `from` on (up to the cut when the scan stopped there, else to the end),
+   * or undefined when nothing was replaced in it.
+   */
+  readonly output: Output | undefined;
+  /** Whether the scan stopped at the cut (see runFrom). */
+  readonly stopped: boolean;
 }
 
 /**
@@ -289,16 +236,40 @@ function matchFrom(re: Matcher, text: string, from: number): RegExpExecArray | n
  * `text` itself when nothing was replaced.
  */
 export function runCombined(patterns: readonly Combined[], text: string, placeholder: string): string {
+  return runFrom(patterns, text, placeholder, 0).output?.toString() ?? text;
+}
+
+/**
+ * runCombined's pass over `text` from `from` on (lookbehinds and accept checks still see the text
+ * before it), which can stop at `cut`, a position just after a line break: a scan started fresh at
+ * the cut (`runFrom(…, cut)`) then makes exactly the rest of the output. It stops only where that
+ * holds, and otherwise goes on to the end (`stopped` false). It holds when the scan reaches the cut
+ * with every pending match starting at or after it, without having looked past it (a match that
+ * was kept or refused and skipped whole ends at or before it), and with the last replacement
+ * ending before its line break: then the state a fresh scan starts with (position and pending
+ * matches, and no value of the line before to chase, the line break ending that line's copies)
+ * is the state this scan has there. Nothing about the rules is assumed: a secret spanning the cut
+ * (a PEM block) is a match across it, and the scan goes on.
+ */
+export function runFrom(patterns: readonly Combined[], text: string, placeholder: string, from: number, cut = -1): RunResult {
   let out: Output | undefined;
-  let last = 0;
-  let at = 0;
-  const next = patterns.map((c) => matchFrom(c.re, text, 0));
+  let last = from;
+  let at = from;
+  let stopAt = cut > from && text.charCodeAt(cut - 1) === NEWLINE ? cut : -1;
+  const next = patterns.map((c) => matchFrom(c.re, text, from));
   for (;;) {
     let k = -1;
     for (let i = 0; i < patterns.length; i++) {
       let m = next[i];
       if (m !== null && m.index < (patterns[i].fallback ? last : at)) m = next[i] = matchFrom(patterns[i].re, text, at);
       if (m !== null && (k < 0 || m.index < (next[k] as RegExpExecArray).index)) k = i;
+    }
+    if (stopAt >= 0 && (k < 0 || (next[k] as RegExpExecArray).index >= stopAt)) {
+      if (at <= stopAt && last < stopAt) {
+        out?.addGap(text.slice(last, stopAt), last);
+        return { output: out, stopped: true };
+      }
+      stopAt = -1;
     }
     if (k < 0) break;
     if (patterns[k].fallback) {
@@ -338,12 +309,11 @@ export function runCombined(patterns: readonly Combined[], text: string, placeho
       continue;
     }
     out ??= new Output(placeholder);
-    out.addGap(text.slice(last, hit.index));
+    out.addGap(text.slice(last, hit.index), last);
     out.addReplacement(replacement, value);
     last = end;
     at = end;
   }
-  if (!out) return text;
-  out.addGap(text.slice(last));
-  return out.toString();
+  out?.addGap(text.slice(last), last);
+  return { output: out, stopped: false };
 }

@@ -20,7 +20,8 @@
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
-import { combine, combineLanes, runCombined, type Combined, type RegexCombined } from './scrub-combine';
+import { combine, combineLanes, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
+import { scrubSplit, SPLIT_MIN } from './scrub-split';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
@@ -130,19 +131,41 @@ export class Scrubber {
     return this.values.size;
   }
 
-  /** Redacts every known secret shape and every registered value, in one pass over `text`. */
+  /**
+   * Redacts every known secret shape and every registered value, in one pass over `text`. A long
+   * text (SPLIT_MIN characters or more) is cut in two at a line break, the second part scrubbed on
+   * a worker thread while this one scrubs the first (scrub-split.ts): the result is the same string.
+   */
   scrub(text: string): string {
     if (!text) return text;
-    const { lanes, hitsPlaceholder } = staticPattern(this.placeholder, text);
-    if (this.valuesCombined === null) {
+    const patterns = Scrubber.patterns(this, text);
+    if (text.length >= SPLIT_MIN) {
+      const split = scrubSplit(patterns, text, this.placeholder, [...this.values]);
+      if (split !== undefined) return split;
+    }
+    return runCombined(patterns, text, this.placeholder);
+  }
+
+  /** What `scrub(text)` makes of the part of `text` from `from` on, at a cut scrub-split.ts chose (undefined: unchanged). */
+  scrubFrom(text: string, from: number): RunResult {
+    return runFrom(Scrubber.patterns(this, text), text, this.placeholder, from);
+  }
+
+  /**
+   * The lanes `s` walks: the registered values' pattern (when needed), then the static rules'.
+   * Static, so that the prototype offers scrubbing and registering only.
+   */
+  private static patterns(s: Scrubber, text: string): readonly Combined[] {
+    const { lanes, hitsPlaceholder } = staticPattern(s.placeholder, text);
+    if (s.valuesCombined === null) {
       // The keep alternative only when something would match inside the placeholder (a registered
       // value such as `REDACTED`): an extra alternative costs every scan.
-      const values = [...this.values];
-      const keep = this.placeholder !== '' && (hitsPlaceholder || values.some((v) => this.placeholder.includes(v)));
-      const rules = valuesRules(this.placeholder, values, keep);
-      this.valuesCombined = rules.length ? combine(rules) : undefined;
+      const values = [...s.values];
+      const keep = s.placeholder !== '' && (hitsPlaceholder || values.some((v) => s.placeholder.includes(v)));
+      const rules = valuesRules(s.placeholder, values, keep);
+      s.valuesCombined = rules.length ? combine(rules) : undefined;
     }
-    return runCombined(this.valuesCombined ? [this.valuesCombined, ...lanes] : lanes, text, this.placeholder);
+    return s.valuesCombined ? [s.valuesCombined, ...lanes] : lanes;
   }
 
   /** An exact secret value Pincer holds (an API key, an injected credential). */

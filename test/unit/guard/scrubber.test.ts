@@ -115,8 +115,8 @@ describe('Scrubber', () => {
     });
   });
 
-  it('offers no way to write anything: only scrub, register, unregister and registeredCount', () => {
+  it('offers no way to write anything: only scrub, scrubFrom (part of a text), register, unregister and registeredCount', () => {
     const own = Object.getOwnPropertyNames(Scrubber.prototype).filter((n) => n !== 'constructor' && n !== 'rebuild').sort();
-    assert.deepEqual(own, ['register', 'registeredCount', 'scrub', 'unregister']);
+    assert.deepEqual(own, ['register', 'registeredCount', 'scrub', 'scrubFrom', 'unregister']);
   });
 });

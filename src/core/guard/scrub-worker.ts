@@ -1,0 +1,40 @@
+// The worker thread that scrubs the second part of a long text (scrub-split.ts starts it). It holds
+// its own copy of the compiled rules, built as soon as it starts, and a Scrubber per set of
+// registered values (the caller's, sent with each job). After posting each answer it bumps a shared
+// counter, which the caller, blocked in Atomics.wait, is waiting on.
+import { workerData } from 'node:worker_threads';
+import { Scrubber } from './scrubber';
+import { SIGNAL_ANSWERS, SIGNAL_READY, type SplitJob, type SplitReply, type SplitWorkerData } from './scrub-split';
+
+const { port, signal } = workerData as SplitWorkerData;
+const words = new Int32Array(signal);
+
+let current: { key: string; scrubber: Scrubber } | undefined;
+
+function scrubberFor(placeholder: string, values: readonly string[]): Scrubber {
+  const key = [placeholder, ...values].join('\u0000');
+  if (current?.key !== key) {
+    const scrubber = new Scrubber({ placeholder });
+    for (const v of values) scrubber.register(v);
+    current = { key, scrubber };
+  }
+  return current.scrubber;
+}
+
+// Compile the rules now (a long blank text, as the first scrub does), so that the first job finds them ready.
+new Scrubber().scrub(' '.repeat(1024));
+Atomics.store(words, SIGNAL_READY, 1);
+Atomics.notify(words, SIGNAL_READY);
+
+port.on('message', (job: SplitJob) => {
+  let reply: SplitReply;
+  try {
+    const { output } = scrubberFor(job.placeholder, job.values).scrubFrom(job.text, job.from);
+    reply = { id: job.id, pieces: output?.pieces() };
+  } catch (e) {
+    reply = { id: job.id, error: (e as Error).message };
+  }
+  port.postMessage(reply);
+  Atomics.add(words, SIGNAL_ANSWERS, 1);
+  Atomics.notify(words, SIGNAL_ANSWERS);
+});

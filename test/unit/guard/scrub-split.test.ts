@@ -1,0 +1,187 @@
+// A long text scrubbed on two threads (scrub-split.ts) must be the very string one pass makes: the
+// first part's scan stops at the cut only where a scan started fresh there makes the rest. Checked
+// at every line break of the unit corpora, at cuts spread over the seeded secrets corpus, and end to
+// end through the worker (registered values, two-byte text, a PEM block across the aimed cut, no
+// worker at all). bench/scrub-identical.mjs runs the same comparison on every bench corpus.
+import * as assert from 'node:assert/strict';
+import { runCombined, runFrom, type Combined } from '../../../src/core/guard/scrub-combine';
+import { CUT_SHARE, cutPoint, setSplitWorkerPath, splitCounts, splitPatience, SPLIT_MIN, stopSplitWorker, whenSplitReady } from '../../../src/core/guard/scrub-split';
+import { Scrubber } from '../../../src/core/guard/scrubber';
+import { buildCorpus } from '../../support/secrets/corpus';
+import { CLEAN_CASES } from './scrub-corpus-clean';
+import { SECRET_CASES } from './scrub-corpus-secrets';
+
+const P = '[REDACTED]';
+
+/** The lanes Scrubber.scrub walks (a private static method: the test needs exactly those). */
+function patternsOf(s: Scrubber, text: string): readonly Combined[] {
+  return (Scrubber as unknown as { patterns(s: Scrubber, t: string): readonly Combined[] }).patterns(s, text);
+}
+
+/** The scan stopped at `cut` (where it could) joined to a fresh scan from there; whether it stopped. */
+function cutAt(patterns: readonly Combined[], text: string, cut: number): { out: string; stopped: boolean } {
+  const head = runFrom(patterns, text, P, 0, cut);
+  if (!head.stopped) return { out: head.output?.toString() ?? text, stopped: false };
+  const tail = runFrom(patterns, text, P, cut).output?.toString() ?? text.slice(cut);
+  return { out: (head.output?.toString() ?? text.slice(0, cut)) + tail, stopped: true };
+}
+
+function lineBreaks(text: string): number[] {
+  const at: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) at.push(i + 1);
+  return at;
+}
+
+/** A PEM private key block (the shape the rules redact across lines). */
+function pem(seed: number): string {
+  const body = Array.from({ length: 12 }, (_v, i) => `MIIEv${'QIBADANBgkqhkiG9w0BAQEFAASC'.repeat(2)}${String(seed * 100 + i).padStart(6, '0')}`);
+  return ['-----BEGIN PRIVATE KEY-----', ...body, '-----END PRIVATE KEY-----'].join('\n');
+}
+
+describe('Scrubbing a long text on two threads', function () {
+  this.timeout(120_000);
+  const scrubber = new Scrubber();
+
+  after(() => stopSplitWorker());
+
+  it('makes the one-pass output at every line break of the unit corpora', () => {
+    let stopped = 0;
+    let cuts = 0;
+    for (const c of [...SECRET_CASES, ...CLEAN_CASES]) {
+      const patterns = patternsOf(scrubber, c.text);
+      const expected = runCombined(patterns, c.text, P);
+      for (const cut of lineBreaks(c.text)) {
+        const r = cutAt(patterns, c.text, cut);
+        assert.equal(r.out, expected, `${c.name}, cut at ${cut}`);
+        cuts += 1;
+        if (r.stopped) stopped += 1;
+      }
+    }
+    assert.ok(cuts > 200, `${cuts} cuts`);
+    // Most cuts stop there; those that do not are the ones a match spans (PEM blocks, multi-line values).
+    assert.ok(stopped > cuts * 0.8 && stopped < cuts, `${stopped} of ${cuts} stopped`);
+  });
+
+  it('makes the one-pass output at cuts spread over the seeded secrets corpus', () => {
+    const corpus = buildCorpus({ seed: 20261127, cleanBytes: 300_000 });
+    const text = [...corpus.lines, ...corpus.pems.map((p) => p.text)].join('\n');
+    const patterns = patternsOf(scrubber, text);
+    const expected = runCombined(patterns, text, P);
+    assert.ok(expected.split(P).length > 2000, 'the corpus is dense with secrets');
+    const breaks = lineBreaks(text);
+    let stopped = 0;
+    for (let k = 1; k <= 16; k++) {
+      const cut = breaks[Math.floor((breaks.length * k) / 17)];
+      const r = cutAt(patterns, text, cut);
+      assert.equal(r.out, expected, `cut at ${cut}`);
+      if (r.stopped) stopped += 1;
+    }
+    assert.ok(stopped >= 12, `${stopped} of 16 stopped`);
+  });
+
+  it('goes on past a cut inside a PEM block, and the output is the same', () => {
+    const text = `key file:\n${pem(1)}\nafter the key\n`;
+    const inside = text.indexOf('\n', text.indexOf('BEGIN')) + 1;
+    const patterns = patternsOf(scrubber, text);
+    const r = cutAt(patterns, text, inside);
+    assert.equal(r.stopped, false);
+    assert.equal(r.out, runCombined(patterns, text, P));
+    assert.ok(!r.out.includes('QIBADANBgkqhkiG9w0BAQEFAASC'));
+  });
+
+  it('does not cut where no line break precedes the cut', () => {
+    const text = 'password=Zq8Wx2Ec4Rv6Tb8Yn1 and more text on the same line';
+    const patterns = patternsOf(scrubber, text);
+    const r = runFrom(patterns, text, P, 0, 20);
+    assert.equal(r.stopped, false);
+    assert.equal(r.output?.toString(), runCombined(patterns, text, P));
+  });
+
+  describe('through the worker', () => {
+    const block = [...SECRET_CASES, ...CLEAN_CASES].map((c) => c.text).join('\n\n');
+    const long = (extra: string) => {
+      const parts: string[] = [];
+      for (let n = 0, i = 0; n < SPLIT_MIN * 1.2; i++) {
+        const part = i % 7 === 3 ? `${block}\n${extra}\n` : `${block}\n`;
+        parts.push(part);
+        n += part.length;
+      }
+      return parts.join('');
+    };
+
+    before(async () => {
+      assert.equal(await whenSplitReady(), true, 'the worker started and compiled the rules');
+    });
+
+    it('gives the one-pass string, with registered values, the worker taking part', () => {
+      const s = new Scrubber();
+      s.register('hunter2-correct-horse-battery');
+      const text = long('echo hunter2-correct-horse-battery # the registered value, and again hunter2-correct-horse-battery');
+      const expected = s.scrubFrom(text, 0).output?.toString();
+      const before = splitCounts.split;
+      const out = s.scrub(text);
+      assert.equal(splitCounts.split, before + 1, JSON.stringify(splitCounts));
+      assert.equal(out, expected);
+      assert.ok(!out.includes('hunter2-correct-horse-battery'));
+    });
+
+    it('gives the one-pass string on two-byte text', () => {
+      const text = long('  ✔ handles the “wide” text — token=Xa81bQk2Vn7Rt0pLm3Zc9Wd4Yf6Gh1Jk');
+      const before = splitCounts.split;
+      const out = scrubber.scrub(text);
+      assert.equal(splitCounts.split, before + 1);
+      assert.equal(out, scrubber.scrubFrom(text, 0).output?.toString());
+    });
+
+    it('gives the one-pass string when a PEM block lies across the aimed cut', () => {
+      // No blank line after the block, so the line break found at the aim is inside it.
+      const key = pem(2);
+      const tail = 'filler line with nothing secret in it\n'.repeat(Math.ceil(SPLIT_MIN / 2 / 38));
+      const headLength = Math.round((CUT_SHARE * (key.length + 2 + tail.length) - 1 - key.length / 2) / (1 - CUT_SHARE));
+      const text = `${block.repeat(Math.ceil(headLength / block.length)).slice(0, headLength)}\n${key}\n${tail}`;
+      const aim = Math.floor(text.length * CUT_SHARE);
+      const keyEnd = headLength + 1 + key.length;
+      assert.ok(headLength + 1 < aim && aim < keyEnd, 'the block lies across the aim');
+      assert.ok(cutPoint(text) > keyEnd, 'the cut is moved past the block');
+      const before = splitCounts.split;
+      const out = scrubber.scrub(text);
+      assert.equal(splitCounts.split, before + 1);
+      assert.equal(out, scrubber.scrubFrom(text, 0).output?.toString());
+      assert.ok(!out.includes('QIBADANBgkqhkiG9w0BAQEFAASC'));
+    });
+
+    it('does the rest itself when the worker is late, and drops the late answer', async () => {
+      const text = long('password=Zq8Wx2Ec4Rv6Tb8Yn1Um3Ik5');
+      const expected = scrubber.scrubFrom(text, 0).output?.toString();
+      const counts = { ...splitCounts };
+      const patience = { ...splitPatience };
+      Object.assign(splitPatience, { factor: 0, minMs: 0 });
+      try {
+        assert.equal(scrubber.scrub(text), expected);
+      } finally {
+        Object.assign(splitPatience, patience);
+      }
+      // Not waited for, unless it had answered already.
+      assert.equal(splitCounts.split + splitCounts.late, counts.split + counts.late + 1);
+      // Its answer is taken and dropped; the next long text is scrubbed on two threads again.
+      assert.equal(await whenSplitReady(), true);
+      const before = splitCounts.split;
+      assert.equal(scrubber.scrub(text), expected);
+      assert.equal(splitCounts.split, before + 1);
+    });
+
+    it('scrubs on one thread when the worker cannot start', () => {
+      stopSplitWorker();
+      const old = setSplitWorkerPath('/nonexistent/scrub-worker.js');
+      try {
+        const text = long('token=Xa81bQk2Vn7Rt0pLm3Zc9Wd4Yf6Gh1Jk');
+        const counts = { ...splitCounts };
+        assert.equal(scrubber.scrub(text), scrubber.scrubFrom(text, 0).output?.toString());
+        assert.equal(scrubber.scrub(text), scrubber.scrubFrom(text, 0).output?.toString());
+        assert.deepEqual(splitCounts, counts);
+      } finally {
+        setSplitWorkerPath(old);
+      }
+    });
+  });
+});
