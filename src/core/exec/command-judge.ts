@@ -60,6 +60,10 @@ export interface JudgeContext {
 /** Scripts a command writes and runs are judged in turn, this many levels deep; deeper asks. */
 const MAX_STAGED_DEPTH = 3;
 
+/** Tested on every argument of every argv: module-level, since a regex literal in a callback is a new object per call. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
+const SPACE = /\s/;
+
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Tools whose arguments are text to search or print: the regex layer would only see mentions. */
 const MENTION_TOOLS = /^(grep|egrep|fgrep|rg|ag|ack|echo|printf|print|git|jq|yq|sed|awk|gawk|test|\[|\[\[|true|false|:|printenv|which|type|man|help|whatis|apropos|tldr)$/;
@@ -139,7 +143,7 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
     if (bad.length) f.push(deny('env_injection', `env ${bad.join(', ')} makes the program load or run something else`));
   }
   if (/[^\x20-\x7e]/.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
-  if (v.args.some((a) => /[\u202a-\u202e\u2066-\u2069]/.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
+  if (v.args.some((a) => BIDI.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
   if (!MENTION_TOOLS.test(v.name)) {
     const line = [v.name, ...v.args].join(' ');
     const hit = matchGroupPatterns(line, (g) => policy.denyGroups[g] && !f.some((x) => x.group === g));
@@ -188,7 +192,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
     const all = [v, ...inner.filter((a) => !listedApart(segments, i, a)).map((a) => viewOf(v.seg, a))];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
-    for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => /\s/.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
+    for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {

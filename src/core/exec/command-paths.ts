@@ -112,7 +112,7 @@ function globHitsSecret(word: string): boolean {
 export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string): Finding[] {
   const f: Finding[] = [];
   if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
-  if (v.args.some((a) => /\/environ$/.test(a) && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
+  if (v.args.some((a) => a.endsWith('/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
   if (v.args.some((a) => a.includes('/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = outsideRoot(root, ctx.cwd);

@@ -9,6 +9,8 @@ import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Devices that never end. */
 const ENDLESS = /^\/dev\/(zero|u?random|full)$/;
+/** dd's input given as one (tested on every argument of every argv, so made once here). */
+const ENDLESS_INPUT = /^if=\/dev\/(zero|u?random|full)$/;
 /** Sizes in bytes for `10G`, `1T`, `500M`, `2GiB`, `1e12`. */
 function bytes(s: string): number {
   const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*([kmgtpe]?)(i?b)?$/i.exec(s.trim());
@@ -49,7 +51,7 @@ export function exhaustRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
   // An endless device read whole: into a file it fills the disk, into a program that keeps it, the memory.
-  const endless = args.some((a) => ENDLESS.test(a) || /^if=\/dev\/(zero|u?random|full)$/.test(a)) || v.seg.redirects.some((r) => r.op === '<' && ENDLESS.test(r.target.text));
+  const endless = args.some((a) => ENDLESS.test(a) || ENDLESS_INPUT.test(a)) || v.seg.redirects.some((r) => r.op === '<' && ENDLESS.test(r.target.text));
   if (endless && name !== 'dd' && !limits(v) && !limitedDownstream(v) && !/^(ls|stat|file|test|\[|echo|printf)$/.test(name)) {
     if (writesFile(v) || writesFile(last(v))) f.push(deny('destructive_ops', `${name} writes an endless stream into a file until the disk is full`));
     else if (/^(cp|install|rsync|mv|ln)$/.test(name)) f.push(deny('destructive_ops', `${name} copies an endless device into a file until the disk is full`));

@@ -16,6 +16,8 @@ const RECON = /^(nmap|masscan|zmap|rustscan|unicornscan|hping3?|arp-scan|netdisc
 const INTERCEPTORS = /^(mitmproxy|mitmdump|mitmweb|sslsplit|sslstrip|sslsniff|dnschef|burpsuite|polarproxy|evilginx|evilginx2|modlishka|proxychains|proxychains4|redsocks)$/;
 const TUNNELS = /^(ngrok|chisel|cloudflared|frpc|frps|bore|lt|localtunnel|sshuttle|autossh|ligolo|ligolo-ng|inlets|serveo|pagekite|tailscale|zrok|gost|iodine)$/;
 const REMOTE_COPY = /^(scp|sftp|ftp|tftp|lftp|rsync|rcp|rclone|smbclient|s3cmd)$/;
+/** Bash's socket paths (tested on every argument of every argv, so made once here). */
+const DEV_SOCKET = /^\/dev\/(tcp|udp)\//;
 /** Every target named is this machine (localhost, 127.x, ::1, the loopback interface). */
 export function onlyThisMachine(args: readonly string[]): boolean {
   return args.some((a) => /^(localhost|127(\.\d+){3}|::1|lo|lo0)$/.test(a)) && !args.some((a) => /^(\d{1,3}(\.\d{1,3}){3}(\/\d+)?|[\w-]+(\.[\w-]+)+)$/.test(a) && !/^127\./.test(a));
@@ -108,7 +110,7 @@ export function networkRules(v: SegmentView): Finding[] {
   if (REMOTE_COPY.test(name) && !(/^(rclone|s3cmd)$/.test(name) && /^(ls|lsd|lsl|lsf|lsjson|size|about|listremotes|version|du|info|tree|help)$/.test(args.find((a) => !a.startsWith('-')) ?? 'help')) && (name !== 'rsync' || args.some((a) => /^[^-/][^/]*:|^rsync:\/\/|^[\w.-]+@/.test(a))))
     f.push(ask('data_exfiltration', `${name} copies files to or from another machine`));
   if (/^(dig|nslookup|host|drill|resolvectl|getent)$/.test(name) && v.words.some((w) => w.dynamic)) f.push(deny('data_exfiltration', `${name} with a value computed at run time can carry data out in DNS queries`));
-  if (args.some((a) => /^\/dev\/(tcp|udp)\//.test(a)) || v.seg.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target.text))) f.push(deny('reverse_shell', 'the arguments open a /dev/tcp socket'));
+  if (args.some((a) => DEV_SOCKET.test(a)) || v.seg.redirects.some((r) => DEV_SOCKET.test(r.target.text))) f.push(deny('reverse_shell', 'the arguments open a /dev/tcp socket'));
   if (name === 'curl') f.push(...curlRule(args));
   if (name === 'wget' || name === 'wget2') f.push(...wgetRule(args));
   if (/^(http|https|xh|httpie|aria2c|axel)$/.test(name)) f.push(...httpieRule(name, args));

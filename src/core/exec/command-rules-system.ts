@@ -9,6 +9,8 @@ const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk
 const POOL_DESTROY = /^(destroy|labelclear|create|add|attach|detach|remove|replace|split|offline|reguid|rollback|initialize|trim)$/;
 const POWER = /^(shutdown|reboot|halt|poweroff|telinit)$/;
 const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sudoedit|machinectl|ksu|calife|setuidgid)$/;
+/** A mining pool's address (tested on every argument of every argv, so made once here). */
+const STRATUM = /stratum\+(tcp|ssl|tls):\/\//i;
 const MINERS = /^(xmrig|xmr-stak|cpuminer|cpuminer-multi|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|xmrig-proxy)$/;
 /** Top-level system directories: recursive permission changes here break the machine. */
 const SYSTEM_DIR = /^(\/+|\/(etc|usr|bin|sbin|lib|lib32|lib64|boot|var|sys|proc|dev|root|home|opt|srv|run|snap|System|Library|Applications|Users)(\/.*)?|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*)$/;
@@ -56,7 +58,7 @@ export function systemRules(v: SegmentView): Finding[] {
   else if (PRIV.test(name) || (name === 'sg' && isNewgrpSg(args))) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
   if (v.seg.via.some((w) => /^(su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through su/pkexec'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
-  if (args.some((a) => /stratum\+(tcp|ssl|tls):\/\//i.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
+  if (args.some((a) => STRATUM.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
   if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
   f.push(...exhaustRules(v));
   switch (name) {
