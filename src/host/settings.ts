@@ -11,12 +11,14 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
   const section = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>('pincer');
   const tree = (t: Record<string, unknown> | undefined) => settingsLookup({ pincer: t });
   const [defaults, user, workspace, folder] = [section?.defaultValue, section?.globalValue, section?.workspaceValue, section?.workspaceFolderValue].map(tree);
+  // The merged view of the section, also read once (a cfg.get per key cost a call per unset setting).
+  const merged = tree(vscode.workspace.getConfiguration().get<Record<string, unknown>>('pincer'));
   const scopes = (key: string) => {
     const s = { user: user(key), workspace: workspace(key), folder: folder(key) };
     // The section's user tree hides application-scoped values kept apart from it (in a profile other
     // than the default, those come from the default profile's settings): a value the merged view
     // shows that no scope above explains is read with an inspect of its own.
-    if (s.user === undefined && !isDeepStrictEqual(cfg.get(key), s.folder ?? s.workspace ?? defaults(key))) {
+    if (s.user === undefined && !isDeepStrictEqual(merged(key), s.folder ?? s.workspace ?? defaults(key))) {
       const i = cfg.inspect(key);
       return { user: i?.globalValue, workspace: i?.workspaceValue, folder: i?.workspaceFolderValue };
     }
