@@ -140,6 +140,8 @@ const builds = [
   { ...node, entryPoints: ['src/core/media/image-resize-worker.ts'], outfile: `${dist}/image-resize-worker.js` },
   // A Word document's zip checked under caps and converted to markdown (mammoth, turndown) on a worker thread of its own (src/core/media/read-document-tool.ts).
   { ...node, entryPoints: ['src/core/media/docx-convert-worker.ts'], outfile: `${dist}/docx-convert-worker.js` },
+  // The second part of a long text scrubbed on a worker thread (src/core/guard/scrub-split.ts); without it, one thread.
+  { ...node, entryPoints: ['src/core/guard/scrub-worker.ts'], outfile: `${dist}/scrub-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/teams/main.ts'], outfile: `${dist}/webview/team-board.js` },

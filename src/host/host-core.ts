@@ -107,6 +107,8 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const exec = registerExec(context, rt, storage, () => guard(), warn);
   // The lead's TEAM.md comes from the teams, which start members as the chat's subagents.
   const teams = createTeamsHost({ rt, storage, secrets: context.secrets, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn, state: context.workspaceState }, () => toolset.rebuild());
+  // A team agent's shared memory and context files follow its board to the team store's server.
+  memory.useTeams((agentId, embeddings) => teams.teamMemory(agentId, embeddings));
   const chat = registerChatLazily(context, rt, storage, memory, exec, review, teams);
   const teamBoard = new TeamBoardPanel(context.extensionUri, teams);
   const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });
