@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { Database } from '../../../src/core/storage/database';
 import { MAX_DEFERRED, snapshotDue } from '../../../src/core/storage/snapshot-policy';
 import { removeTempDirs, STORAGE_CHILD, STORAGE_WORKER, tempDir, TEST_MIGRATIONS } from '../../support/storage-fixtures';
+import { until } from '../../support/until';
 
 const MB = 1024 * 1024;
 const THRESHOLD = 4096;
@@ -40,15 +41,6 @@ describe('snapshot policy: when the journal is folded', () => {
 });
 
 const journalSize = (dir: string): number => fs.statSync(path.join(dir, 'pincer.journal')).size;
-
-/** Resolves once `test` holds, checking on every turn of a short timer; rejects after `ms`. */
-async function until(test: () => boolean, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * A writer with a database far larger than its threshold, SIGKILLed at the first acknowledged write
@@ -121,7 +113,7 @@ describe('snapshot policy: durability and folding', () => {
     await Promise.all(Array.from({ length: rows }, (_, i) => db.run('INSERT INTO rows(id, body) VALUES (?, ?)', [i + 1, 'x'.repeat(300)])));
     const written = journalSize(dir);
     assert.ok(written > THRESHOLD && written < MAX_DEFERRED * THRESHOLD, `journal ${written} bytes`);
-    await until(() => journalSize(dir) < THRESHOLD, 30_000, 'the idle fold');
+    await until(() => journalSize(dir) < THRESHOLD);
     await db.close();
     db = await Database.open(opts);
     try {
