@@ -136,13 +136,15 @@ const root = fs.realpathSync(CORPUS);
 const wsFs = new NodeWorkspaceFs();
 const guard = new PathGuard({ roots: [root], workspaceOnly: true, allowPaths: [], denyPaths: [...DEFAULT_DENY_PATHS], alwaysDeny: [], home: os.homedir() });
 const tool = createGrepTool({ guard, fs: wsFs, reviewer: { review: async () => [] } }, { rgPath: rg, denyPaths: [...DEFAULT_DENY_PATHS] });
+// For the record only: the search split over one rg per core whatever the load (busy or not).
+const splitTool = createGrepTool({ guard, fs: wsFs, reviewer: { review: async () => [] } }, { rgPath: rg, denyPaths: [...DEFAULT_DENY_PATHS], processes: os.cpus().length });
 const ctx = () => ({ sessionKey: 'bench', agentId: 'bench', channel: 'bench', peerKind: 'direct', subagentDepth: 0, isOwner: true,
   signal: new AbortController().signal, deadline: Date.now() + 600_000, workspaceTrusted: true });
 const RAISED = { limit: 100_000, maxLineChars: 1_000_000, maxBytes: 50_000_000 };
 
-async function runTool(pattern) {
+async function runTool(pattern, t = tool) {
   const t0 = process.hrtime.bigint();
-  const r = await tool.execute({ pattern, ...RAISED }, ctx());
+  const r = await t.execute({ pattern, ...RAISED }, ctx());
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.isError || r.details.truncated) throw new Error(r.forLLM.slice(0, 500));
   return { ms, matches: r.details.matches, processes: r.details.rgProcesses ?? 1 };
@@ -154,21 +156,23 @@ async function measure(pattern) {
   const args = ripgrepArgs({ query: { ...QUERY, pattern }, target: '.', denyGlobs: ['!**/.git'] });
   const warmTool = await runTool(pattern);
   const warmRg = await runRg(rg, args);
-  if (warmTool.matches !== warmRg.matches) {
-    console.error(`match counts differ for ${pattern}: tool ${warmTool.matches}, rg ${warmRg.matches}`);
+  const warmSplit = await runTool(pattern, splitTool);
+  if (warmTool.matches !== warmRg.matches || warmSplit.matches !== warmRg.matches) {
+    console.error(`match counts differ for ${pattern}: tool ${warmTool.matches}, split ${warmSplit.matches}, rg ${warmRg.matches}`);
     process.exit(1);
   }
   // For the record only: what --sort path (deterministic order; rg then searches on one thread) costs.
   const unsorted = args.filter((a, i) => a !== '--sort' && args[i - 1] !== '--sort');
-  const toolMs = [], rgMs = [], unsortedMs = [], toolProcesses = [];
+  const toolMs = [], rgMs = [], unsortedMs = [], toolProcesses = [], splitMs = [];
   for (let i = 0; i < RUNS; i++) {
     const t = await runTool(pattern);
     toolMs.push(t.ms);
     toolProcesses.push(t.processes);
     rgMs.push((await runRg(rg, args)).ms);
     unsortedMs.push((await runRg(rg, unsorted)).ms);
+    splitMs.push((await runTool(pattern, splitTool)).ms);
   }
-  return { matches: warmTool.matches, args, toolMs, rgMs, unsortedMs, toolProcesses };
+  return { matches: warmTool.matches, args, toolMs, rgMs, unsortedMs, toolProcesses, splitMs };
 }
 
 const size = countFiles(CORPUS);
@@ -181,6 +185,6 @@ for (const [name, pattern, goal, limit] of [['grep-vs-ripgrep', 'TODO\\((perf|sp
     name, unit: 'ms', value, reference: `${rgName} ${m.args.join(' ')} (spawned from node, output drained)`, referenceValue: ref,
     goal: `${goal} the rg process wall time`, pass: value / ref <= limit, runs: RUNS, statistic: 'median', corpus, loadBefore,
     extra: { pattern, matches: m.matches, toolRuns: m.toolMs.map((x) => Math.round(x)), toolProcesses: m.toolProcesses, rgRuns: m.rgMs.map((x) => Math.round(x)),
-      rgWithoutSortMedianMs: median(m.unsortedMs), cores: os.cpus().length },
+      rgWithoutSortMedianMs: median(m.unsortedMs), splitOverAllCoresMedianMs: median(m.splitMs), splitRuns: m.splitMs.map((x) => Math.round(x)), cores: os.cpus().length },
   });
 }

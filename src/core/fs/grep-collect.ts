@@ -145,6 +145,8 @@ export class GrepCollector {
   }
 
   private flushPending(upTo: number): boolean {
+    // Called before every match: without context lines there is nothing held (and no array to replace).
+    if (!this.pending.length) return true;
     const lines = this.pending;
     this.pending = [];
     for (const p of lines) {

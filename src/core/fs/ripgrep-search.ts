@@ -61,13 +61,15 @@ export async function searchWithRipgrep(o: RipgrepSearchOptions): Promise<Ripgre
   const recheck = g && !g.startsWith('!') && g.includes('/') && !o.query.includeIgnored ? new GitignoreCheck(o.root) : undefined;
   const checkIgnored = recheck && relTarget && recheck.ignored(relTarget, true) ? undefined : recheck;
   const c = o.collector;
+  const rootPrefix = o.root.endsWith(path.sep) ? o.root : o.root + path.sep;
   const outcome = await runRipgrep({
     rgPath: o.rgPath, args: first, moreArgs: more, cwd: o.root, signal: o.signal, deadline: o.deadline, onSpawn: o.onSpawn,
     onEvent(ev) {
       switch (ev.type) {
         case 'begin': {
           const rel = ev.path.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
-          skipping = o.isDenied(path.join(o.root, rel));
+          // A plain concatenation: rg's paths have no `.` or `..` parts, and isDenied cleans any path that is not clean.
+          skipping = o.isDenied(rootPrefix + rel);
           if (skipping) deniedFiles++;
           else skipping = checkIgnored?.ignored(rel) ?? false;
           if (!skipping) c.beginFile(rel);

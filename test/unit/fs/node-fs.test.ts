@@ -143,16 +143,20 @@ describe('NodeWorkspaceFs', () => {
   });
 
   it('the batch methods leave the event loop free: stats on this thread in slices with turns between, listings off the main thread', async () => {
+    // Folders big enough that the listing outlasts a turn of this loop: a warm, idle worker listing
+    // small ones can answer before the spinner's next turn comes round.
+    const wide = tempDir('wide');
+    for (let i = 0; i < 500; i++) fs.writeFileSync(path.join(wide, `f${i}.txt`), '');
     let turns = 0;
     let spinning = true;
     const spin = (): void => { if (spinning) { turns++; setImmediate(spin); } };
     setImmediate(spin);
     const stats = await new NodeWorkspaceFs({ sliceMs: 0, statsOffThread: false }).statMany(Array.from({ length: 20 }, () => ws.path('a.txt')));
     const afterStats = turns;
-    const listings = await nfs.readDirectories(Array.from({ length: 100 }, () => ws.root));
+    const listings = await nfs.readDirectories(Array.from({ length: 100 }, () => wide));
     spinning = false;
     assert.equal(stats.filter((s) => s?.type === 'file').length, 20);
-    assert.equal(listings.filter((l) => l?.length === 3).length, 100);
+    assert.equal(listings.filter((l) => l?.length === 500).length, 100);
     assert.ok(afterStats >= 19, `the event loop ran ${afterStats} times during 20 stats sliced one by one`);
     assert.ok(turns > afterStats, 'and kept running while 100 folders were listed');
   });
