@@ -82,7 +82,8 @@ export function processesToUse(max: number): number {
  * undefined when the search should stay in one process (one core, nothing to split, odd names).
  */
 export async function planShards(o: ShardPlanInput): Promise<string[][] | undefined> {
-  if (o.shards < 2) return undefined;
+  // The target's own path goes into every glob too.
+  if (o.shards < 2 || (o.relTarget && o.relTarget.split('/').some((seg) => !PLAIN_NAME.test(seg)))) return undefined;
   // readDirectory, not the walkers' batch method: a few listings do not pay for starting its workers.
   const list = (abs: string): Promise<Entry[] | undefined> => o.fs.readDirectory(abs).catch(() => undefined);
   let rules: IgnoreRules | undefined = o.includeIgnored ? undefined : (await rulesAbove(o.fs, o.root, o.relTarget, o.sep)).rules;

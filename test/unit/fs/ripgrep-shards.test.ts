@@ -83,11 +83,13 @@ describe('grep split over several rg processes', () => {
   });
 
   it('plans nothing for one process, a folder with no subfolder to split, or names a glob would misread', async () => {
-    const { ws, wfs } = setup({ 'a.txt': 'x', 'b.txt': 'x', 'odd/[x].txt': 'x', 'odd/y/z.txt': 'x', 'odd/w/z.txt': 'x' });
+    const { ws, wfs } = setup({ 'a.txt': 'x', 'b.txt': 'x', 'odd/[x].txt': 'x', 'odd/y/z.txt': 'x', 'odd/w/z.txt': 'x', 'we{ird}/a/x.txt': 'x', 'we{ird}/b/x.txt': 'x' });
     const plan = (relTarget: string, shards = 2) => planShards({ fs: wfs, root: ws.root, relTarget, includeIgnored: false, shards, sep: '/' });
     assert.equal(await plan('', 1), undefined);
     assert.equal(await plan('odd/y'), undefined);
     assert.equal(await plan('odd'), undefined);
+    // A target whose own name a glob would misread (its subfolders alone would split).
+    assert.equal(await plan('we{ird}'), undefined);
   });
 
   for (const [label, args] of [
@@ -116,6 +118,17 @@ describe('grep split over several rg processes', () => {
       assert.doesNotMatch(split.forLLM, /secret/);
     });
   }
+
+  it('searches a folder with glob syntax in its path in one process, with the same answer', async () => {
+    const spec: TreeSpec = {};
+    for (const d of ['a', 'b', 'c']) spec[`we[i]rd/pkgs/${d}/x.txt`] = `value in ${d}\n`;
+    const { run } = setup(spec);
+    const pids: number[] = [];
+    const r = await run(3, { pattern: 'value', path: 'we[i]rd/pkgs' }, (pid) => pids.push(pid));
+    assert.equal(pids.length, 1);
+    assert.equal(r.details?.matches, 3);
+    assert.equal(r.forLLM, (await run(1, { pattern: 'value', path: 'we[i]rd/pkgs' })).forLLM);
+  });
 
   it('holds a later range\'s output while the first runs, however much it is, and reads it in order', async () => {
     // The second range prints megabytes (its pipe is paused while held); the first prints little.
