@@ -23,7 +23,7 @@ export interface RipgrepSearchOptions {
   signal: AbortSignal;
   deadline?: number;
   onSpawn?(pid: number): void;
-  /** A directory search split over this many rg processes where the tree allows (ripgrep-shards.ts); the port lists the folders that decide the split. */
+  /** A directory search split over this many rg processes where the tree allows (ripgrep-shards.ts); the port reads the .gitignore files that weigh its folders. */
   split?: { fs: WorkspaceFs; processes: number };
 }
 

@@ -11,14 +11,18 @@
 // some entries of one directory (the split directory), everything that comes before it (first range)
 // or after it (last range) on the way down from the target. The split directory is found by listing a
 // few directories: while one subdirectory holds most of the entries below a directory, the split moves
-// into it. This only decides how well the work is balanced, never what is found, so a rough weight
-// (entries one level down, .gitignored folders left out) is enough.
+// into it. The weights only decide how well the work is balanced, never what is found, so a rough one
+// (entries one level down, .gitignored folders left out) is enough; the names, though, must be every
+// name rg will see, so the folders on the way are listed from the disk, and a name that cannot be
+// written into a glob exactly leaves the search in one process.
 import { readFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { readGitignore, rulesAbove, type IgnoreRules } from './ignore-rules';
 import type { FileStat, WorkspaceFs } from './types';
 
 export interface ShardPlanInput {
+  /** For the .gitignore files that weigh the folders (the folders themselves are listed from disk). */
   fs: WorkspaceFs;
   /** Canonical absolute search root (rg's working directory). */
   root: string;
@@ -45,8 +49,11 @@ const MAX_DEPTH = 4;
 const DOMINANT = 0.6;
 /** More exclusions than this per process and the search is not split (a very wide directory). */
 const MAX_GLOBS = 400;
-/** Names written into a glob as they are: nothing a glob reads as syntax, no control characters. */
-const PLAIN_NAME = /^[^*?[\]{}!\\\x00-\x1f\x7f]+$/;
+/**
+ * Names written into a glob as they are: nothing a glob reads as syntax, no control characters, and
+ * no U+FFFD (what a name that is not UTF-8 reads as here, which would not match the name on disk).
+ */
+const PLAIN_NAME = /^[^*?[\]{}!\\\x00-\x1f\x7f\uFFFD]+$/;
 
 const byBytes = (a: Entry, b: Entry): number => Buffer.compare(Buffer.from(a[0]), Buffer.from(b[0]));
 const join = (dir: string, name: string, sep: string): string => (dir.endsWith(sep) ? dir + name : dir + sep + name);
@@ -84,8 +91,10 @@ export function processesToUse(max: number): number {
 export async function planShards(o: ShardPlanInput): Promise<string[][] | undefined> {
   // The target's own path goes into every glob too.
   if (o.shards < 2 || (o.relTarget && o.relTarget.split('/').some((seg) => !PLAIN_NAME.test(seg)))) return undefined;
-  // readDirectory, not the walkers' batch method: a few listings do not pay for starting its workers.
-  const list = (abs: string): Promise<Entry[] | undefined> => o.fs.readDirectory(abs).catch(() => undefined);
+  // The disk as rg will read it, not the port: a name the port left out would be excluded from no
+  // range and searched by all of them.
+  const list = (abs: string): Promise<Entry[] | undefined> => readdir(abs, { withFileTypes: true })
+    .then((es) => es.map((e): Entry => [e.name, e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other']), () => undefined);
   let rules: IgnoreRules | undefined = o.includeIgnored ? undefined : (await rulesAbove(o.fs, o.root, o.relTarget, o.sep)).rules;
   const levels: Level[] = [];
   let rel = o.relTarget;

@@ -90,6 +90,14 @@ describe('grep split over several rg processes', () => {
     assert.equal(await plan('odd'), undefined);
     // A target whose own name a glob would misread (its subfolders alone would split).
     assert.equal(await plan('we{ird}'), undefined);
+    // A name that is not UTF-8 (on Linux, where a name is any bytes) cannot be excluded by its decoded spelling.
+    if (process.platform === 'linux') {
+      fs.mkdirSync(ws.path('two/a'), { recursive: true });
+      fs.mkdirSync(ws.path('two/b'));
+      assert.ok(await plan('two'), 'two plain folders split');
+      fs.writeFileSync(Buffer.from(`${ws.path('two')}/caf\xe9.txt`, 'latin1'), 'x');
+      assert.equal(await plan('two'), undefined);
+    }
   });
 
   for (const [label, args] of [
