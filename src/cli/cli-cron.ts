@@ -44,7 +44,6 @@ function jsonOf(action: string, details: Record<string, unknown> | undefined, me
 
 export async function cron(values: Values, positionals: string[]): Promise<number> {
   const args = cronArgs(values, positionals);
-  let scheduler: CronScheduler | undefined;
   let cronStore: () => Promise<CronStore | undefined> = async () => undefined;
   const { rt, root, jobs, store } = runtimeFor(values, {
     cron: (s) => {
@@ -65,7 +64,7 @@ export async function cron(values: Values, positionals: string[]): Promise<numbe
     const ref = r.details?.jobId;
     return { outcome: r.outcome ?? (r.isError ? 'error' : 'ok'), detail: r.forLLM, ...(typeof ref === 'string' ? { ref } : {}) };
   };
-  scheduler = new CronScheduler({ store: () => cronStore(), run });
+  const scheduler = new CronScheduler({ store: () => cronStore(), run });
   try {
     if (args.action === 'run') {
       const job = await (await cronStore())?.get(args.id as string);

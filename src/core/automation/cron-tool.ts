@@ -4,8 +4,7 @@
 // are in the workspace database; the scheduler runs them while a window of the workspace is open.
 import { z } from 'zod';
 import type { Clock } from '../clock';
-import { parseArguments } from '../tools/arguments';
-import { defineTool, fail, ok, type Tool, type ToolContext, type ToolResult } from '../tools/types';
+import { defineTool, fail, ok, type Tool } from '../tools/types';
 import { describeSchedule, jobLine, runLine, taskText, whenText as when } from './cron-format';
 import { nextRunAfter, scheduleProblem, scheduleSchema } from './cron-schedule';
 import type { CronScheduler } from './cron-scheduler';
