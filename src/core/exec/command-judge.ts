@@ -18,8 +18,8 @@ import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupN
 import { parseCommand } from './command-parse';
 import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding, codeRules } from './command-rules-code';
-import { adminRules } from './command-rules-admin';
-import { attackRules } from './command-rules-attacks';
+import { ADMIN_PROGRAMS, adminProgramRules, adminRules } from './command-rules-admin';
+import { accessGrantRules, attackRules, attackTailRules, CAPTURE_PROGRAMS, ENDLESS_READERS, endlessReadRules, GRANTING_CLIS, NAMED_ATTACK_PROGRAMS, namedAttackRules, watchingRules } from './command-rules-attacks';
 import { endlessSpawning } from './command-rules-exhaust';
 import { genericRules } from './command-rules-generic';
 import { gatherRules } from './command-rules-gather';
@@ -30,7 +30,7 @@ import { remoteRules } from './command-rules-remote';
 import { secretsConcerns, secretsRules } from './command-rules-secrets';
 import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
 import { systemRules } from './command-rules-system';
-import { toolRules } from './command-rules-tools';
+import { TOOL_PROGRAMS, toolProgramRules, toolRules } from './command-rules-tools';
 import { indirectPathRules } from './command-rules-indirect';
 import { leakFlows, leakRules } from './command-rules-leaks';
 import { launcherRules } from './command-rules-launchers';
@@ -97,6 +97,14 @@ function describe(f: Finding): string {
 /** One rule over one argv's view; `pipedOut`: its output goes into the next command of a pipeline. */
 type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
 
+/** A rule (or part of one) that can object only to some programs; `concerns` answers from the name alone. */
+type Scoped = { rule: Rule; concerns: (name: string) => boolean; programs?: readonly string[] };
+
+/** The program-specific part of a rule, declared with every program name it can object to (see RULES). */
+function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
+  return { rule, programs, concerns: (name) => PROGRAM_PARTS.get(name)?.has(rule) === true };
+}
+
 /**
  * The per-argv rules, in the order their findings are listed (among equally strict findings the
  * first one names the verdict, so the order is part of the result).
@@ -107,16 +115,30 @@ type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
  * needs the program's name (SegmentView.name) to be one `concerns` accepts; it then runs only on
  * those argvs. `concerns` must answer from the name alone (its answer is kept per name), and when a
  * case for another program is added to such a rule, `concerns` must accept that name too — or the
- * rule never sees it. The unit test "rule dispatch" (command-rule-dispatch.test.ts) fails when a
- * scoped rule has a `case` for a name its `concerns` turns away, or objects to such a program on
- * any argv of the corpora.
+ * rule never sees it. A rule whose programs are a fixed list of names is split instead: its part
+ * for those programs is listed through `forPrograms` (looked up in PROGRAM_PARTS, one index from
+ * name to parts built once), right where its findings stood, and the rest stays bare. The unit
+ * test "rule dispatch" (command-rule-dispatch.test.ts) fails when a scoped rule has a `case` for a
+ * name it turns away, or objects to such a program on any argv of the corpora.
  */
-export const RULES: readonly (Rule | { rule: Rule; concerns: (name: string) => boolean })[] = [
-  systemRules, networkRules, toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
-  { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, attackRules, gatherRules,
+export const RULES: readonly (Rule | Scoped)[] = [
+  systemRules, networkRules, forPrograms(toolProgramRules, TOOL_PROGRAMS), toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
+  { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
+  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), attackRules,
+  forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS), attackTailRules, gatherRules,
   { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, tracksRules, indirectPathRules, leakRules, launcherRules, personalRules, { rule: trustRules, concerns: trustConcerns },
   { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,
 ];
+
+/** Program name → the program-specific rule parts that can object to it: built once, from RULES. */
+const PROGRAM_PARTS = new Map<string, Set<Rule>>();
+for (const r of RULES) {
+  if (typeof r === 'function' || !r.programs) continue;
+  for (const name of r.programs) {
+    const parts = PROGRAM_PARTS.get(name) ?? new Set<Rule>();
+    PROGRAM_PARTS.set(name, parts.add(r.rule));
+  }
+}
 
 /** The rules each program name meets, worked out once per name (a pure function of the name). */
 const RULES_BY_NAME = new Map<string, Rule[]>();

@@ -22,7 +22,6 @@ const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
 export function adminRules(v: SegmentView): Finding[] {
   const f: Finding[] = [...historyRule(v), ...grantRules(v)];
   const { name, args } = v;
-  const w = v.operands;
   // Lower-cased arguments: only the cmdlet and Windows checks read them, so they are made on first use.
   let lowered: string[] | undefined;
   const lower = (): string[] => (lowered ??= args.map((a) => a.toLowerCase()));
@@ -38,6 +37,31 @@ export function adminRules(v: SegmentView): Finding[] {
   const inner = ps ? args.join(' ').toLowerCase().match(/\b([a-z]+)-([a-z]\w*)\b/g)?.find((c) => { const m = /^([a-z]+)-(\w+)$/.exec(c); return !!m && WEAKEN_VERB.test(m[1]) && GUARDED_NOUN.test(m[2]); }) : undefined;
   if (inner) f.push(deny('destructive_ops', `${v.exe} runs ${inner}, which changes the machine's protection, logging, services, accounts or start-up`));
   if (ps && ps[2] === 'computer' && /^(stop|restart)$/.test(ps[1])) f.push(deny('destructive_ops', `${v.exe} stops or restarts the machine`));
+  return f;
+}
+
+/**
+ * Every program adminProgramRules can object to: the judge runs that part on no other (the
+ * dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ */
+export const ADMIN_PROGRAMS: readonly string[] = [
+  'reagentc', 'manage-bde', 'apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'apk', 'brew', 'snap',
+  'port', 'choco', 'winget', 'scoop', 'flatpak', 'pkg', 'pacman', 'yay', 'paru', 'dpkg', 'rpm', 'gsettings',
+  'dconf', 'defaults', 'xfconf-query', 'kwriteconfig5', 'kwriteconfig6', 'plutil', 'bcdedit', 'reg',
+  'reg.exe', 'wevtutil', 'auditpol', 'vssadmin', 'wbadmin', 'wmic', 'sc', 'sc.exe', 'net', 'net.exe',
+  'takeown', 'icacls', 'cacls', 'diskpart', 'mpcmdrun', 'cipher', 'tmutil', 'nvram', 'sysadminctl', 'dscl',
+  'dseditgroup', 'createhomedir', 'fdesetup', 'systemsetup', 'kextload', 'kextunload', 'kmutil', 'xattr',
+  'profiles', 'run-parts', 'vipw', 'vigr', 'pwconv', 'pwunconv', 'grpconv', 'grpunconv', 'chsh', 'chfn',
+  'chage', 'service', 'invoke-rc.d', 'rc-service', 'sv', 'update-rc.d',
+];
+
+/** Package removal, desktop and system settings, boot, registry, logs, backups and accounts, by program. */
+export function adminProgramRules(v: SegmentView): Finding[] {
+  const f: Finding[] = [];
+  const { name, args } = v;
+  const w = v.operands;
+  let lowered: string[] | undefined;
+  const lower = (): string[] => (lowered ??= args.map((a) => a.toLowerCase()));
   switch (name) {
     case 'reagentc': if (lower().some((a) => /^\/(disable|setreimage|boottore)$/.test(a))) f.push(deny('destructive_ops', 'reagentc switches off or redirects the recovery environment')); break;
     case 'manage-bde': if (lower().some((a) => /^-(off|disable|forcerecovery)$/.test(a)) || lower().includes('-protectors') && lower().includes('-delete')) f.push(deny('destructive_ops', 'manage-bde switches BitLocker off or removes its protectors')); break;

@@ -4,10 +4,10 @@
 // shell handed to another host, exploits and privilege-escalation helpers by their well-known
 // names, miners by name, container image or mining arguments, line tools reading an endless
 // device, and access granted later through a forge's API or a cloud account.
-import { captureRules } from './command-rules-capture';
+import { CAPTURE_PROGRAMS, captureDeviceRule, captureProgramRule } from './command-rules-capture';
 import { describesItself } from './command-rules-network';
 import { workloadRules } from './command-rules-workload';
-import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, SHELLS, type Finding, type SegmentView } from './command-view';
+import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, namesOf, SHELLS, type Finding, type SegmentView } from './command-view';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
 const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|k6|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
@@ -75,7 +75,7 @@ function images(v: SegmentView): string[] {
     const m = /^--image=(.+)$/.exec(a);
     if (m) out.push(m[1]);
   }
-  if (/^(docker|podman|nerdctl|ctr|crictl|finch|lima|colima)$/.test(v.name)) {
+  if (IMAGE_RUNNERS.test(v.name)) {
     const w = v.args.filter((a) => !a.startsWith('-'));
     const at = w.findIndex((x) => /^(run|create|pull)$/.test(x));
     if (at >= 0) out.push(...w.slice(at + 1).filter((x) => /^[\w.-]+(:\d+)?(\/[\w.-]+)*(:[\w.-]+)?(@sha256:\w+)?$/.test(x)));
@@ -85,18 +85,60 @@ function images(v: SegmentView): string[] {
 
 const FETCHERS = /^(curl|wget|wget2|http|https|xh|httpie|aria2c|axel|lynx|w3m|links|elinks|fetch)$/;
 const LDAP_TOOLS = /^(ldapsearch|ldapmodify|ldapdelete|ldapwhoami|ldb-search)$/;
-/** Every program the name-keyed checks (namedAttacks) are about: any other argv skips them at once. */
-const NAMED = new RegExp([LOAD_TOOLS, INJECTION_TOOLS, REMOTE_SHELL_TOOLS, FETCHERS, LDAP_TOOLS, /^searchsploit$/].map((r) => `(?:${r.source})`).join('|'));
+/** Every program the name-keyed checks (namedAttacks) are about: the judge runs them on no other. */
+export const NAMED_ATTACK_PROGRAMS: readonly string[] = [LOAD_TOOLS, INJECTION_TOOLS, REMOTE_SHELL_TOOLS, FETCHERS, LDAP_TOOLS, /^(searchsploit)$/].flatMap(namesOf);
+/** The programs of the three name-keyed parts below: a line tool's endless read, access granted later, capture by name. */
+export const ENDLESS_READERS: readonly string[] = namesOf(WHOLE_INPUT);
+export const GRANTING_CLIS: readonly string[] = ['gh', 'glab', 'aws'];
+export { CAPTURE_PROGRAMS };
+/** The images' runners (module-level: tested on every argv). */
+const IMAGE_RUNNERS = /^(docker|podman|nerdctl|ctr|crictl|finch|lima|colima)$/;
 
+/**
+ * A load or injection tool asked only for its help or version names no target: no rule of this
+ * file objects to it. The file's checks are split by whether they need the program's name, and
+ * the judge's RULES lists the parts in the order their findings are listed: namedAttackRules,
+ * attackRules, endlessReadRules, accessGrantRules, watchingRules, attackTailRules.
+ */
+function describesOnly(v: SegmentView): boolean {
+  return TARGETING_TOOLS.has(v.name) && describesItself(v.args);
+}
+const TARGETING_TOOLS = new Set([...namesOf(LOAD_TOOLS), ...namesOf(INJECTION_TOOLS)]);
+
+/** Load generators, injection tools, remote shells, payloads sent by fetchers, directory password queries. */
+export function namedAttackRules(v: SegmentView): Finding[] {
+  return namedAttacks(v) ?? [];
+}
+
+/** Any program: a display on another host, a miner by name, image or arguments. */
 export function attackRules(v: SegmentView): Finding[] {
-  const named = NAMED.test(v.name) ? namedAttacks(v) : [];
-  // A load or injection tool asked only for its help or version names no target: nothing here objects.
-  if (!named) return [];
-  const f = [...named, ...displayRule(v)];
-  const imgs = images(v);
-  f.push(...minerRule(v, imgs), ...endlessRule(v), ...grantRule(v), ...captureRules(v), ...workloadRules(v));
+  if (describesOnly(v)) return [];
+  const display = displayRule(v);
+  const miner = minerRule(v, images(v));
+  return display.length ? [...display, ...miner] : miner;
+}
+
+/** ENDLESS_READERS: a tool that reads a whole line or all its input, given an endless device. */
+export function endlessReadRules(v: SegmentView): Finding[] {
+  return describesOnly(v) ? [] : endlessRule(v);
+}
+
+/** GRANTING_CLIS: a forge's API or a cloud account told to give someone access later. */
+export function accessGrantRules(v: SegmentView): Finding[] {
+  return describesOnly(v) ? [] : grantRule(v);
+}
+
+/** CAPTURE_PROGRAMS: keystrokes, windows, camera, microphone, screen, clipboard or a process watched. */
+export function watchingRules(v: SegmentView): Finding[] {
+  return describesOnly(v) ? [] : captureProgramRule(v);
+}
+
+/** Any program: input devices read, the workload's credentials, an image by address, an exploit by name. */
+export function attackTailRules(v: SegmentView): Finding[] {
+  if (describesOnly(v)) return [];
+  const f = [...captureDeviceRule(v), ...workloadRules(v)];
   // An image from a registry known only by an address: no name, no certificate to say whose it is.
-  const bare = imgs.find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
+  const bare = images(v).find((i) => /^\d{1,3}(\.\d{1,3}){3}(:\d+)?\//.test(i) && !/^127\./.test(i));
   if (bare) f.push(ask('code_injection', `${v.name} runs or pulls ${bare}, an image from a registry known only by its address`));
   const run = runFile(v);
   if (run && EXPLOIT_NAME.test(run)) f.push(deny('privilege_escalation', `${run} is a known exploit or privilege-escalation helper`));

@@ -2,7 +2,7 @@
 // taken, the screen, the camera or the microphone recorded, another process attached to and its
 // memory or system calls read, a terminal session logged. Keys, camera and microphone are refused;
 // a screenshot, the clipboard and attaching a debugger are everyday enough to ask.
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, namesOf, type Finding, type SegmentView } from './command-view';
 
 /** Input formats of recorders that read a camera, a microphone or the screen. */
 const DEVICE_FORMAT = /^(v4l2|video4linux2|avfoundation|dshow|vfwcap|alsa|pulse|oss|jack|openal|sndio|x11grab|kmsgrab|gdigrab|fbdev|lavfi)$/i;
@@ -15,18 +15,29 @@ const INPUT_DEVICE = /^\/dev\/(input\/|uinput$|hidraw|tty\d)/;
 const ATTACHERS = /^(strace|ltrace|gdb|lldb|perf|bpftrace|gcore|pmap|dtrace|dtruss|procdump)$/;
 const CLIPBOARD = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|gcb|clipnotify|copyq|clipman)$/;
 
-/** Every program a check below names: any other argv meets only the input-device check. */
-const NAMED = new RegExp([/^(xinput|evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey|xdotool|ydotool|wtype|ffmpeg|gst-launch-1\.0|tmux|screen)$/, ATTACHERS, RECORDERS, SCREENSHOTS, CLIPBOARD].map((r) => `(?:${r.source})`).join('|'));
+/**
+ * Every program captureProgramRule names, for the judge's index of program-specific rule parts
+ * (the dispatch contract at RULES in command-judge.ts): a new name below goes into one of these.
+ */
+export const CAPTURE_PROGRAMS: readonly string[] = [/^(xinput|evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey|xdotool|ydotool|wtype|ffmpeg|gst-launch-1\.0|tmux|screen)$/, ATTACHERS, RECORDERS, SCREENSHOTS, CLIPBOARD].flatMap(namesOf);
 
-export function captureRules(v: SegmentView): Finding[] {
+/** An input device read by any program (an argument or a `<` redirection). */
+function readsDevice(v: SegmentView): boolean {
+  return v.args.some((a) => INPUT_DEVICE.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text));
+}
+
+/** The one check that needs no name: a program reading the keyboard, mouse or a terminal device. */
+export function captureDeviceRule(v: SegmentView): Finding[] {
+  return readsDevice(v) ? [deny('data_exfiltration', `${v.name} reads what is typed or the input devices`)] : [];
+}
+
+/** The checks of CAPTURE_PROGRAMS by name; a device read is captureDeviceRule's finding, made once. */
+export function captureProgramRule(v: SegmentView): Finding[] {
   const { name, args } = v;
-  // An input device read by any program: the one check that needs no name.
-  const device = (): boolean => args.some((a) => INPUT_DEVICE.test(a)) || v.seg.redirects.some((r) => r.op === '<' && /^\/dev\/input\//.test(r.target.text));
-  if (!NAMED.test(name)) return device() ? [deny('data_exfiltration', `${name} reads what is typed or the input devices`)] : [];
+  if (readsDevice(v)) return [];
   const w = args.filter((a) => !a.startsWith('-'));
-  // Keystrokes: an input device read, or a tool that prints every key pressed.
-  if (/^(xinput)$/.test(name) && /^(test|test-xi2)$/.test(w[0] ?? '') || /^(evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey)$/.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))
-    || device())
+  // Keystrokes: a tool that prints every key pressed.
+  if (/^(xinput)$/.test(name) && /^(test|test-xi2)$/.test(w[0] ?? '') || /^(evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey)$/.test(name) && !args.some((a) => /^--?(help|version)$/.test(a)))
     return [deny('data_exfiltration', `${name} reads what is typed or the input devices`)];
   // Typing into other windows, or reading which window and title the person has open.
   if (name === 'xdotool' && w.some((x) => /^(type|key|keydown|getactivewindow|getwindowname|getwindowfocus|search|selectwindow)$/.test(x)) || name === 'ydotool' || name === 'wtype')

@@ -16,7 +16,19 @@ const GIT_DANGER_CONFIG = /^(core\.(sshcommand|pager|editor|hookspath|fsmonitor|
 /** Compression programs tar may be told to use, with their ordinary options. */
 const COMPRESSOR = /^(zstd|unzstd|pzstd|xz|pixz|gzip|pigz|bzip2|pbzip2|lbzip2|lz4|lzip|plzip|lzma|lzop|brotli|compress)(\s+-{1,2}[\w=]+)*$/;
 
-export function toolRules(v: SegmentView): Finding[] {
+/**
+ * Every program toolProgramRules can object to: the judge runs that part on no other (the dispatch
+ * contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ */
+export const TOOL_PROGRAMS: readonly string[] = [
+  'sed', 'gsed', 'sort', 'rg', 'ripgrep', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'man', 'tar', 'gtar',
+  'bsdtar', 'zip', 'unzip', 'awk', 'gawk', 'mawk', 'nawk', 'busybox awk', 'vim', 'vi', 'nvim', 'ex', 'emacs',
+  'less', 'more', 'ed', 'nano', 'git', 'eval', 'source', '.', 'env', 'printenv', 'export', 'declare',
+  'typeset', 'set', 'jq', 'yq', 'gojq', 'jaq', 'compgen', 'echo', 'printf', 'print',
+];
+
+/** The checks of named tools: the options that run another program, environment dumps, editors, git. */
+export function toolProgramRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
   switch (name) {
@@ -91,6 +103,13 @@ export function toolRules(v: SegmentView): Finding[] {
   }
   if (/^(echo|printf|print)$/.test(name) && v.words.some((w) => [...w.raw.matchAll(/\$\{?!?([A-Za-z_][A-Za-z0-9_]*)/g)].some((m) => SECRET_VAR.test(m[1]))))
     f.push(deny('env_dump', `${name} prints a secret from the environment`));
+  return f;
+}
+
+/** What any program may read by name (credential files, known_hosts), and package installs. */
+export function toolRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
   const inputs = v.seg.redirects.filter((r) => r.op === '<' || r.op === '<>').map((r) => r.target.text);
   // What the program reads by name: its arguments and the files redirected into it (most argvs have none).
   const read = inputs.length ? [...args, ...inputs] : args;

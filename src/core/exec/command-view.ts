@@ -52,6 +52,17 @@ export function operandsOf(args: readonly string[]): string[] {
   return args.filter((a) => !a.startsWith('-'));
 }
 
+/**
+ * The names an exact-name pattern (`^(a|b|c)$`, no flags) accepts: a rule part's program list for
+ * the judge's index, read from the pattern the rule itself tests so the two cannot differ.
+ */
+export function namesOf(re: RegExp): string[] {
+  // Plain letters and `|`; of the escapes only a literal `.`, `-` or `/` (`\d` or a bare `.` is no name).
+  const m = /^\^\(((?:[^()[\]{}*+?^$.\\]|\\[.\-/])*)\)\$$/.exec(re.source);
+  if (!m || re.flags) throw new Error(`not a list of names: /${re.source}/${re.flags}`);
+  return m[1].split('|').map((n) => n.replace(/\\(.)/g, '$1'));
+}
+
 /** Interpreters: a blanket allowlist rule never covers them, and stdin fed to them is a script. */
 export const INTERPRETERS = new Set([
   'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish', 'csh', 'tcsh', 'ash', 'busybox', 'pwsh', 'powershell',

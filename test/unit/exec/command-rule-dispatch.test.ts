@@ -1,12 +1,13 @@
 // The judge's rule dispatch (RULES in command-judge.ts): a rule scoped to the programs it concerns
 // is skipped for every other program, so its `concerns` must accept every program it can object to.
 // Checked two ways: each `case '…':` label in the rule names a program `concerns` accepts, and no
-// scoped rule objects to a program it turns away on any argv of the corpora.
+// scoped rule objects to a program it turns away on any argv of the corpora. The program-specific
+// parts of split rules (declared with their program names) are held to the same, through the index.
 import assert from 'node:assert/strict';
 import { unwrapInner } from '../../../src/core/exec/command-flow';
 import { RULES, rulesOf } from '../../../src/core/exec/command-judge';
 import { parseCommand } from '../../../src/core/exec/command-parse';
-import { viewOf, type SegmentView } from '../../../src/core/exec/command-view';
+import { namesOf, viewOf, type SegmentView } from '../../../src/core/exec/command-view';
 import { corpus } from './judge-support';
 
 const SCOPED = RULES.filter((r) => typeof r !== 'function');
@@ -19,12 +20,27 @@ describe('exec judge: rule dispatch by program', () => {
     for (const r of SCOPED) {
       assert.ok(!rulesOf('some-unknown-tool').includes(r.rule), `${r.rule.name} is scoped, yet meets an unknown program`);
       const named = [...r.rule.toString().matchAll(/case '([^']+)':/g)].map((m) => m[1]);
+      // A part declared by its program names delegates to checks gated by name; the list itself must reach it.
+      if (r.programs) named.push(...r.programs);
       assert.ok(named.length > 0, r.rule.name);
       for (const n of named) {
         assert.ok(r.concerns(n), `${r.rule.name} has a case for ${n}, which its concerns() turns away`);
         assert.ok(rulesOf(n).includes(r.rule), n);
       }
     }
+  });
+
+  it('a split rule keeps one part per program list, met only by those names', () => {
+    const parts = SCOPED.filter((r) => r.programs);
+    assert.ok(parts.length >= 5, `only ${parts.length} program-specific parts`);
+    assert.equal(new Set(parts.map((r) => r.rule)).size, parts.length, 'a part listed twice would report its findings twice');
+    for (const r of parts) {
+      assert.ok(r.programs!.length > 0, r.rule.name);
+      for (const n of ['some-unknown-tool', '', 'constructor', '__proto__']) assert.ok(!rulesOf(n).includes(r.rule), `${r.rule.name} meets ${n}`);
+    }
+    // The list is read from the rule's own pattern: a pattern that is not a plain list of names is refused, not misread.
+    assert.deepEqual(namesOf(/^(curl|gst-launch-1\.0|wget2)$/), ['curl', 'gst-launch-1.0', 'wget2']);
+    for (const re of [/^(curl|wget.*)$/, /^(python\d)$/, /^(curl|wget)$/i, /^(curl|wget)/, /(^|-)xmrig$/, /^(a(b|c))$/]) assert.throws(() => namesOf(re), /not a list of names/, re.source);
   });
 
   it('no scoped rule objects to a program it turns away, on any argv of the corpora', async function () {
