@@ -29,7 +29,7 @@ import { networkRules } from './command-rules-network';
 import { remoteRules } from './command-rules-remote';
 import { secretsConcerns, secretsRules } from './command-rules-secrets';
 import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
-import { systemRules } from './command-rules-system';
+import { PRIVILEGE_PROGRAMS, privilegeRules, SYSTEM_PROGRAMS, systemProgramRules, systemRules, systemTailRules } from './command-rules-system';
 import { TOOL_PROGRAMS, toolProgramRules, toolRules } from './command-rules-tools';
 import { indirectPathRules } from './command-rules-indirect';
 import { leakFlows, leakRules } from './command-rules-leaks';
@@ -122,7 +122,8 @@ function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
  * name it turns away, or objects to such a program on any argv of the corpora.
  */
 export const RULES: readonly (Rule | Scoped)[] = [
-  systemRules, networkRules, forPrograms(toolProgramRules, TOOL_PROGRAMS), toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
+  systemRules, forPrograms(privilegeRules, PRIVILEGE_PROGRAMS), systemTailRules, forPrograms(systemProgramRules, SYSTEM_PROGRAMS),
+  networkRules, forPrograms(toolProgramRules, TOOL_PROGRAMS), toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
   { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
   forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), attackRules,
   forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS), attackTailRules, gatherRules,

@@ -2,7 +2,7 @@
 // container or persist. Each looks at one segment's argv with real option parsing.
 import { hasFlag, hasLong, parseOptions } from './command-options';
 import { exhaustRules } from './command-rules-exhaust';
-import { ask, deny, denyAlways, type Finding, type SegmentView } from './command-view';
+import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView } from './command-view';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
 /** Pool and volume managers: only these verbs destroy; status, list and get read. */
@@ -43,6 +43,11 @@ function isNewgrpSg(args: readonly string[]): boolean {
   return first !== '' && !first.startsWith('-') && !/^(run|scan|test|new|lsp|completions|help|r|s|t|n)$/.test(first);
 }
 
+/**
+ * Disks erased, workspace files shredded. The system checks are split by whether they need the
+ * program's name, and the judge's RULES lists the parts in the order their findings are listed:
+ * systemRules, privilegeRules, systemTailRules, systemProgramRules.
+ */
 export function systemRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
@@ -50,17 +55,54 @@ export function systemRules(v: SegmentView): Finding[] {
   const shredsOwn = name === 'shred' && parseOptions(args, { shortValue: 'ns', longValue: ['iterations', 'size', 'random-source', 'remove'] }).operands.every((t) => !isOutsidePath(t) && !t.startsWith('-') && !/[*?]/.test(t) && t !== '.');
   if (shredsOwn && args.length) f.push(ask('destructive_ops', 'shred overwrites workspace files beyond recovery'));
   else if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
+  return f;
+}
+
+/** The programs privilegeRules is about (the dispatch contract at RULES in command-judge.ts). */
+export const PRIVILEGE_PROGRAMS: readonly string[] = [...namesOf(POWER), 'init', 'systemctl', 'sudo', 'doas', ...namesOf(PRIV), 'sg'];
+
+/** The machine stopped or restarted, a command run as another user, with other privileges or namespaces. */
+export function privilegeRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
   if (POWER.test(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')) || (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(args.find((a) => !a.startsWith('-')) ?? '')))
     f.push(deny('destructive_ops', `${name} stops or restarts the machine`));
   // sudo and doas ask a person for a password anyway: what they run is judged on its own, and they ask.
   if (/^(sudo|doas)$/.test(name) && !args.some((a) => /^-(s|i|-shell|-login|E|-preserve-env)$/.test(a))) f.push(ask('privilege_escalation', `${name} runs the command as another user`));
   else if (name === 'mount' && args.every((a) => /^-(l|-show-labels)$/.test(a))) { /* `mount` alone lists what is mounted */ }
   else if (PRIV.test(name) || (name === 'sg' && isNewgrpSg(args))) f.push(deny('privilege_escalation', `${name} runs with other privileges or namespaces`));
+  return f;
+}
+
+/** Any program: run through su or pkexec, a miner, a mining pool, storage pools, endless streams. */
+export function systemTailRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
   if (v.seg.via.some((w) => /^(su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through su/pkexec'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => STRATUM.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
   if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
   f.push(...exhaustRules(v));
+  return f;
+}
+
+/**
+ * Every program systemProgramRules can object to: the judge runs that part on no other (the
+ * dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ */
+export const SYSTEM_PROGRAMS: readonly string[] = [
+  'rm', 'del', 'erase', 'rimraf', 'del-cli', 'trash', 'trash-put', 'rmtrash', 'trash-cli', 'rm-rf', 'dd',
+  'chmod', 'chown', 'chgrp', 'setfacl', 'chattr', 'kill', 'killall', 'pkill', 'skill', 'slay', 'killall5',
+  'xkill', 'crontab', 'fcrontab', 'incrontab', 'rc-update', 'chkconfig', 'update-rc.d', 'pm2',
+  'forever-service', 'nssm', 'loginctl', 'launchd', 'supervisord', 'supervisorctl', 'networksetup',
+  'launchctl', 'at', 'batch', 'schtasks', 'systemctl', 'find', 'docker', 'podman', 'nerdctl', 'git',
+  'sysctl', 'seq', 'yes', 'jot', 'truncate',
+];
+
+/** Removal, devices, permissions, signals, schedulers and services, find, containers and git, by program. */
+export function systemProgramRules(v: SegmentView): Finding[] {
+  const { name, args } = v;
+  const f: Finding[] = [];
   switch (name) {
     case 'rm': f.push(...rmRule(args)); break;
     // Removal tools from package registries (`npx rimraf`, `pnpm dlx del-cli`) delete like rm -r.
