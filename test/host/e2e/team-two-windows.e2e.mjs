@@ -130,6 +130,8 @@ export default async function ({ page, helpers, log, outDir, userDataDir, worksp
     await boardA.locator('.new-subject').press('Enter');
     const sharedB = cardIn(boardB, 'pending', 'Shared task');
     await sharedB.waitFor();
+    // A's own board shows it after its add's reply, B's after the server's notice: either may be first.
+    await cardIn(boardA, 'pending', 'Shared task').waitFor();
     const id = Number(await sharedB.getAttribute('data-task'));
     assert.ok(id > 0, 'the card carries the task id');
     assert.deepEqual(await boardSubjects(boardB), await boardSubjects(boardA), 'both windows show the same tasks');
