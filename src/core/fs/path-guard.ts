@@ -97,7 +97,7 @@ export class PathGuard implements PathResolver {
   private *steps(input: string, access: Access, probe: boolean): FsSteps<ResolvedPath> {
     const raw = validateInput(input);
     const lexical = expandInput(raw, this.inputs);
-    const canon = yield* canonicalSteps(lexical, raw, probe);
+    const canon = (probe ? yield* this.downFromRoot(lexical) : undefined) ?? (yield* canonicalSteps(lexical, raw, probe));
     const hit: DenyHit | undefined = this.deny.match(canon.abs) ?? this.deny.match(lexical);
     if (hit) throw deniedError(raw, canon.abs, hit);
     const root = this.rootOf(canon.abs, false);
@@ -119,6 +119,39 @@ export class PathGuard implements PathResolver {
       recordIdentity(resolved, st);
     }
     return resolved;
+  }
+
+  /**
+   * canonicalSteps' answer for a path inside a canonical root, found from the root down: each name
+   * below the root is looked at once (lstat), and the walk ends at the first missing one — nothing
+   * beneath it exists, so the path is canonical as typed. Undefined (and canonicalSteps decides)
+   * when a name on the way is a link, an error other than a missing name, the root ignores case
+   * (realpath would restore the on-disk case) or the platform's separator is not `/`. A missing
+   * write target three folders below a missing folder costs one lstat here, not four and a realpath.
+   */
+  private *downFromRoot(lexical: string): FsSteps<{ abs: string; exists: boolean } | undefined> {
+    if (path.sep !== '/') return undefined;
+    let root: Root | undefined;
+    for (const r of this.all) if (isWithin(r.real, lexical, false) && (!root || r.real.length > root.real.length)) root = r;
+    if (!root || root.nocase) return undefined;
+    let at = root.real.length + (root.real.endsWith('/') ? 0 : 1);
+    while (at <= lexical.length) {
+      const slash = lexical.indexOf('/', at);
+      const end = slash < 0 ? lexical.length : slash;
+      let st: fs.Stats | undefined;
+      try {
+        st = yield* lstatOf(lexical.slice(0, end));
+      } catch {
+        return undefined;
+      }
+      if (!st) return { abs: lexical, exists: false };
+      if (st.isSymbolicLink()) return undefined;
+      if (end === lexical.length) return { abs: lexical, exists: true };
+      // A file with names below it: nothing there exists (ENOTDIR), as canonicalSteps finds bottom-up.
+      if (!st.isDirectory()) return { abs: lexical, exists: false };
+      at = end + 1;
+    }
+    return undefined; // the root itself: realpath says whether it is still there
   }
 
   isDenied(abs: string): boolean {
