@@ -29,7 +29,8 @@ Atomics.notify(words, SIGNAL_READY);
 port.on('message', (job: SplitJob) => {
   let reply: SplitReply;
   try {
-    const { output } = scrubberFor(job.placeholder, job.values).scrubFrom(job.text, job.from);
+    const text = Buffer.from(job.buffer, 0, job.length * 2).toString('utf16le');
+    const { output } = scrubberFor(job.placeholder, job.values).scrubFrom(text, job.from);
     reply = { id: job.id, pieces: output?.pieces() };
   } catch (e) {
     reply = { id: job.id, error: (e as Error).message };

@@ -133,6 +133,19 @@ describe('Scrubbing a long text on two threads', function () {
       assert.equal(out, scrubber.scrubFrom(text, 0).output?.toString());
     });
 
+    it('hands the worker every code unit (lone surrogates too) through a buffer kept between texts', () => {
+      const odd = '\ud800 a lone high surrogate, a lone low \udc00, a pair \ud83d\ude00 — token=Xa81bQk2Vn7Rt0pLm3Zc9Wd4Yf6Gh1Jk \ud800';
+      const text = long(odd);
+      // Longer (the buffer grows), then the first again (shorter than what the buffer last held).
+      for (const t of [text, `${text}${text}`, text]) {
+        const before = splitCounts.split;
+        const out = scrubber.scrub(t);
+        assert.equal(splitCounts.split, before + 1, JSON.stringify(splitCounts));
+        assert.equal(out, scrubber.scrubFrom(t, 0).output?.toString());
+        assert.ok(out.includes('\ud800 a lone high') && !out.includes('Xa81bQk2Vn7Rt0pLm3Zc9Wd4Yf6Gh1Jk'));
+      }
+    });
+
     it('gives the one-pass string when a PEM block lies across the aimed cut', () => {
       // No blank line after the block, so the line break found at the aim is inside it.
       const key = pem(2);
