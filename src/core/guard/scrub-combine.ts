@@ -239,7 +239,6 @@ function scanLane(rules: readonly ScrubRule[]): RegexCombined {
   const source = combinedSource(groups);
   const referenced = new Set([...source.matchAll(/\\k<([A-Za-z0-9_]+)>/g)].map((m) => m[1]));
   const ordered = groups.flatMap((g) => g.members);
-  const anchors = ordered.map((r) => (r.anchor === undefined ? undefined : new RegExp(`^(?:${r.anchor})$`)));
   const alone: (RegexCombined | undefined)[] = [];
   /** Per character code at a match's start: the rules that can start there, in order. */
   const byChar = new Map<number, number[]>();
@@ -249,7 +248,7 @@ function scanLane(rules: readonly ScrubRule[]): RegexCombined {
     let candidates = byChar.get(code);
     if (!candidates) {
       const c = String.fromCharCode(code);
-      candidates = ordered.map((_r, i) => i).filter((i) => anchors[i]?.test(c) ?? true);
+      candidates = ordered.map((_r, i) => i).filter((i) => ordered[i].anchor === undefined || new RegExp(`^(?:${ordered[i].anchor})$`).test(c));
       byChar.set(code, candidates);
     }
     for (const i of candidates) {

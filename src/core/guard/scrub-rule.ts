@@ -36,7 +36,12 @@ export interface ScrubRule {
   readonly accept?: (value: string, text: string, start: number) => boolean;
 }
 
+/** The characters escapeRegExp escapes. */
+const SPECIAL = '.*+?^${}()|[]\\';
+
 export function escapeRegExp(s: string): string {
+  // One character (suffixTrie's branches, hundreds of them on the first scrub of a process): no regex.
+  if (s.length === 1) return SPECIAL.includes(s) ? `\\${s}` : s;
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -70,7 +75,9 @@ export function suffixTrie(words: readonly string[]): string {
       continue;
     }
     const last = w[w.length - 1];
-    byLast.set(last, [...(byLast.get(last) ?? []), w.slice(0, -1)]);
+    const rests = byLast.get(last);
+    if (rests) rests.push(w.slice(0, -1));
+    else byLast.set(last, [w.slice(0, -1)]);
   }
   const branches = [...byLast.entries()].sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([last, rests]) => (rests.length === 1 ? escapeRegExp(rests[0]) : suffixTrie(rests)) + escapeRegExp(last));

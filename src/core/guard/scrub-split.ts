@@ -20,7 +20,7 @@
 // written only while the worker has no job (a job is given only once the last answer was taken).
 import fs from 'node:fs';
 import path from 'node:path';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import { runFrom, type Combined } from './scrub-combine';
 import { joinPieces, type Pieces } from './scrub-output';
 
@@ -75,6 +75,15 @@ interface Helper {
   buffer: Buffer | undefined;
   idle: NodeJS.Timeout | undefined;
 }
+
+/**
+ * node:worker_threads, loaded with the first long text: loading it costs about 1.4 ms, and the
+ * scrubber is loaded on the start-up path, where most processes never see a long text.
+ */
+let threads: typeof import('node:worker_threads') | undefined;
+const workerThreads = (): typeof import('node:worker_threads') => (threads ??= require('node:worker_threads') as typeof import('node:worker_threads'));
+/** receiveMessageOnPort; only called once a worker was started (so the module is loaded). */
+const receive = (port: MessagePort): { message: unknown } | undefined => workerThreads().receiveMessageOnPort(port);
 
 let helper: Helper | undefined;
 /** Set when no worker can run here (no script beside this module, or it failed): stay on one thread. */
@@ -148,6 +157,7 @@ function start(): void {
     disabled = true;
     return;
   }
+  const { MessageChannel, Worker } = workerThreads();
   const { port1, port2 } = new MessageChannel();
   const shared = new SharedArrayBuffer(8);
   let worker: Worker;
@@ -175,7 +185,7 @@ function start(): void {
 
 /** Takes answers that came after their job was given up. */
 function drain(h: Helper): void {
-  for (let m = receiveMessageOnPort(h.port); m; m = receiveMessageOnPort(h.port)) {
+  for (let m = receive(h.port); m; m = receive(h.port)) {
     if ((m.message as SplitReply).id === h.pending) h.pending = undefined;
   }
 }
@@ -196,7 +206,7 @@ function readyHelper(): Helper | undefined {
 function answer(h: Helper, id: number, deadline: number): SplitReply | undefined {
   for (;;) {
     const seen = Atomics.load(h.signal, SIGNAL_ANSWERS);
-    const m = receiveMessageOnPort(h.port);
+    const m = receive(h.port);
     if (m) {
       const reply = m.message as SplitReply;
       if (reply.id === id) {
