@@ -41,24 +41,27 @@ interface StaticPattern {
 
 /**
  * V8 runs a new pattern in its bytecode interpreter first and compiles it to native code on its next
- * run — unless the subject is long (NATIVE_SUBJECT characters or more), when it compiles native code
+ * run — unless the subject is long (about 1,000 characters or more), when it compiles native code
  * at once. For this pattern the bytecode compile costs several times the native one (measured in
  * fresh processes: ~200 ms for bytecode then native, ~40 ms for native alone, on a loaded machine),
  * and a tool call scrubs two or three short texts, so before a short text the pattern runs once on
  * this long blank string.
  */
 const NATIVE_AT_ONCE = ' '.repeat(1024);
-const NATIVE_SUBJECT = 1000;
 
 /**
  * V8 holds a string with a character beyond Latin-1 at two bytes a character ("wide") and compiles
- * a pattern's native code once per width, each as dear as the other. So the blank run is made in
- * the width of the text about to be scrubbed: a first text that is wide (a file with one `—` in it)
- * then costs one compile, not a narrow one for the blank and a wide one for the text.
+ * a pattern's native code once per width, each as dear as the other (~6 ms here). A narrow text can
+ * be held wide (the same characters, copied), a wide one cannot be made narrow; so the pattern is
+ * compiled wide first, and while its narrow code is not made a text shorter than WIDEN_MAX is
+ * scanned as a wide copy: a process that meets both widths early (a tool call whose file has one
+ * `—` and whose log line has none) compiles once. The narrow code is made NARROW_LATER_MS after the
+ * first scrub, off the path of whatever called it; from then on nothing is copied.
  */
-const WIDE_CHAR = /[^\x00-\xff]/;
 const WIDE = 1;
 const NARROW = 0;
+const WIDEN_MAX = 512 * 1024;
+const NARROW_LATER_MS = 2000;
 
 /** The same characters held wide (a piece cut from a wide string stays wide). */
 function widened(s: string): string {
@@ -80,29 +83,28 @@ function warm(p: StaticPattern, width: number): void {
 /** The static rules' pattern per placeholder, built on first use. */
 const staticPatterns = new Map<string, StaticPattern>();
 
-/** The pattern, built (and compiled for the width of `text`) on the first scrub. */
-function staticPattern(placeholder: string, text: string): StaticPattern {
+/** The pattern, built and compiled wide on the first scrub. */
+function staticPattern(placeholder: string): StaticPattern {
   let p = staticPatterns.get(placeholder);
   if (!p) {
     const regexLanes = combineLanes(staticRules(placeholder));
     // Last: where a rule of the patterns matches at the same place, the rule wins.
     const bare = bareTokenLane();
-    const width = WIDE_CHAR.test(text) ? WIDE : NARROW;
-    p = { lanes: [...regexLanes, bare], hitsPlaceholder: false, regexLanes, warm: [false, false] };
-    warm(p, width);
+    const built: StaticPattern = { lanes: [...regexLanes, bare], hitsPlaceholder: false, regexLanes, warm: [false, false] };
+    warm(built, WIDE);
     if (placeholder !== '') {
-      // Tested in the text's width, so that the test does not compile the other width's code.
-      const subject = width === WIDE ? widened(placeholder) : placeholder;
+      // Tested wide, so that the test does not compile the narrow code.
+      const subject = widened(placeholder);
       for (const { re } of regexLanes) {
         re.lastIndex = 0;
-        p.hitsPlaceholder ||= re.test(subject);
+        built.hitsPlaceholder ||= re.test(subject);
         re.lastIndex = 0;
       }
-      p.hitsPlaceholder ||= bare.re.exec(placeholder) !== null;
+      built.hitsPlaceholder ||= bare.re.exec(placeholder) !== null;
     }
-    staticPatterns.set(placeholder, p);
-  } else if (text.length < NATIVE_SUBJECT && !(p.warm[NARROW] && p.warm[WIDE])) {
-    warm(p, WIDE_CHAR.test(text) ? WIDE : NARROW);
+    staticPatterns.set(placeholder, built);
+    setTimeout(() => warm(built, NARROW), NARROW_LATER_MS).unref();
+    p = built;
   }
   return p;
 }
@@ -143,6 +145,11 @@ export class Scrubber {
       const split = scrubSplit(patterns, text, this.placeholder, [...this.values]);
       if (split !== undefined) return split;
     }
+    if (text.length < WIDEN_MAX && !staticPattern(this.placeholder).warm[NARROW]) {
+      const wide = widened(text);
+      const out = runCombined(patterns, wide, this.placeholder);
+      return out === wide ? text : out;
+    }
     return runCombined(patterns, text, this.placeholder);
   }
 
@@ -155,8 +162,8 @@ export class Scrubber {
    * The lanes `s` walks: the registered values' pattern (when needed), then the static rules'.
    * Static, so that the prototype offers scrubbing and registering only.
    */
-  private static patterns(s: Scrubber, text: string): readonly Combined[] {
-    const { lanes, hitsPlaceholder } = staticPattern(s.placeholder, text);
+  private static patterns(s: Scrubber, _text?: string): readonly Combined[] {
+    const { lanes, hitsPlaceholder } = staticPattern(s.placeholder);
     if (s.valuesCombined === null) {
       // The keep alternative only when something would match inside the placeholder (a registered
       // value such as `REDACTED`): an extra alternative costs every scan.
