@@ -99,6 +99,7 @@ export function allowlistMatch(v: SegmentView, entries: readonly AllowlistEntry[
  * run time (`cwd` undefined): which file that is cannot be known. Returns the inner command's entry.
  */
 export function approvalFor(v: SegmentView, inner: readonly Word[][], entries: readonly AllowlistEntry[], cwd: string | undefined): AllowlistEntry | undefined {
+  if (!entries.length) return undefined; // nothing to match: no view of the inner command needed
   const views = inner.length ? [v, viewOf(v.seg, inner[inner.length - 1])] : [v];
   let hit: AllowlistEntry | undefined;
   for (const x of views) {

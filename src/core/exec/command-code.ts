@@ -133,6 +133,15 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
   return out;
 }
 
+/** Programs inlineCode reads besides CODE_FLAGS' interpreters, LATEX and GENERIC_CODE (its other branches). */
+const OTHER_CODE_TAKERS = new Set(['deno', 'awk', 'gawk', 'mawk', 'nawk', 'make', 'gmake', 'gdb', 'gdb-multiarch', 'cgdb', 'lldb', 'sqlite3', 'sqlite', 'm4']);
+
+/** Whether inlineCode can find anything in the arguments of program `name`: false means it returns [] whatever the arguments. */
+function argumentsMayHoldCode(name: string): boolean {
+  const fam = family(name);
+  return Object.prototype.hasOwnProperty.call(CODE_FLAGS, fam) || OTHER_CODE_TAKERS.has(fam) || LATEX.test(fam) || GENERIC_CODE.test(fam);
+}
+
 /**
  * The program text of a `data:` URL given as a script or a module to load (`deno run data:…,code`,
  * `node --import data:text/javascript,…`): percent- or base64-decoded, so it is judged like `-e` code.
@@ -242,6 +251,8 @@ export function embeddedCommands(c: InlineCode): string[] {
 
 /** Parser side: each literal command line inside inline or heredoc code, as a word to parse. */
 export function embeddedCommandWords(name: string, argv: readonly Word[], heredocs: readonly string[] = []): { label: string; script: Word }[] {
+  // Without a heredoc only inline code can hold a command line, and only the programs inlineCode reads take any.
+  if (!heredocs.length && !argumentsMayHoldCode(name)) return [];
   const codes = inlineCode(name, argv.slice(1).map((w) => w.text));
   const lang = stdinLanguage(name, argv.slice(1).map((w) => w.text));
   if (lang) for (const h of heredocs) codes.push({ lang, code: h });

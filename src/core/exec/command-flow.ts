@@ -4,7 +4,7 @@
 import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
-import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView } from './command-view';
+import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
@@ -86,7 +86,7 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
 
 /** `… | xargs rm`: what is deleted is whatever the previous command lists. */
 function xargsRemoves(v: SegmentView, producer: SegmentView | undefined): Finding[] {
-  const inner = v.args.find((a, i) => !a.startsWith('-') && !/^-[adEILnPs]$/.test(v.args[i - 1] ?? ''));
+  const inner = v.args.find((a, i) => !a.startsWith('-') && !/^-[adEILnPs]$/.test(before(v.args, i) ?? ''));
   if (!inner || !REMOVERS.test(inner.split('/').pop() ?? '')) return [];
   if (producer && producer.args.some((a) => isOutsidePath(a))) return [deny('destructive_ops', `xargs ${inner} deletes what ${producer.name} lists outside the workspace`)];
   return [ask('destructive_ops', `xargs ${inner} deletes whatever the previous command lists`)];

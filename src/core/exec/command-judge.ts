@@ -159,7 +159,12 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
-  for (const rule of rulesOf(v.name)) for (const x of rule(v, pipedOut)) f.push(x);
+  const rules = rulesOf(v.name);
+  // Indexed loops: this runs each rule on every argv of every decision, and most return [].
+  for (let r = 0; r < rules.length; r++) {
+    const found = rules[r](v, pipedOut);
+    for (let k = 0; k < found.length; k++) f.push(found[k]);
+  }
   if (v.name === 'env') {
     const pairs = v.words.filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text)).map((w) => ({ name: w.text.split('=')[0], value: { text: w.text.slice(w.text.indexOf('=') + 1), dynamic: w.dynamic } }));
     const bad = injectedNames(pairs);
@@ -168,7 +173,8 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
   if (/[^\x20-\x7e]/.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
   if (v.args.some((a) => BIDI.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
   if (!MENTION_TOOLS.test(v.name)) {
-    const line = [v.name, ...v.args].join(' ');
+    let line = v.name;
+    for (let k = 0; k < v.args.length; k++) line += ` ${v.args[k]}`;
     const hit = matchGroupPatterns(line, (g) => policy.denyGroups[g] && !f.some((x) => x.group === g));
     if (hit) f.push(ask(hit, `${v.name} looks like ${GROUP_TITLES[hit]}`));
   }
@@ -210,13 +216,15 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
-    const f: Finding[] = [...rulesFor(v, policy, pipedOut), ...flowFindings(flow, i)];
+    const f: Finding[] = rulesFor(v, policy, pipedOut);
+    for (const x of flowFindings(flow, i)) f.push(x);
     const inner = unwrapInner(v.seg);
     // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
-    const all = [v, ...inner.filter((a) => !listedApart(segments, i, a)).map((a) => viewOf(v.seg, a))];
+    const all = inner.length ? [v, ...inner.filter((a) => !listedApart(segments, i, a)).map((a) => viewOf(v.seg, a))] : [v];
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
-    for (const x of all) f.push(...argumentPathRules(x, { cwd, home, guard }, root), ...packageRunnerRule(x, cwd, root), ...gitRemoteRule(x, cwd, root));
+    const pathContext = { cwd, home, guard };
+    for (const x of all) for (const found of [argumentPathRules(x, pathContext, root), packageRunnerRule(x, cwd, root), gitRemoteRule(x, cwd, root)]) for (const y of found) f.push(y);
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
@@ -368,5 +376,6 @@ function combine(parsed: ParsedCommand, segments: SegmentVerdict[], commandLevel
   }
   const final = segments.length ? decision : applyAsk(decision, policy);
   if (final === 'ask' && decision === 'allow') reason = "pincer.exec.ask is 'always': every command is confirmed";
-  return { decision: final, ...(group ? { group } : {}), reason, segments, problems: parsed.problems };
+  // Written out rather than spread (`...(group ? { group } : {})`): the same keys in the same order, without the copy.
+  return group ? { decision: final, group, reason, segments, problems: parsed.problems } : { decision: final, reason, segments, problems: parsed.problems };
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { PathResolver } from '../fs/types';
 import type { WriteTarget } from './command-writes';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage|\.gradle\/gradle\.properties$|\.m2\/settings(-security)?\.xml$|(\.nuget\/NuGet|\.config\/NuGet|AppData\/Roaming\/NuGet)\/NuGet\.Config$|\.ivy2\/\.credentials$|\.sbt\/(\d[\w.]*\/)?credentials|\.config\/containers\/auth\.json$|\.databrickscfg$|\.snowsql\/config$|\.pulumi\/credentials\.json$|\.kaggle\/kaggle\.json$|(\.cache\/)?huggingface\/token$|\.config\/configstore\/firebase-tools\.json$|\.config\/netlify(\/|$)|\.netlify\/config\.json$|\.fly\/config\.yml$|\.wrangler\/config|\.config\/helm\/repositories\.yaml$|\.dbt\/profiles\.yml$|AppData\/Roaming\/(gcloud|GitHub CLI|rclone|FileZilla|Microsoft\/(Credentials|Protect|Crypto))(\/|$)|AppData\/Local\/(Google\/Chrome\/User Data|Microsoft\/(Credentials|Edge\/User Data)|BraveSoftware)(\/|$)|AppData\/Roaming\/Mozilla\/Firefox(\/|$))/;
@@ -50,6 +50,9 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
   return undefined;
 }
 
+/** Where a path inside a longer argument can start: the scan below runs only on arguments with one (a matchAll costs an iterator and a regex copy). */
+const EMBEDDED_PATH_START = /[=:;@,][/~]/;
+
 /** Candidate paths in the arguments: each word, and the value of `--opt=VALUE` / `-oVALUE`-less forms. */
 function candidates(v: SegmentView, cwdOutside: boolean): string[] {
   const out: string[] = [];
@@ -60,7 +63,7 @@ function candidates(v: SegmentView, cwdOutside: boolean): string[] {
     if (/^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/.test(s) || /(^|\/)\.\.(\/|$)/.test(s)) out.push(s);
     else if (cwdOutside && !a.startsWith('-')) out.push(a);
     // A path inside a longer argument: `if=/etc/shadow`, `xml:/home/u/.bashrc`, `LogFileName=~/.profile`, `x@/etc/shadow`.
-    for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
+    if (EMBEDDED_PATH_START.test(a)) for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
   }
   for (const x of v.seg.assignments) if (/^(\/|~)/.test(x.value.text)) out.push(x.value.text);
   for (const w of v.words) { const p = windowsHomePath(w.raw); if (p) out.push(p); }
@@ -146,7 +149,7 @@ function outsideRoot(root: string | undefined, cwd: string | undefined): boolean
 
 /** `file -f LIST`, `file -m MAGIC`, `--from=FILE`: the path is read as the option's input, not looked at. */
 function optionValue(v: SegmentView, p: string): boolean {
-  return v.args.some((a, i) => a === p && /^-[A-Za-z]$|^--[\w-]+$/.test(v.args[i - 1] ?? '') || a.endsWith(p) && /^(--[\w-]+=|-[A-Za-z])./.test(a) && a !== p);
+  return v.args.some((a, i) => a === p && /^-[A-Za-z]$|^--[\w-]+$/.test(before(v.args, i) ?? '') || a.endsWith(p) && /^(--[\w-]+=|-[A-Za-z])./.test(a) && a !== p);
 }
 
 /** A build tool handed its own settings file (`mvn -s ~/.m2/settings.xml`): it reads the credentials it was given them for. */

@@ -10,8 +10,11 @@
 // its tree costs more than the rest of the parse; these lines skip both.
 import { SyntaxNode } from './command-syntax-node';
 
-/** Characters of an unquoted word that mean nothing to the shell in any position. */
-const WORD_CHAR = /[A-Za-z0-9_./:@%+,=-]/;
+/** Characters of an unquoted word that mean nothing to the shell in any position, by char code (a table: tested on every character of the line). */
+const WORD_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-') WORD_CHAR[c.charCodeAt(0)] = 1;
+const isWordChar = (code: number): boolean => code < 128 && WORD_CHAR[code] === 1;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 /** A program name the grammar reads as a plain command name. */
 const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/;
 const NUMBER = /^-?[0-9]+$/;
@@ -138,7 +141,7 @@ function tokenize(text: string): Token[] | undefined {
       i = close + 1;
       return isBreak(text[i]) ? { kind: 'raw', start, end: i } : undefined;
     }
-    while (i < n && WORD_CHAR.test(text[i])) i++;
+    while (i < n && isWordChar(text.charCodeAt(i))) i++;
     if (i === start || !isBreak(text[i]) && text[i] !== '>' && text[i] !== '<') return undefined;
     const s = text.slice(start, i);
     return s.includes('==') || KEYWORDS.has(s) ? undefined : { kind: 'word', start, end: i };
@@ -168,9 +171,9 @@ function tokenize(text: string): Token[] | undefined {
     const start = i;
     let fd: [number, number] | undefined;
     // `2>`: a descriptor is digits standing alone right before the operator.
-    if (/[0-9]/.test(c)) {
+    if (isDigit(text.charCodeAt(i))) {
       let k = i;
-      while (k < n && /[0-9]/.test(text[k])) k++;
+      while (k < n && isDigit(text.charCodeAt(k))) k++;
       if (text[k] === '>') { fd = [i, k]; i = k; } // `0<` is read by the grammar as a word and a redirection
     }
     if (text[i] === '>' || text[i] === '<') {

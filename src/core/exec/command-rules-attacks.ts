@@ -7,7 +7,7 @@
 import { CAPTURE_PROGRAMS, captureDeviceRule, captureProgramRule } from './command-rules-capture';
 import { describesItself } from './command-rules-network';
 import { workloadRules } from './command-rules-workload';
-import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, namesOf, SHELLS, type Finding, type SegmentView } from './command-view';
+import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, namesOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
 const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|k6|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
@@ -24,6 +24,8 @@ const MINING_ALGO = /^(rx\/\w+|randomx|randomwow|randomarq|cn(\/|-)\w+|cryptonig
 /** A miner's pool, wallet or coin in its arguments (module-level: a regex literal in a per-argument callback is a new object per call). */
 const POOL_OPTION = /^--(donate-level|wallet|pool|user-agent-mining|rig-id|nicehash)(=|$)/;
 const POOL_COIN = /^(monero|xmr)$/i;
+const ALGO_OPTION = /^(-a|--algo|--algorithm|--coin)$/;
+const ALGO_ASSIGNED = /^--(algo|algorithm|coin)=/;
 /** Devices that never end: a tool that reads a whole line or all its input before writing fills the memory. */
 const ENDLESS_DEVICE = /^\/dev\/(zero|u?random|full)$/;
 const WHOLE_INPUT = /^(sort|tac|shuf|rev|tail|grep|egrep|fgrep|rg|uniq|sed|awk|gawk|mawk|cut|paste|join|comm|nl|fmt|column|less|more|jq|xargs)$/;
@@ -197,7 +199,10 @@ function minerNamed(v: SegmentView, imgs: readonly string[]): string | undefined
 function minerRule(v: SegmentView, imgs: readonly string[]): Finding[] {
   const miner = minerNamed(v, imgs);
   if (miner !== undefined) return [deny('crypto_mining', `${miner} is a cryptocurrency miner`)];
-  const algo = v.args.some((a, i) => v.args[i - 1]?.startsWith('-') && /^(-a|--algo|--algorithm|--coin)$/.test(v.args[i - 1]) && MINING_ALGO.test(a) || a.startsWith('--') && /^--(algo|algorithm|coin)=/.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1)));
+  const algo = v.args.some((a, i) => {
+    const prev = before(v.args, i);
+    return prev?.startsWith('-') && ALGO_OPTION.test(prev) && MINING_ALGO.test(a) || a.startsWith('--') && ALGO_ASSIGNED.test(a) && MINING_ALGO.test(a.slice(a.indexOf('=') + 1));
+  });
   const pool = v.args.some((a) => POOL_OPTION.test(a) || POOL_COIN.test(a));
   if (algo || pool && v.args.some((a) => /^(-o|--url|-u|--user)$/.test(a))) return [deny('crypto_mining', `${v.name} is given a mining algorithm, pool or wallet`)];
   return [];
@@ -213,7 +218,7 @@ function endlessRule(v: SegmentView): Finding[] {
 function grantRule(v: SegmentView): Finding[] {
   const { name, args } = v;
   if ((name === 'gh' || name === 'glab') && args[0] === 'api') {
-    const method = (args.find((a, i) => /^(-X|--method)$/.test(args[i - 1] ?? '')) ?? args.find((a) => /^--method=/.test(a))?.slice(9) ?? (args.some((a) => /^(-f|-F|--field|--raw-field|--input)$/.test(a)) ? 'POST' : 'GET')).toUpperCase();
+    const method = (args.find((a, i) => /^(-X|--method)$/.test(before(args, i) ?? '')) ?? args.find((a) => /^--method=/.test(a))?.slice(9) ?? (args.some((a) => /^(-f|-F|--field|--raw-field|--input)$/.test(a)) ? 'POST' : 'GET')).toUpperCase();
     const route = args.slice(1).find((a, i) => !a.startsWith('-') && !/^(-X|--method|-f|-F|--field|--raw-field|-H|--header|--input|-q|--jq|-t|--template|--hostname|--cache)$/.test(args[i] ?? '')) ?? '';
     if (method !== 'GET' && GRANT_PATH.test(route)) return [deny('persistence', `${name} api ${method} ${route} gives someone access later (a key, a hook, a collaborator)`)];
     if (method !== 'GET' && /(^|\/)(secrets|variables)(\/|$)/.test(route)) return [ask('data_exfiltration', `${name} api ${method} ${route} changes a repository's secrets or variables`)];

@@ -2,7 +2,7 @@
 // taken, the screen, the camera or the microphone recorded, another process attached to and its
 // memory or system calls read, a terminal session logged. Keys, camera and microphone are refused;
 // a screenshot, the clipboard and attaching a debugger are everyday enough to ask.
-import { ask, deny, namesOf, type Finding, type SegmentView } from './command-view';
+import { ask, deny, namesOf, type Finding, type SegmentView, before } from './command-view';
 
 /** Input formats of recorders that read a camera, a microphone or the screen. */
 const DEVICE_FORMAT = /^(v4l2|video4linux2|avfoundation|dshow|vfwcap|alsa|pulse|oss|jack|openal|sndio|x11grab|kmsgrab|gdigrab|fbdev|lavfi)$/i;
@@ -42,7 +42,7 @@ export function captureProgramRule(v: SegmentView): Finding[] {
   // Typing into other windows, or reading which window and title the person has open.
   if (name === 'xdotool' && w.some((x) => /^(type|key|keydown|getactivewindow|getwindowname|getwindowfocus|search|selectwindow)$/.test(x)) || name === 'ydotool' || name === 'wtype')
     return [ask('data_exfiltration', `${name} types into or reads the person's windows`)];
-  if (RECORDERS.test(name) || name === 'ffmpeg' && args.some((a, i) => args[i - 1] === '-f' && DEVICE_FORMAT.test(a) && a !== 'lavfi') || name === 'gst-launch-1.0' && args.some((a) => /^(v4l2src|pulsesrc|alsasrc|ximagesrc|avfvideosrc|osxaudiosrc)$/.test(a)))
+  if (RECORDERS.test(name) || name === 'ffmpeg' && args.some((a, i) => before(args, i) === '-f' && DEVICE_FORMAT.test(a) && a !== 'lavfi') || name === 'gst-launch-1.0' && args.some((a) => /^(v4l2src|pulsesrc|alsasrc|ximagesrc|avfvideosrc|osxaudiosrc)$/.test(a)))
     return [deny('data_exfiltration', `${name} records the camera, the microphone or the screen`)];
   if (SCREENSHOTS.test(name) && !args.some((a) => /^--?(help|version)$/.test(a))) return [ask('data_exfiltration', `${name} takes a picture of the screen`)];
   if (CLIPBOARD.test(name) && (name !== 'xclip' && name !== 'xsel' || args.some((a) => /^-(o|out)$|^--output$|^-[bpsk]*o[bpsk]*$/.test(a)))) return [ask('data_exfiltration', `${name} reads the clipboard, which often holds passwords`)];

@@ -4,7 +4,7 @@
 // `aws s3 sync`, `az storage blob upload`); a secret-named variable put into a header git sends
 // (`git -c http.extraHeader=…$TOKEN`); a cloud CLI asked for a function's or service's environment.
 import { SECRET_VAR, varsIn } from './command-rules-secrets';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** File names that are keys, key stores, wallets or credentials wherever they are. */
 const SECRET_NAME = /(^|[/*])(id_(rsa|dsa|ecdsa|ed25519)\*?|[^/]*\.(pem|key|p12|pfx|kdbx|kdb|keystore|jks|ppk|ovpn|gpg|asc|keytab)|\.env[\w.*-]*|credentials?[\w.*-]*|\.netrc|\.git-credentials|\.pgpass|\.npmrc|\.pypirc|wallet\.dat|shadow|authorized_keys|known_hosts|\.aws|\.ssh|secrets?[\w.*-]*|\*?token[\w.*-]*|[^/]*_(rsa|dsa|ecdsa|ed25519))$/i;
@@ -32,7 +32,7 @@ function patterns(v: SegmentView): { roots: string[]; names: string[] } {
   if (name === 'find') {
     const roots: string[] = [];
     for (const a of args) { if (a.startsWith('-') || a === '(' || a === '!') break; roots.push(a); }
-    return { roots, names: args.filter((a, i) => /^-(i?name|i?path|i?wholename|i?regex|lname)$/.test(args[i - 1] ?? '')) };
+    return { roots, names: args.filter((a, i) => /^-(i?name|i?path|i?wholename|i?regex|lname)$/.test(before(args, i) ?? '')) };
   }
   if (/^(locate|plocate|mlocate|slocate)$/.test(name)) return { roots: ['/'], names: args.filter((a) => !a.startsWith('-')) };
   if (name === 'fd' || name === 'fdfind') { const ops = args.filter((a) => !a.startsWith('-')); return { roots: ops.slice(1), names: ops.slice(0, 1) }; }
@@ -59,7 +59,7 @@ function storageRule(v: SegmentView): Finding[] {
   const firstLocal = ops.findIndex((a) => !remote(a));
   const up = v.name === 'az' ? w.some((x) => /^(upload|upload-batch|sync)$/.test(x)) : firstLocal >= 0 && ops.slice(firstLocal + 1).some(remote);
   if (!up) return [];
-  const files = [...local, ...v.args.filter((a, i) => /^(--file|-f|--source|-s)$/.test(v.args[i - 1] ?? ''))];
+  const files = [...local, ...v.args.filter((a, i) => /^(--file|-f|--source|-s)$/.test(before(v.args, i) ?? ''))];
   if (files.some((a) => SECRET_NAME.test(a)) || v.args.some((a) => /public-read|allUsers|--public|blob-public-access|publicRead/i.test(a)))
     return [deny('data_exfiltration', `${v.name} uploads a secret or makes what it uploads public`)];
   return [ask('data_exfiltration', `${v.name} copies local files to cloud storage`)];
@@ -69,7 +69,7 @@ function storageRule(v: SegmentView): Finding[] {
 function gitHeaderRule(v: SegmentView): Finding[] {
   if (v.name !== 'git') return [];
   for (let i = 0; i < v.words.length; i++) {
-    const prev = v.words[i - 1]?.text;
+    const prev = before(v.words, i)?.text;
     const t = v.words[i].text;
     const setting = prev === '-c' || prev === '--config' ? t : /^(-c|--config=)/.test(t) && t.length > 2 ? t.replace(/^(-c|--config=)/, '') : undefined;
     if (setting && /^http\.(.*\.)?extraheader=/i.test(setting) && varsIn(v.words[i].raw).some((n) => SECRET_VAR.test(n)))

@@ -6,7 +6,7 @@
 // a project's volumes deleted with it; a published package's tag removed; the clock set; a
 // package-signing key trusted; a CI system's secrets or variables listed. Findings for remote
 // resources are remote_destruction (asks by default); the host's namespaces are container_escape.
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 import { isAllowedHost } from './command-rules-unknown';
 
 const INFRA = /^(ansible|ansible-playbook|packer|terraform|tofu|terragrunt|pulumi|cdk|cdktf|helm|helmfile|kubectl|oc|kustomize|serverless|sls|sam|eksctl|kops|k3sup|skaffold|nomad|vagrant)$/;
@@ -32,12 +32,12 @@ export function infraRules(v: SegmentView): Finding[] {
   const operands = args.filter((a) => !a.startsWith('-'));
   if (DESTROYING_PROGRAM.test(name) && /[_.-]/.test(name)) f.push(ask('destructive_ops', `${name} is named as a program that uninstalls, tears down or kills what it manages`));
   if (INFRA.test(name)) {
-    const runFile = operands.slice(1).concat(args.flatMap((a, i) => (/^(-f|--filename|-var-file|--values|-i)$/.test(args[i - 1] ?? '') ? [a] : []))).find((a) => /\.(ya?ml|json|hcl|pkr\.hcl|tf|tfvars|jsonnet)$/.test(a) && DESTROYING_NAME.test(a.split('/').pop() ?? ''));
+    const runFile = operands.slice(1).concat(args.flatMap((a, i) => (/^(-f|--filename|-var-file|--values|-i)$/.test(before(args, i) ?? '') ? [a] : []))).find((a) => /\.(ya?ml|json|hcl|pkr\.hcl|tf|tfvars|jsonnet)$/.test(a) && DESTROYING_NAME.test(a.split('/').pop() ?? ''));
     if (runFile) f.push(ask('remote_destruction', `${name} runs ${runFile}, whose name says it destroys or tears something down`));
-    const confirm = args.some((a, i) => NO_REVIEW.test(a) || /^(-e|--extra-vars)$/.test(args[i - 1] ?? '') && /(confirm|force|approve|yes)\w*\s*[=:]\s*(yes|true|1)/i.test(a));
+    const confirm = args.some((a, i) => NO_REVIEW.test(a) || /^(-e|--extra-vars)$/.test(before(args, i) ?? '') && /(confirm|force|approve|yes)\w*\s*[=:]\s*(yes|true|1)/i.test(a));
     if (confirm && operands.some((w) => /^(apply|up|deploy|build|destroy|run-all|run|sync|upgrade|install|import|refresh|rollout|replace)$/.test(w) || name === 'ansible-playbook' || name === 'ansible'))
       f.push(ask('remote_destruction', `${name} changes remote resources with its review switched off`));
-    const manifest = args.find((a, i) => /^(-f|--filename|-k|--kustomize)$/.test(args[i - 1] ?? '') && /^[a-z]+:\/\//i.test(a) || /^--filename=[a-z]+:\/\//i.test(a));
+    const manifest = args.find((a, i) => /^(-f|--filename|-k|--kustomize)$/.test(before(args, i) ?? '') && /^[a-z]+:\/\//i.test(a) || /^--filename=[a-z]+:\/\//i.test(a));
     if (manifest && !isAllowedHost(manifest.replace(/^--filename=/, ''))) f.push(ask('code_injection', `${name} applies a manifest fetched from another host (${manifest})`));
   }
   if (CONTAINERS.test(name)) {

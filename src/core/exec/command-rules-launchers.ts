@@ -3,7 +3,7 @@
 // agent loaded from outside the workspace (`-javaagent:`, `-agentpath:`, in any argument or in
 // JAVA_TOOL_OPTIONS), a build tool's init script fetched from a URL, and the desktop launcher
 // starting an application, a terminal or a script file from outside the workspace.
-import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
+import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
 
 /** Python modules whose `-m` run starts other programs: CGI scripts a web request names, a shell on a pty. */
 function pythonModule(v: SegmentView): Finding[] {
@@ -49,7 +49,7 @@ function initScript(v: SegmentView): Finding[] {
 /** macOS `open`: an application, a terminal or a script file from outside the workspace is started, not shown. */
 function launcher(v: SegmentView): Finding[] {
   if (v.name !== 'open') return [];
-  const app = v.args.find((a, i) => /^-[a-zA-Z]*a$/.test(v.args[i - 1] ?? '') || /^-b$/.test(v.args[i - 1] ?? ''));
+  const app = v.args.find((a, i) => /^-[a-zA-Z]*a$/.test(before(v.args, i) ?? '') || /^-b$/.test(before(v.args, i) ?? ''));
   const targets = v.args.filter((a) => !a.startsWith('-') && a !== app && !looksLikeUrl(a));
   const runnable = targets.find((t) => /\.(app|command|tool|terminal|workflow|scpt|pkg|mpkg|dmg)\/?$/i.test(t) && /^(\/|~|\.\.)/.test(t));
   if (runnable) return [ask('code_injection', `open starts ${runnable}, a program or script from outside the workspace`)];

@@ -6,7 +6,7 @@
 // container or a release's stored values printed. The test is what the data is and where it goes,
 // whatever the program's spelling.
 import { SECRET_VAR } from './command-rules-secrets';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** Files that are credentials by name: dotenv files (not their templates), keys, token stores, state with secrets. */
 const SECRET_FILE = /(^|\/)(\.env(\.[\w-]+)?|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|ovpn|tfstate)|id_(rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.htpasswd|credentials(\.json)?|secrets?\.(ya?ml|json|toml)|service[-_]?account[\w-]*\.json)$/i;
@@ -79,7 +79,7 @@ function psSecrets(v: SegmentView): Finding[] {
   for (let i = 0; i < v.words.length; i++) {
     const secret = [...v.words[i].raw.matchAll(/\$env:([A-Za-z_][A-Za-z0-9_]*)/gi)].map((m) => m[1]).find((n) => SECRET_VAR.test(n));
     if (!secret) continue;
-    const header = /^-(headers?|h|credential|token|authentication)$/i.test(v.words[i - 1]?.text ?? '') || /authorization|bearer|@\{/i.test(v.words[i].raw);
+    const header = /^-(headers?|h|credential|token|authentication)$/i.test(before(v.words, i)?.text ?? '') || /authorization|bearer|@\{/i.test(v.words[i].raw);
     return [header ? ask('data_exfiltration', `${v.name} sends the secret $env:${secret} in a header`) : deny('data_exfiltration', `${v.name} sends the secret $env:${secret} in the URL or the body`)];
   }
   return [];

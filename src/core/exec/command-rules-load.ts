@@ -3,7 +3,7 @@
 // scaled to hundreds of copies, and a flood ping (as fast as replies come, or with no wait at all).
 // A bounded test — a container without a restart policy, a handful of replicas, `ping -c 4` —
 // changes nothing of the kind.
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** Images and programs whose whole job is to load a machine, and a shell loop that never waits. */
 const LOAD = /(^|[/:])(stress(-ng)?|progrium\/stress|polinux\/stress|cpuburn|burnp6|memtester|sysbench|loadgen|xmrig|yes)(:|$)|while\s*(:|true|1)\s*;\s*do\s*:?\s*;?\s*done/i;
@@ -13,7 +13,7 @@ const MANY = 100;
 function replicas(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     // `--replicas=N`, `--replicas N`, `--scale svc=N`, `--scale=svc=N`, and `docker service scale svc=N`.
-    const value = /^--(replicas|scale)=/.test(args[i]) ? args[i].slice(args[i].indexOf('=') + 1) : /^--(replicas|scale)$/.test(args[i]) ? args[i + 1] ?? '' : /^[\w.-]+=\d+$/.test(args[i]) && args[i - 1] === 'scale' ? args[i] : undefined;
+    const value = /^--(replicas|scale)=/.test(args[i]) ? args[i].slice(args[i].indexOf('=') + 1) : /^--(replicas|scale)$/.test(args[i]) ? args[i + 1] ?? '' : /^[\w.-]+=\d+$/.test(args[i]) && before(args, i) === 'scale' ? args[i] : undefined;
     const n = value === undefined ? NaN : Number(value.replace(/^[\w.-]+=/, ''));
     if (n > 0) return n;
   }

@@ -7,7 +7,7 @@
 // nothing and runs; reading, copying or searching it asks; a search for secrets whose results are
 // read or sent on is denied.
 import os from 'node:os';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** An application's data: a file inside its folder under the usual per-user data roots, or a dotfile of settings. */
 const APP_DATA = /^((\.config|\.local\/share|\.var\/app|snap|Library\/(Application Support|Containers|Group Containers|Messages|Mail|Calendars|Safari|Cookies|Accounts|Metadata|Suggestions|Preferences)|AppData\/(Roaming|Local))\/[^/]+(\/.+)?|\.local\/share\/[^/]+\.(xbel|db|sqlite3?|json)|\.[\w-]+(\.[\w-]+)*\.(cfg|conf|ini|json|toml|ya?ml|xml|db|sqlite3?))$/;
@@ -46,7 +46,7 @@ function appData(v: SegmentView, home: string): string | undefined {
 
 /** Where the search looks: outside the workspace (home, another user's, the root, system folders) or the whole machine's index. */
 function searchesOutside(v: SegmentView, home: string): boolean {
-  if (WHOLE_MACHINE.test(v.name)) return !v.args.some((a, i) => /^-onlyin$/.test(v.args[i - 1] ?? '') && underHome(a, home) === undefined && !a.startsWith('/'));
+  if (WHOLE_MACHINE.test(v.name)) return !v.args.some((a, i) => /^-onlyin$/.test(before(v.args, i) ?? '') && underHome(a, home) === undefined && !a.startsWith('/'));
   return v.args.some((a) => underHome(a, home) !== undefined || /^(\/|[A-Za-z]:[\\/]?)(etc|var|opt|srv|home|Users|root|mnt|Volumes)?([\\/]|$)/.test(a.replace(/^-[A-Za-z]*(?=\/)|^--?[\w-]+=/, '')));
 }
 

@@ -5,7 +5,7 @@
 import { parseOptions, valuesOf } from './command-options';
 import { grantInText } from './command-rules-grants';
 import { SECRET_PATH } from './command-rules-tools';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 const gone = (what: string): Finding[] => [deny('remote_destruction', what)];
 
@@ -41,7 +41,7 @@ export function remoteRules(v: SegmentView): Finding[] {
     }
     // `k9s -c 'delete pods --all'` runs a kubectl-style command on start.
     case 'k9s': {
-      const cmd = args.find((a, i) => /^(-c|--command)$/.test(args[i - 1] ?? '')) ?? args.find((a) => a.startsWith('--command='))?.slice(10);
+      const cmd = args.find((a, i) => /^(-c|--command)$/.test(before(args, i) ?? '')) ?? args.find((a) => a.startsWith('--command='))?.slice(10);
       return cmd ? kubeRule(name, cmd.split(/\s+/).filter(Boolean)) : [];
     }
     case 'cdk': return words(args)[0] === 'destroy' ? gone('cdk destroy deletes the stack') : [];

@@ -4,7 +4,7 @@
 // substitution in a URL, a header or a host name), by mail or to a paste service.
 import { parseOptions, valuesOf } from './command-options';
 import { SECRET_FILE } from './command-rules-network';
-import { ask, deny, operandsOf, type Finding, type SegmentView } from './command-view';
+import { ask, deny, operandsOf, type Finding, type SegmentView, before } from './command-view';
 
 /**
  * Environment variable names that hold secrets, judged by name: tokens, keys, passwords, cloud and CI credentials.
@@ -110,7 +110,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     }
     case 'systemctl': {
       if (w[0] === 'show-environment') f.push(deny('env_dump', 'systemctl show-environment prints the service manager environment'));
-      const props = args.flatMap((a, i) => (/^(-p|--property)$/.test(args[i - 1] ?? '') ? [a] : /^(--property=|-p.)/.test(a) ? [a.replace(/^(--property=|-p)/, '')] : []));
+      const props = args.flatMap((a, i) => (/^(-p|--property)$/.test(before(args, i) ?? '') ? [a] : /^(--property=|-p.)/.test(a) ? [a.replace(/^(--property=|-p)/, '')] : []));
       if (w[0] === 'show' && props.some((p) => /Environment/i.test(p))) f.push(deny('env_dump', "systemctl show prints a service's environment"));
       else if (w[0] === 'show' && !props.length) f.push(ask('env_dump', "systemctl show prints every property of a unit, its environment included"));
       break;
@@ -147,7 +147,7 @@ function carriedOut(v: SegmentView): Finding[] {
   for (let i = 0; i < v.words.length; i++) {
     const w = v.words[i];
     if (!w.dynamic) continue;
-    const prev = v.words[i - 1]?.text ?? '';
+    const prev = before(v.words, i)?.text ?? '';
     const header = /^(-H|--header|-b|--cookie|-u|--user|--oauth2-bearer|--proxy-user)$/.test(prev) || /^(-H|--header=)/.test(w.text) || /^[\w-]+:\s/.test(w.text) || /^[\w-]+:[^/]/.test(w.text) && !/^\w+:\/\//.test(w.text);
     const substituted = /\$\(|`/.test(w.raw);
     const secret = varsIn(w.raw).some((n) => SECRET_VAR.test(n));

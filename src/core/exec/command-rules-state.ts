@@ -4,7 +4,7 @@
 // same programs only read, and stay allowed.
 import { parseOptions } from './command-options';
 import { describesItself, onlyThisMachine, SNIFFERS } from './command-rules-network';
-import { ask, deny, looksLikeUrl, type Finding, type SegmentView } from './command-view';
+import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
 
 
 /** Programs whose only use is attacking another host: guessing passwords, fuzzing or scanning web servers and networks. */
@@ -113,8 +113,8 @@ const PUBLIC_CONDA_CHANNEL = /^(conda-forge|defaults|bioconda|pytorch|nvidia|mai
 
 /** Every setting the conda config command changes is `channels`, and every channel it adds is a public one. */
 function publicChannelsOnly(args: string[]): boolean {
-  return args.every((a, i) => !/^--(add|append|prepend|set|remove)$/.test(args[i - 1] ?? '') || a === 'channels') &&
-    args.every((a, i) => args[i - 1] !== 'channels' || PUBLIC_CONDA_CHANNEL.test(a));
+  return args.every((a, i) => !/^--(add|append|prepend|set|remove)$/.test(before(args, i) ?? '') || a === 'channels') &&
+    args.every((a, i) => before(args, i) !== 'channels' || PUBLIC_CONDA_CHANNEL.test(a));
 }
 
 /** Settings that say where packages come from or what runs their scripts. */
@@ -142,7 +142,7 @@ function repointRules(v: SegmentView): Finding[] {
   }
   // The package is the first operand (or `--package=`); a URL later on is the package's own argument (`npx playwright screenshot http://localhost:3000`).
   const runner = name === 'npx' || name === 'pnpx' || name === 'bunx' ? 0 : name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '') ? 1 : -1;
-  const pkgs = runner < 0 ? [] : [...(w[runner] !== undefined ? [w[runner]] : []), ...args.flatMap((a, i) => /^(-p|--package)$/.test(args[i - 1] ?? '') ? [a] : /^--package=/.test(a) ? [a.slice(10)] : [])];
+  const pkgs = runner < 0 ? [] : [...(w[runner] !== undefined ? [w[runner]] : []), ...args.flatMap((a, i) => /^(-p|--package)$/.test(before(args, i) ?? '') ? [a] : /^--package=/.test(a) ? [a.slice(10)] : [])];
   if (pkgs.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
     return [deny('code_injection', `${name} runs a package straight from a URL, a repository or a file`)];
   if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {

@@ -2,7 +2,7 @@
 // container or persist. Each looks at one segment's argv with real option parsing.
 import { hasFlag, hasLong, parseOptions } from './command-options';
 import { exhaustRules } from './command-rules-exhaust';
-import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView } from './command-view';
+import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
 /** Pool and volume managers: only these verbs destroy; status, list and get read. */
@@ -218,7 +218,7 @@ function findRule(args: string[]): Finding[] {
     roots.push(a);
   }
   // Every setuid or setgid program on the machine: the first step of a privilege escalation.
-  if (args.some((a, i) => args[i - 1] === '-perm' && /^([-/]?[2467]\d{3}|[-/]?[ug]=s|[-/]?u\+s|[-/]?g\+s)$/.test(a)) && roots.some((r) => isCatastrophicTarget(r) || isOutsidePath(r)))
+  if (args.some((a, i) => before(args, i) === '-perm' && /^([-/]?[2467]\d{3}|[-/]?[ug]=s|[-/]?u\+s|[-/]?g\+s)$/.test(a)) && roots.some((r) => isCatastrophicTarget(r) || isOutsidePath(r)))
     return [ask('privilege_escalation', 'find lists the setuid and setgid programs of the machine')];
   const removes = args.includes('-delete') || args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && REMOVERS.test((args[i + 1] ?? '').split('/').pop() ?? ''));
   if (removes) {

@@ -5,7 +5,7 @@
 // destructive_ops (the record is data that is destroyed). Reading a log (`journalctl -u x`,
 // `tail /var/log/syslog`, `history | tail`) changes nothing and is not objected to. Switching the
 // shell history off by variable is command-rules-admin.ts (historyRule).
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** Where the machine and the shells keep their records. */
 const RECORD = /^(\/private)?\/var\/(log|adm|audit)(\/|$)|^\/run\/log(\/|$)|^\/var\/run\/(utmp|wtmp|btmp)$|(^|\/)\.(bash|zsh|sh|ksh|python|psql|mysql|node_repl|sqlite|lesshst|irb|rediscli)_?history$|(^|\/)\.(zsh_history|histfile|viminfo|lesshst)$|(^|\/)fish_history$|(^|\/)ConsoleHost_history\.txt$|\/winevt\/logs(\/|$)|^(~|\$HOME|\$\{HOME\})\/\.local\/share\/fish\//i;
@@ -27,7 +27,7 @@ const OUTSIDE = /^(\/|~|\$\{?HOME\b|\.\.(\/|$)|[A-Za-z]:[\\/])/;
 
 /** The files touch sets the times of: its operands, without the values of -d, -t and -r. */
 function touchTargets(args: string[]): string[] {
-  return args.filter((a, i) => !a.startsWith('-') && !/^(-[acfhm]*[dtr]|--date|--reference)$/.test(args[i - 1] ?? ''));
+  return args.filter((a, i) => !a.startsWith('-') && !/^(-[acfhm]*[dtr]|--date|--reference)$/.test(before(args, i) ?? ''));
 }
 
 export function tracksRules(v: SegmentView): Finding[] {

@@ -3,14 +3,14 @@
 // added (every TLS connection can then be read), this machine joined to an overlay network, remote
 // shells switched on or opened as someone else, a program started as another account. Each asks:
 // a person may mean it, and the command says nothing about who gains.
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 const operands = (args: readonly string[]) => args.filter((a) => !a.startsWith('-') && !a.startsWith('/'));
 
 /** `gh auth refresh -s delete_repo,admin:org`, `gh auth login --scopes …`: the stored token may do more. */
 function scopes(v: SegmentView): Finding[] {
   if (v.name !== 'gh' || v.args[0] !== 'auth' || !/^(refresh|login)$/.test(v.args[1] ?? '')) return [];
-  const s = v.args.find((a, i) => /^(-s|--scopes)$/.test(v.args[i - 1] ?? '')) ?? v.args.find((a) => a.startsWith('--scopes='))?.slice(9);
+  const s = v.args.find((a, i) => /^(-s|--scopes)$/.test(before(v.args, i) ?? '')) ?? v.args.find((a) => a.startsWith('--scopes='))?.slice(9);
   return s ? [ask('privilege_escalation', `gh auth ${v.args[1]} gives the stored token the scopes ${s}`)] : [];
 }
 

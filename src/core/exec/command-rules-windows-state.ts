@@ -4,7 +4,7 @@
 // aliased to a deleting cmdlet, a WMI event subscription (code run on an event, for good), a console
 // program started headless, the items a listing of the home folder yields deleted one by one, and
 // cmd reading its commands from a pipe or a batch file piping itself into itself.
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 
 /** Processes Windows cannot run without, or that hold the session together. */
 const CRITICAL = /^(explorer|lsass|csrss|winlogon|wininit|services|svchost|smss|dwm|msmpeng|securityhealthservice|system)(\.exe)?$/i;
@@ -20,9 +20,9 @@ function raw(v: SegmentView): string[] {
 
 function taskkill(args: string[]): Finding[] {
   const lower = args.map((a) => a.toLowerCase());
-  const image = lower.find((a, i) => /^[-/]im$/.test(lower[i - 1] ?? ''));
+  const image = lower.find((a, i) => /^[-/]im$/.test(before(lower, i) ?? ''));
   if (image && CRITICAL.test(image)) return [deny('destructive_ops', `taskkill stops ${image}, which the Windows session cannot run without`)];
-  if (image === '*' || lower.some((a, i) => /^[-/]fi$/.test(lower[i - 1] ?? '') && /^(username|session)\s+eq\b/.test(a))) return [ask('process_control', 'taskkill stops every process of a user or a session')];
+  if (image === '*' || lower.some((a, i) => /^[-/]fi$/.test(before(lower, i) ?? '') && /^(username|session)\s+eq\b/.test(a))) return [ask('process_control', 'taskkill stops every process of a user or a session')];
   return [];
 }
 
@@ -38,13 +38,13 @@ function profileWrite(name: string, args: string[]): Finding[] {
 }
 
 function historyOff(args: string[]): Finding[] {
-  return args.some((a, i) => /^-historysavestyle$/i.test(args[i - 1] ?? '') && /^savenothing$/i.test(a)) || args.some((a) => /^-historysavepath$/i.test(a))
+  return args.some((a, i) => /^-historysavestyle$/i.test(before(args, i) ?? '') && /^savenothing$/i.test(a)) || args.some((a) => /^-historysavepath$/i.test(a))
     ? [deny('destructive_ops', 'Set-PSReadLineOption switches the command history off or moves it')] : [];
 }
 
 function alias(name: string, args: string[]): Finding[] {
   const ops = args.filter((a) => !a.startsWith('-'));
-  const target = ops[1] ?? args.find((a, i) => /^-value$/i.test(args[i - 1] ?? ''));
+  const target = ops[1] ?? args.find((a, i) => /^-value$/i.test(before(args, i) ?? ''));
   return target && DESTRUCTIVE_CMDLET.test(target) ? [ask('destructive_ops', `${name} makes ${ops[0] ?? 'a name'} run ${target}`)] : [];
 }
 

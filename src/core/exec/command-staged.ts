@@ -9,7 +9,7 @@ import { outputOptionTargets } from './command-paths';
 import { grantInText } from './command-rules-grants';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
 import { isUnknownProgram } from './command-rules-unknown';
-import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView } from './command-view';
+import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView, before } from './command-view';
 import { skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import type { WriteTarget } from './command-writes';
 
@@ -29,7 +29,7 @@ export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Stage
   // A mode, owner or time change leaves the content as it was.
   if (/^(chmod|chown|chgrp|touch)$/.test(v.name)) return [];
   // What a downloader saves (`aria2c -o x URL`, `axel -o x`, `http --download -o x`) is unseen content.
-  const fetched = DOWNLOADERS.test(v.name) ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(v.args[i - 1] ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
+  const fetched = DOWNLOADERS.test(v.name) ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(before(v.args, i) ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
   const targets = [...written, ...fetched].filter((t) => !t.dynamic);
   if (!targets.length) return [];
   let content: string | undefined;

@@ -44,7 +44,17 @@ export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
   const words = argv.slice(1);
   // `curl.exe`, `PowerShell.EXE`: Windows finds the same program without the suffix, so the rules do too.
   const args = words.map((w) => w.text);
-  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args, words, operands: operandsOf(args) };
+  // `pipedTo` is in the literal, unset: the judge sets it on some views, and an object that gains a
+  // property changes its hidden class, which would make every rule's reads of a view polymorphic.
+  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args, words, operands: operandsOf(args), pipedTo: undefined };
+}
+
+/**
+ * `xs[i - 1]` without the negative index: at i = 0 that read leaves the array fast path (a property
+ * look-up of "-1", ~60 ns), and rules make it on the first argument of every argv.
+ */
+export function before<T>(xs: readonly T[], i: number): T | undefined {
+  return i > 0 ? xs[i - 1] : undefined;
 }
 
 /** The arguments that are not options, for SegmentView.operands. */

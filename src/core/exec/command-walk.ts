@@ -39,6 +39,9 @@ const STATEMENTS = new Set([
   'unset_command', 'test_command', 'variable_assignment', 'variable_assignments', 'ERROR',
 ]);
 
+/** No stdin text: one shared empty list for the commands (nearly all) that get none. */
+const NO_TEXT: readonly string[] = [];
+
 export function topContext(): Ctx {
   return { context: 'top', via: [], depth: 0, redirects: [], heredocs: [], stdinPipe: false };
 }
@@ -282,7 +285,7 @@ export class SegmentWalker {
     const name = seg.argv[0];
     if (!name || name.dynamic) return;
     const base = name.text.split('/').pop() ?? '';
-    const stdin = [...seg.heredocs, ...seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)];
+    const stdin = seg.heredocs.length || seg.redirects.some((r) => r.op === '<<<') ? [...seg.heredocs, ...seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)] : NO_TEXT;
     for (const e of embeddedCommandWords(base, seg.argv, stdin)) {
       const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, e.label], redirects: [], heredocs: [], stdinPipe: false });
       if (!inner) return;

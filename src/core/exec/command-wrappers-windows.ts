@@ -6,6 +6,7 @@
 // into `~`.
 import type { Word } from './command-types';
 import type { WrapAction } from './command-wrappers';
+import { before } from './command-view';
 
 /** Windows paths and variables in the spelling the rules read. */
 export function posixSpelling(text: string): string {
@@ -51,9 +52,14 @@ function script(label: string, words: Word[], text?: string): WrapAction[] {
   return [{ kind: 'script', label, script: { text: posixSpelling(joined), dynamic: words.some((w) => w.dynamic), raw: words.map((w) => w.raw).join(' ') } }];
 }
 
+/** The programs windowsActions answers for (its switch's cases). */
+const WINDOWS_RUNNERS = new Set(['cmd', 'forfiles', 'wmic', 'powershell', 'pwsh', 'powershell_ise']);
+
 /** What a Windows command runner hands on, or undefined when `name` is not one. */
 export function windowsActions(argv: Word[], name: string): WrapAction[] | undefined {
   const n = name.toLowerCase().replace(/\.exe$/, '');
+  // Asked for every command the parser meets: the others leave before any list is built.
+  if (!WINDOWS_RUNNERS.has(n)) return undefined;
   const words = argv.slice(1);
   const at = (re: RegExp) => words.findIndex((w) => re.test(w.text));
   switch (n) {
@@ -66,7 +72,7 @@ export function windowsActions(argv: Word[], name: string): WrapAction[] | undef
       return i >= 0 && words[i + 1] ? script('forfiles /c', [words[i + 1]], words[i + 1].text.replace(/0x22/gi, '"')) : [];
     }
     case 'wmic': {
-      const i = words.findIndex((w, k) => /^create$/i.test(w.text) && /^call$/i.test(words[k - 1]?.text ?? ''));
+      const i = words.findIndex((w, k) => /^create$/i.test(w.text) && /^call$/i.test(before(words, k)?.text ?? ''));
       return i >= 0 ? script('wmic process call create', words.slice(i + 1)) : [];
     }
     case 'powershell': case 'pwsh': case 'powershell_ise': {
