@@ -20,9 +20,13 @@ export interface PincerApi {
    * Milliseconds: evaluating this bundle (its first line to its last), activate() itself, the time
    * from the bundle's first line to the end of activate() (VS Code's own work between the two
    * included), and the runtime's load on first use (and whether it used V8's code cache, written by
-   * an earlier window).
+   * an earlier window), with its stages: reading the bundle and its cache, compiling it, running its
+   * top level, and building the window's runtime (createHostCore).
    */
-  activation: { moduleEvalMs: number; activateMs: number; sinceModuleLoadMs: number; coreLoadMs?: number; coreFromCache?: boolean };
+  activation: {
+    moduleEvalMs: number; activateMs: number; sinceModuleLoadMs: number; coreLoadMs?: number; coreFromCache?: boolean;
+    coreStages?: { readMs: number; compileMs: number; runMs: number; createMs: number };
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): PincerApi {
@@ -46,7 +50,9 @@ export function activate(context: vscode.ExtensionContext): PincerApi {
         // V8's code cache, kept in the person's cache directory (see bundle-loader.ts).
         const bundle = loadBundle(context.asAbsolutePath('dist/host-core.js'), path.join(userCacheDir(), 'code-cache'));
         const mod = bundle.exports as typeof import('./host/host-core');
+        const c1 = performance.now();
         loaded = mod.createHostCore(context, channel, docs);
+        api.activation.coreStages = { ...bundle.timing, createMs: performance.now() - c1 };
         // The cache is written after the first call has run (so it holds that call's code too), off
         // the call's path; or when the window closes, if no call came.
         const firstCall = loaded.services.rt.registry.onCallEnd.on(() => {

@@ -1,6 +1,7 @@
 // Everything behind the first use of Pincer in a window: the runtime (zod schemas, policy, guards),
 // the tool log, the sidebar's logic, storage. Bundled separately (dist/host-core.js) and required by
 // extension.ts on first use, so activation itself only registers commands and views.
+import './zod-jitless';
 import * as os from 'os';
 import * as vscode from 'vscode';
 import { PincerRuntime } from '../core/runtime';

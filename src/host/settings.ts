@@ -18,7 +18,7 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
     // The section's user tree hides application-scoped values kept apart from it (in a profile other
     // than the default, those come from the default profile's settings): a value the merged view
     // shows that no scope above explains is read with an inspect of its own.
-    if (s.user === undefined && !isDeepStrictEqual(merged(key), s.folder ?? s.workspace ?? defaults(key))) {
+    if (s.user === undefined && !sameValue(merged(key), s.folder ?? s.workspace ?? defaults(key))) {
       const i = cfg.inspect(key);
       return { user: i?.globalValue, workspace: i?.workspaceValue, folder: i?.workspaceFolderValue };
     }
@@ -37,6 +37,12 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
     }
     return s.folder ?? s.workspace ?? s.user ?? undefined;
   }, warn);
+}
+
+/** isDeepStrictEqual, without its cost where a plain comparison decides (most settings are unset or a scalar). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
+  return isDeepStrictEqual(a, b);
 }
 
 export function watchSettings(onChange: () => void): vscode.Disposable {

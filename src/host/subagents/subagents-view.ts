@@ -5,8 +5,7 @@
 // results and the ones that were running as interrupted); its events refresh the view.
 import * as vscode from 'vscode';
 import type { SessionStore } from '../../core/sessions/session-store';
-import { SubagentCardBook } from '../../core/subagents/subagent-cards';
-import { childRow, groupBySession, transcriptMarkdown } from '../../core/subagents/subagent-tree-model';
+import type { SubagentCardBook } from '../../core/subagents/subagent-cards';
 import type { SubagentControl, SubagentRecord, SubagentStatus } from '../../core/subagents/types';
 import type { ResultDocuments } from '../result-documents';
 
@@ -26,10 +25,23 @@ export interface SubagentsViewDeps {
   docs: ResultDocuments;
 }
 
+/**
+ * The tree's model and the cards' clock, required on the view's first row or event: both reach the
+ * chat's page protocol (a hundred zod schemas), which the runtime's load (and a window's first tool
+ * call) must not build. Literal paths, so that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const model = () => require('../../core/subagents/subagent-tree-model') as typeof import('../../core/subagents/subagent-tree-model');
+const cardsModule = () => require('../../core/subagents/subagent-cards') as typeof import('../../core/subagents/subagent-cards');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 export class SubagentsView implements vscode.TreeDataProvider<SubagentTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SubagentTreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly book = new SubagentCardBook(() => Date.now());
+  private cards: SubagentCardBook | undefined;
+  private get book(): SubagentCardBook {
+    return (this.cards ??= new (cardsModule().SubagentCardBook)(() => Date.now()));
+  }
   private control?: SubagentControl;
   private sub?: { dispose(): void };
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -64,7 +76,7 @@ export class SubagentsView implements vscode.TreeDataProvider<SubagentTreeNode>,
   async getChildren(node?: SubagentTreeNode): Promise<SubagentTreeNode[]> {
     const m = await this.manager();
     if (!node) {
-      const groups = groupBySession(m.tree());
+      const groups = model().groupBySession(m.tree());
       const store = await this.d.sessions();
       for (const g of groups) {
         if (!this.titles.has(g.sessionKey)) this.titles.set(g.sessionKey, (await store?.find(g.sessionKey))?.title ?? g.sessionKey);
@@ -88,7 +100,7 @@ export class SubagentsView implements vscode.TreeDataProvider<SubagentTreeNode>,
     }
     const r = this.control?.get(node.id);
     if (!r) return new vscode.TreeItem(node.id);
-    const row = childRow(r, this.book.durationOf(r));
+    const row = model().childRow(r, this.book.durationOf(r));
     const hasChildren = this.control!.list().some((c) => c.parentId === r.id);
     const item = new vscode.TreeItem(row.label, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = `subagent:${r.id}`;
@@ -117,7 +129,7 @@ export class SubagentsView implements vscode.TreeDataProvider<SubagentTreeNode>,
         if (!r) return undefined;
         const store = await this.d.sessions();
         const messages = store ? await store.messages(r.sessionKey) : [];
-        const uri = this.d.docs.put(`subagent-${r.id}`, 'md', transcriptMarkdown(r, messages));
+        const uri = this.d.docs.put(`subagent-${r.id}`, 'md', model().transcriptMarkdown(r, messages));
         return this.d.docs.open(uri);
       },
       'pincer.subagents.cancel': async (arg?: SubagentTreeNode | string) => {

@@ -4,10 +4,21 @@
 // (policy, tool log, rate limit: board-person.ts says what the person may do), and the answer is shown.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { boardCall } from '../../core/teams/board-person';
-import { fromBoardPage, type BoardSnapshot, type ToBoardPage } from '../../core/teams/board-protocol';
-import { boardHtml, boardSnapshot } from '../../core/teams/board-view';
+import type { BoardSnapshot, ToBoardPage } from '../../core/teams/board-protocol';
 import type { TeamsHost } from './teams-host';
+
+/**
+ * The board's page protocol (its zod schemas), view and person's calls, required when a board first
+ * opens: the runtime's load (and with it a window's first tool call) does not build them. Literal paths,
+ * so that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const board = {
+  person: () => require('../../core/teams/board-person') as typeof import('../../core/teams/board-person'),
+  protocol: () => require('../../core/teams/board-protocol') as typeof import('../../core/teams/board-protocol'),
+  view: () => require('../../core/teams/board-view') as typeof import('../../core/teams/board-view'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export class TeamBoardPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -35,7 +46,7 @@ export class TeamBoardPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel('pincer.teamBoard', 'Team Board', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [dist] });
     this.panel = panel;
     const w = panel.webview;
-    w.html = boardHtml({
+    w.html = board.view().boardHtml({
       cspSource: w.cspSource, nonce: randomBytes(18).toString('base64'),
       script: w.asWebviewUri(vscode.Uri.joinPath(dist, 'team-board.js')).toString(), style: w.asWebviewUri(vscode.Uri.joinPath(dist, 'team-board.css')).toString(),
     });
@@ -53,7 +64,7 @@ export class TeamBoardPanel implements vscode.Disposable {
 
   /** Handles a message from the page (anything that fails the protocol is dropped). */
   async handle(raw: unknown): Promise<void> {
-    const parsed = fromBoardPage.safeParse(raw);
+    const parsed = board.protocol().fromBoardPage.safeParse(raw);
     if (!parsed.success) return;
     const m = parsed.data;
     if (m.type === 'pick-team') {
@@ -67,7 +78,7 @@ export class TeamBoardPanel implements vscode.Disposable {
     }
     if (m.type === 'action' || m.type === 'create') {
       const team = this.last?.team?.id;
-      const done = team ? this.teams.personTasks(boardCall(team, m)).then((r) => ({ ok: !r.isError, text: r.forLLM })) : undefined;
+      const done = team ? this.teams.personTasks(board.person().boardCall(team, m)).then((r) => ({ ok: !r.isError, text: r.forLLM })) : undefined;
       this.lastResult = done ? await done.catch((e: unknown) => ({ ok: false, text: (e as Error).message })) : { ok: false, text: 'No team is defined.' };
       this.post({ type: 'result', ...this.lastResult });
     }
@@ -84,7 +95,7 @@ export class TeamBoardPanel implements vscode.Disposable {
       do {
         this.again = false;
         const store = this.teams.storeProblem();
-        this.last = await boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, [...this.teams.problems(), ...(store ? [store] : [])],
+        this.last = await board.view().boardSnapshot(await this.teams.board(), this.teams.teams(), this.shown, [...this.teams.problems(), ...(store ? [store] : [])],
           store ? 'There is no board until the team store can be opened.' : undefined, (team) => this.teams.service()?.questions.list(team) ?? []);
         this.post({ type: 'snapshot', snapshot: this.last });
       } while (this.again);

@@ -11,17 +11,28 @@ import type { EmbeddingProvider } from '../../core/memory/embeddings';
 import type { TeamMemory } from '../../core/memory/team-memory-router';
 import type { BoardStore } from '../../core/teams/board-types';
 import { watchBoard } from '../../core/teams/board-watch';
-import { moveTeamToServer } from '../../core/teams/postgres/move-team';
-import { moveTeamToWorkspace } from '../../core/teams/postgres/move-team-back';
-import { PgBoardStore } from '../../core/teams/postgres/pg-board-store';
-import { PgConnection } from '../../core/teams/postgres/pg-connection';
-import { PgContextStore } from '../../core/teams/postgres/pg-context-store';
-import { PgMemoryStore } from '../../core/teams/postgres/pg-memory-store';
+import type { PgConnection } from '../../core/teams/postgres/pg-connection';
 import { passwordSecretKey, teamStorePassword } from '../../core/teams/postgres/team-store-password';
 import { teamStoreConnection, type TeamStoreConnection } from '../../core/teams/postgres/team-store-settings';
-import { SqlBoardStore } from '../../core/teams/sql-board-store';
 import type { TeamDefinition } from '../../core/teams/team-definition';
 import type { StorageHost } from '../storage-host';
+
+/**
+ * The boards' stores and the moves between them, each required when a board first opens or a team
+ * first moves: a window's first tool call does not evaluate them (in the bundle a module reached only
+ * through require() runs then). Literal paths, so that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const stores = {
+  sql: () => require('../../core/teams/sql-board-store') as typeof import('../../core/teams/sql-board-store'),
+  pgBoard: () => require('../../core/teams/postgres/pg-board-store') as typeof import('../../core/teams/postgres/pg-board-store'),
+  pgConnection: () => require('../../core/teams/postgres/pg-connection') as typeof import('../../core/teams/postgres/pg-connection'),
+  pgMemory: () => require('../../core/teams/postgres/pg-memory-store') as typeof import('../../core/teams/postgres/pg-memory-store'),
+  pgContext: () => require('../../core/teams/postgres/pg-context-store') as typeof import('../../core/teams/postgres/pg-context-store'),
+  moveToServer: () => require('../../core/teams/postgres/move-team') as typeof import('../../core/teams/postgres/move-team'),
+  moveBack: () => require('../../core/teams/postgres/move-team-back') as typeof import('../../core/teams/postgres/move-team-back'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** An open board: its store, and its changes by team (undefined: any team may have changed). */
 export interface OpenBoard {
@@ -90,7 +101,7 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
 
   const openServer = async (): Promise<OpenBoard> => {
     const conn = await connection();
-    const store = await PgBoardStore.open({ connection: conn });
+    const store = await stores.pgBoard().PgBoardStore.open({ connection: conn });
     store.onStatus((online) => {
       offline = online ? undefined : `The team store at ${conn.where} is offline: reconnecting. Changes made meanwhile fail (nothing is queued); the board catches up once it is back.`;
       changed.fire(false);
@@ -101,8 +112,8 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
     const teamMemory = (teamId: string, embeddings: () => EmbeddingProvider | undefined): Promise<TeamMemory> => {
       let p = memories.get(teamId);
       if (!p) {
-        const db = (memoryDb ??= new PgConnection(conn));
-        const opened = PgMemoryStore.on(db, { teamId, embeddings }).then((memory) => ({ memory, context: new PgContextStore(db, teamId) }));
+        const db = (memoryDb ??= new (stores.pgConnection().PgConnection)(conn));
+        const opened = stores.pgMemory().PgMemoryStore.on(db, { teamId, embeddings }).then((memory) => ({ memory, context: new (stores.pgContext().PgContextStore)(db, teamId) }));
         // A failure (the server unreachable) is the caller's; the next call tries again.
         opened.catch(() => memories.get(teamId) === opened && memories.delete(teamId));
         memories.set(teamId, (p = opened));
@@ -123,7 +134,7 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
   const openWorkspace = async (): Promise<OpenBoard | undefined> => {
     const db = await storage.database();
     if (!db) return undefined;
-    const w = watchBoard(new SqlBoardStore(db));
+    const w = watchBoard(new (stores.sql().SqlBoardStore)(db));
     return { store: w.store, where: 'this workspace', onChange: (l) => w.onChange(l), close: async () => undefined };
   };
 
@@ -172,7 +183,7 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
     if (!id || !db) return undefined;
     try {
       const conn = await connection();
-      const copy = toServer ? moveTeamToServer : moveTeamToWorkspace;
+      const copy = toServer ? stores.moveToServer().moveTeamToServer : stores.moveBack().moveTeamToWorkspace;
       const def = teams().find((t) => t.id === id);
       const agents = def ? [def.lead, ...def.members.map((m) => m.agent)] : undefined;
       const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Moving team ${id} ${toServer ? 'to' : 'back from'} ${conn.where}`, cancellable: true }, async (progress, token) => {
