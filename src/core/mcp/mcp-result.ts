@@ -87,5 +87,7 @@ function resultOf(source: string, r: CallToolResult, parts: string[], images: Im
     const untrusted = { source, lead: 'The MCP server reported an error:' };
     return fail(text, images.length ? { details, images, untrusted } : { details, untrusted });
   }
-  return ok(text, images.length ? { details, images, untrusted: { source } } : { details, untrusted: { source } });
+  // Written out rather than through ok(): its spread of the extra fields is paid on every call.
+  if (!images.length) return { forLLM: text, isError: false, details, untrusted: { source } };
+  return ok(text, { details, images, untrusted: { source } });
 }

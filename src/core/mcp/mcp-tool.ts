@@ -5,7 +5,7 @@
 // external, which runs one at a time.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { defineTool, fail, type Tool } from '../tools/types';
+import { fail, type Tool, type ToolContext, type ToolResult } from '../tools/types';
 import type { McpConnection } from './mcp-connection';
 import { sdkSignal } from './call-signal';
 import type { AskFirst } from './destructive-ask';
@@ -42,21 +42,28 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
   // The SDK's own limit sits a little past the pipeline's (which is at most timeoutMs), so the
   // pipeline's timeout — it aborts the signal, which cancels on the server — is what the model hears.
   const sdkTimeoutMs = timeoutMs + 1_000;
-  return defineTool({
+  const call = (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
+    const report = ctx.onProgress;
+    const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
+    // The call's own AbortSignal is made only for a result with images (their fitting can be stopped).
+    return conn.callTool(t.name, args as Record<string, unknown>, { signal: sdkSignal(ctx), timeoutMs: sdkTimeoutMs, onProgress })
+      .then((r) => toToolResult(source, r, () => ctx.signal));
+  };
+  // Not through defineTool: its wrapper only turns the path guard's and memory's known errors into
+  // results, which a server's call never throws (the pipeline maps them anyway), and it would cost
+  // every call an async step of its own. execute is a plain function returning the call's promise.
+  const tool: Tool<z.ZodType> = {
     name, description: describe(server, t), parameters: parametersOf(t), group: 'mcp', mcpServer: server,
     capability: readOnly ? 'read-only' : 'external', timeoutMs, ...(opts.deferred ? { deferred: true } : {}),
     // A confirmed tool waits for a person: the prompt's own time limit applies, not the call's.
     interactive: askFirst ? true : undefined,
-    async execute(args, ctx) {
-      if (askFirst) {
+    execute: askFirst
+      ? async (args, ctx) => {
         const refused = await askFirst(args, ctx);
         if (refused) return fail(refused.message, { outcome: refused.outcome });
+        return call(args, ctx);
       }
-      const report = ctx.onProgress;
-      const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
-      const r = await conn.callTool(t.name, args as Record<string, unknown>, { signal: sdkSignal(ctx), timeoutMs: sdkTimeoutMs, onProgress });
-      // The call's own AbortSignal is made only for a result with images (their fitting can be stopped).
-      return toToolResult(source, r, () => ctx.signal);
-    },
-  });
+      : call,
+  };
+  return tool as Tool;
 }

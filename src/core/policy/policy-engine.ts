@@ -49,6 +49,7 @@ export class PolicyEngine {
   private readonly warned = new Set<string>();
   private matcher: EntryMatcher;
   private cache = new Map<string, PolicyDecision>();
+  private last: { req: PolicyRequest; decision: PolicyDecision } | undefined;
 
   constructor(
     private config: PolicyConfig,
@@ -63,20 +64,28 @@ export class PolicyEngine {
     this.config = config;
     this.matcher = new EntryMatcher(this.tools, this.warn, this.warned);
     this.cache.clear();
+    this.last = undefined;
   }
 
   setTools(tools: readonly PolicyTool[]): void {
     this.tools = tools;
     this.matcher = new EntryMatcher(tools, this.warn, this.warned);
     this.cache.clear();
+    this.last = undefined;
   }
 
   get currentConfig(): PolicyConfig {
     return this.config;
   }
 
-  /** Cached per request shape: the pipeline asks this on every call. */
+  /**
+   * Cached per request shape: the pipeline asks this on every call. The last request's decision is
+   * kept beside the cache and found by comparing its fields: a caller's calls nearly always repeat
+   * the same request, and joining the key costs more than the rest of this lookup.
+   */
   evaluate(req: PolicyRequest): PolicyDecision {
+    const last = this.last;
+    if (last && sameRequest(last.req, req)) return last.decision;
     const key = [req.agentId, req.provider, req.channel, req.depth, req.isOwner, req.trusted,
       req.requestAllow?.join(','), req.profileOverride].join('\u0000');
     let d = this.cache.get(key);
@@ -84,6 +93,8 @@ export class PolicyEngine {
       d = this.compute(req);
       this.cache.set(key, d);
     }
+    // A copy: the caller's object (and its list) could be changed after this.
+    this.last = { req: { ...req, requestAllow: req.requestAllow && [...req.requestAllow] }, decision: d };
     return d;
   }
 
@@ -205,4 +216,18 @@ export class PolicyEngine {
     this.warnedProfiles.add(source + id);
     this.warn(`Unknown tool profile "${id}" in ${source}; known profiles: ${PROFILE_IDS.join(', ')}. Using the next configured profile (or "coding").`);
   }
+}
+
+/** The fields evaluate's key is made of, compared one by one (requestAllow by its entries). */
+function sameRequest(a: PolicyRequest, b: PolicyRequest): boolean {
+  return a.agentId === b.agentId && a.provider === b.provider && a.channel === b.channel && a.depth === b.depth
+    && a.isOwner === b.isOwner && a.trusted === b.trusted && a.profileOverride === b.profileOverride
+    && sameList(a.requestAllow, b.requestAllow);
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -46,6 +46,28 @@ export class CallAbort {
   }
 }
 
+// The calls running under one caller's signal, heard through one listener per signal: adding and
+// removing a listener on an AbortSignal for every call costs Node's listener bookkeeping each time.
+// The listener stays for the signal's life; the set empties as its calls end.
+const callersCalls = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+
+/** Runs `listener` when `signal` aborts, until the returned function is called (the call's end). */
+export function onCallerAbort(signal: AbortSignal, listener: (reason: unknown) => void): () => void {
+  let calls = callersCalls.get(signal);
+  if (!calls) {
+    const set = (calls = new Set());
+    callersCalls.set(signal, set);
+    signal.addEventListener('abort', () => {
+      for (const l of [...set]) l(signal.reason);
+    });
+  }
+  calls.add(listener);
+  const set = calls;
+  return () => {
+    set.delete(listener);
+  };
+}
+
 const ABORT = Symbol('call abort');
 // One getter for every call context (a getter made per call would cost as much as the signal).
 const SIGNAL: PropertyDescriptor = {

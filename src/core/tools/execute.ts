@@ -8,7 +8,8 @@
 // calling a denied tool is looping.
 import { stableJson } from '../guard/stable-json';
 import { parseArguments } from './arguments';
-import { CallAbort, callContext } from './call-context';
+import { CallAbort, callContext, onCallerAbort } from './call-context';
+import { callAfter, cancelCallTimer, type CallTimer } from './call-timers';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
 import { knownErrorResult } from './known-errors';
@@ -156,8 +157,9 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     if (call.abort(reason)) stop(reason);
   };
   const callCtx = callContext(ctx, now + budget, call);
-  const onCallerAbort = () => abort(ctx.signal.reason ?? new Error('cancelled'));
-  let timer: NodeJS.Timeout | undefined;
+  const callerStop = () => abort(ctx.signal.reason ?? new Error('cancelled'));
+  let timer: CallTimer | undefined;
+  let forgetCaller: (() => void) | undefined;
   try {
     // The tool starts first and the limits are armed while it waits: what a call does before its
     // first await (an MCP call's request is written there) is not held up by their set-up, and
@@ -172,21 +174,21 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
       stop = reject;
       running.then(resolve, reject);
     });
-    // A plain listener (Node's `once` option costs more than the removal in `finally`; a signal aborts only once).
-    ctx.signal.addEventListener('abort', onCallerAbort);
-    if (ctx.signal.aborted) onCallerAbort();
-    // One timer per call: it fires the slow-call notice first when that comes before the budget, then
-    // waits out the rest of the budget (a second timer per call is paid by every call that is not slow).
-    // Both count from the call's start, not from here (a tool's synchronous part may have been long).
+    // One listener per caller's signal, shared by its calls (call-context.ts).
+    forgetCaller = onCallerAbort(ctx.signal, callerStop);
+    if (ctx.signal.aborted) callerStop();
+    // One entry per call in the calls' shared timer (call-timers.ts): it fires the slow-call notice
+    // first when that comes before the budget, then waits out the rest of the budget. Both count
+    // from the call's start, not from here (a tool's synchronous part may have been long).
     const slowAfter = reg.timing.slowThresholdMs(tool.name);
     const timeout = () => abort(new CallTimeout(budget));
     const started = reg.clock.now() - now;
     timer = !tool.interactive && slowAfter < budget
-      ? setTimeout(() => {
-        timer = setTimeout(timeout, Math.max(0, budget - Math.max(slowAfter, started)));
+      ? callAfter(Math.max(0, slowAfter - started), () => {
+        timer = callAfter(Math.max(0, budget - Math.max(slowAfter, started)), timeout);
         reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
-      }, Math.max(0, slowAfter - started))
-      : setTimeout(timeout, Math.max(0, budget - started));
+      })
+      : callAfter(Math.max(0, budget - started), timeout);
     const result = await settled;
     if (!result || typeof result.forLLM !== 'string') {
       return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
@@ -204,7 +206,7 @@ async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: Tool
     const msg = e instanceof Error ? e.message : String(e);
     return { result: fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), outcome: 'error' };
   } finally {
-    clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', onCallerAbort);
+    cancelCallTimer(timer);
+    forgetCaller?.();
   }
 }

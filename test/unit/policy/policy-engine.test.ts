@@ -193,4 +193,19 @@ describe('policy engine', () => {
     e.setConfig({ ...DEFAULT_POLICY, deny: ['exec'] });
     assert.ok(!e.evaluate(base).allowed.includes('exec'));
   });
+
+  it('a repeated request gets its decision again; a request that differs in any field, or whose allow list changed in place, gets its own', () => {
+    const e = engine({ profile: 'full' });
+    const req: PolicyRequest = { ...base, requestAllow: ['read_file', 'exec'] };
+    const first = e.evaluate(req);
+    assert.deepEqual(first.allowed, ['exec', 'read_file']);
+    assert.equal(e.evaluate({ ...req, requestAllow: ['read_file', 'exec'] }), first);
+    (req.requestAllow as string[]).pop();
+    assert.deepEqual(e.evaluate(req).allowed, ['read_file']);
+    assert.deepEqual(e.evaluate({ ...base, trusted: false }).allowed, ['datetime', 'memory_search', 'read_file', 'session_status', 'sessions_list']);
+    assert.deepEqual(e.evaluate({ ...base, profileOverride: 'minimal' }).allowed, ['session_status']);
+    assert.deepEqual(e.evaluate(base).allowed, ALL);
+    e.setTools(tools.filter((t) => t.name !== 'exec'));
+    assert.ok(!e.evaluate(base).allowed.includes('exec'));
+  });
 });
