@@ -15,8 +15,9 @@
 //
 // The text goes to the worker as its UTF-16 code units in a SharedArrayBuffer kept between jobs,
 // not in the message: posting a 10 MB string serializes it on this thread before its own part can
-// start (about 12 ms here, on fresh memory each time) where writing it into the kept buffer costs
-// about 2 ms; the worker makes its string from the buffer while this thread scans. The buffer is
+// start (about 12 ms here, on fresh memory each time, and as much again to deserialize it) where
+// writing it into the kept buffer costs about 2 ms; the worker makes its string from the buffer
+// (about 4 ms) while this thread scans. The buffer is
 // written only while the worker has no job (a job is given only once the last answer was taken).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -228,10 +229,12 @@ function answer(h: Helper, id: number, deadline: number): SplitReply | undefined
 }
 
 /**
- * Where the cut is aimed, as a share of the text: past the middle, because the worker first copies
- * the whole text in (about 1 ms a MB of two-byte text) while this thread only hands it over.
+ * Where the cut is aimed, as a share of the text: a little past the middle, because the worker first
+ * makes its string of the whole text from the buffer (about 4 ms for the 10 MB bench text, two bytes
+ * a character: scrub-worker.ts) while this thread only writes it there (about 2.3 ms); both scan at
+ * about the same speed (~65 ms for the whole text), so the worker's part is shorter by that difference.
  */
-export const CUT_SHARE = 0.55;
+export const CUT_SHARE = 0.52;
 
 /**
  * Where to cut: just after a line break at or past CUT_SHARE of the text, preferring the end of a
