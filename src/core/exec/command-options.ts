@@ -24,7 +24,10 @@ export interface ParsedOptions {
 export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedOptions {
   const out: ParsedOptions = { short: new Set(), long: [], values: new Map(), operands: [] };
   const add = (k: string, v: string) => out.values.set(k, [...(out.values.get(k) ?? []), v]);
+  // Read once: specs come as object literals of many shapes (one per call site), so each read is a slow, megamorphic one.
   const longValue = spec.longValue ?? [];
+  const shortValue = spec.shortValue;
+  const posixOrder = spec.posixOrder;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
@@ -43,7 +46,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       for (let j = 1; j < a.length; j++) {
         const c = a[j];
         out.short.add(c);
-        if (spec.shortValue?.includes(c)) {
+        if (shortValue?.includes(c)) {
           const rest = a.slice(j + 1);
           if (rest) add(c, rest);
           else if (i + 1 < args.length) add(c, args[++i]);
@@ -53,7 +56,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       continue;
     }
     out.operands.push(a);
-    if (spec.posixOrder) {
+    if (posixOrder) {
       out.operands.push(...args.slice(i + 1));
       break;
     }
