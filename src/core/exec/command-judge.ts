@@ -199,7 +199,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const guard = oneDecision(ctx.guard);
   const root = guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
   const staged: Staged[] = [];
-  const judges = stagedJudges(policy, { ...ctx, guard }, home);
+  // Key by key, not `{ ...ctx, guard }`: callers' contexts come in several shapes, and the spread copy
+  // made this store (and the nested judge's reads) a megamorphic IC miss on every decision.
+  const judges = stagedJudges(policy, { cwd: ctx.cwd, guard, home: ctx.home, depth: ctx.depth }, home);
   // Text the command shows being written or fed to a program (order does not matter: `cmake -P <(echo …)`).
   // What each argv writes, worked out once: the staged files and the write checks both need it.
   const writtenOf = views.map(writeTargets);
@@ -300,7 +302,7 @@ function stagedJudges(policy: CommandPolicy, ctx: JudgeContext, home: string): S
   return {
     async shell(text) {
       if (depth > MAX_STAGED_DEPTH) return ask('code_injection', 'scripts that write and run scripts are nested too deeply to judge');
-      const v = await judgeCommand(await parseCommand(text), policy, { ...ctx, home, depth });
+      const v = await judgeCommand(await parseCommand(text), policy, { cwd: ctx.cwd, guard: ctx.guard, home, depth });
       if (v.decision === 'allow') return undefined;
       const group = (v.group && v.group !== 'approval' ? v.group : 'code_injection') as Finding['group'];
       return { decision: v.decision, group, reason: v.reason };

@@ -42,6 +42,22 @@ const STATEMENTS = new Set([
 /** No stdin text: one shared empty list for the commands (nearly all) that get none. */
 const NO_TEXT: readonly string[] = [];
 
+/**
+ * `{ ...ctx, ...patch }` with `depth`, written out key by key: every Ctx then has one hidden class.
+ * Spread copies of contexts of several shapes made the walker's reads and writes of them megamorphic
+ * IC misses on every command (the IC log showed a miss per call at each spread).
+ */
+function ctxWith(ctx: Ctx, patch: Partial<Ctx>, depth = ctx.depth): Ctx {
+  return {
+    context: patch.context ?? ctx.context,
+    via: patch.via ?? ctx.via,
+    depth,
+    redirects: patch.redirects ?? ctx.redirects,
+    heredocs: patch.heredocs ?? ctx.heredocs,
+    stdinPipe: patch.stdinPipe ?? ctx.stdinPipe,
+  };
+}
+
 export function topContext(): Ctx {
   return { context: 'top', via: [], depth: 0, redirects: [], heredocs: [], stdinPipe: false };
 }
@@ -86,7 +102,7 @@ export class SegmentWalker {
       this.problem('too-deep', `nesting deeper than ${this.maxDepth} levels (wrappers, subshells, substitutions) is not followed`);
       return undefined;
     }
-    return { ...ctx, ...patch, depth: ctx.depth + 1 };
+    return ctxWith(ctx, patch, ctx.depth + 1);
   }
 
   private statement(n: Node, ctx: Ctx, joinedBy: Joiner): void {
@@ -135,14 +151,14 @@ export class SegmentWalker {
       if (!STATEMENTS.has(child.type)) { this.substitutions(child, ctx); continue; }
       // The first statement keeps the caller's joiner, unless a pipe comes first (a heredoc's `| sh` tail).
       const j: Joiner = first && pending !== '|' && pending !== '|&' ? joinedBy : pending ?? '\n';
-      const c = j === '|' || j === '|&' ? { ...ctx, stdinPipe: true } : ctx;
+      const c = j === '|' || j === '|&' ? ctxWith(ctx, { stdinPipe: true }) : ctx;
       if (lastRedirects && child === last) {
         const { redirects, of, words } = lastRedirects;
         if (child.type === 'command') this.command(child, c, j, redirects, [], of.text.slice(child.startIndex - of.startIndex), words);
-        else if (words.length && (child.type === 'list' || child.type === 'pipeline')) this.sequence(child, { ...c, redirects: [...c.redirects, ...redirects] }, j, { redirects: [], of, words });
+        else if (words.length && (child.type === 'list' || child.type === 'pipeline')) this.sequence(child, ctxWith(c, { redirects: [...c.redirects, ...redirects] }), j, { redirects: [], of, words });
         else {
           if (words.length) this.problem('syntax', `words after a redirection of ${child.type} (${clip(of.text)})`);
-          this.statement(child, { ...c, redirects: [...c.redirects, ...redirects] }, j);
+          this.statement(child, ctxWith(c, { redirects: [...c.redirects, ...redirects] }), j);
         }
       } else this.statement(child, c, j);
       pending = undefined;
@@ -175,11 +191,11 @@ export class SegmentWalker {
     if (body?.type === 'command') this.command(body, ctx, joinedBy, redirects, heredocs, n.text, words);
     else if (body?.type === 'list' && !heredocs.length) this.sequence(body, ctx, joinedBy, { redirects, of: n, words });
     // A pipeline keeps giving the redirections to each of its commands (stricter than the shell); words go to its last.
-    else if (body?.type === 'pipeline' && words.length && !heredocs.length) this.sequence(body, { ...ctx, redirects: [...ctx.redirects, ...redirects] }, joinedBy, { redirects: [], of: n, words });
+    else if (body?.type === 'pipeline' && words.length && !heredocs.length) this.sequence(body, ctxWith(ctx, { redirects: [...ctx.redirects, ...redirects] }), joinedBy, { redirects: [], of: n, words });
     else {
       // `(a) > f b` and `{ a; } > f b` do not parse in bash; an argument with no command to take it is never guessed at.
       if (words.length) this.problem('syntax', `words after a redirection with no command to take them (${clip(n.text)})`);
-      if (body) this.statement(body, { ...ctx, redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }, joinedBy);
+      if (body) this.statement(body, ctxWith(ctx, { redirects: [...ctx.redirects, ...redirects], heredocs: [...ctx.heredocs, ...heredocs] }), joinedBy);
       else this.emit(this.segment([], [], redirects, heredocs, ctx, joinedBy, n.text), ctx);
     }
     for (const t of targets) this.redirectSubstitutions(t.node, t.literal, ctx);
@@ -296,7 +312,7 @@ export class SegmentWalker {
   /** A string handed to a shell. Parsed even when partly dynamic, so a deny rule can still match it. */
   private script(script: Word, label: string, ctx: Ctx): void {
     if (script.dynamic) this.problem('eval', `${label} runs a string only known at run time (${clip(script.raw)})`);
-    this.walkScript(script.text, { ...ctx, redirects: [], heredocs: [], stdinPipe: false });
+    this.walkScript(script.text, ctxWith(ctx, { redirects: [], heredocs: [], stdinPipe: false }));
   }
 
   /** A shell without a script argument runs whatever arrives on stdin. */
@@ -304,12 +320,12 @@ export class SegmentWalker {
     const heredocs = this.heredocInfo.get(seg) ?? [];
     for (const h of heredocs) {
       if (!h.literal && /[$`\\]/.test(h.body)) this.problem('eval', `${label} runs a heredoc with expansions in it`);
-      this.walkScript(h.body, { ...ctx, via: [...seg.via, `${label} <<`], redirects: [], heredocs: [], stdinPipe: false });
+      this.walkScript(h.body, ctxWith(ctx, { via: [...seg.via, `${label} <<`], redirects: [], heredocs: [], stdinPipe: false }));
     }
     for (const r of seg.redirects) {
       if (r.op === '<<<') {
         if (r.target.dynamic) this.problem('eval', `${label} runs a here-string only known at run time`);
-        this.walkScript(r.target.text, { ...ctx, via: [...seg.via, `${label} <<<`], redirects: [], heredocs: [], stdinPipe: false });
+        this.walkScript(r.target.text, ctxWith(ctx, { via: [...seg.via, `${label} <<<`], redirects: [], heredocs: [], stdinPipe: false }));
       } else if (r.op === '<' && (r.fd === undefined || r.fd === 0) && r.target.dynamic) {
         this.problem('eval', `${label} reads its script from ${clip(r.target.raw)}`);
       }
@@ -336,7 +352,7 @@ export class SegmentWalker {
       if (!c) continue;
       if (!c.isNamed) { if (JOINERS.has(c.type)) pending = (c.type.startsWith(';') ? ';' : c.type) as Joiner; continue; }
       if (!STATEMENTS.has(c.type)) continue;
-      this.statement(c, pending === '|' || pending === '|&' ? { ...ctx, stdinPipe: true } : ctx, pending);
+      this.statement(c, pending === '|' || pending === '|&' ? ctxWith(ctx, { stdinPipe: true }) : ctx, pending);
       pending = '\n';
     }
   }
