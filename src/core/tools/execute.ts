@@ -135,18 +135,20 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
 
   if (reg.onCallStart.listening) reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
   const exclusive = tool.capability !== 'read-only';
-  const release = reg.locks.tryAcquire(ctx.sessionKey, exclusive) ?? await reg.locks.acquire(ctx.sessionKey, exclusive);
+  const quick = reg.locks.tryAcquire(ctx.sessionKey, exclusive);
+  const release = quick ?? await reg.locks.acquire(ctx.sessionKey, exclusive);
   try {
-    const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id);
+    // A call that did not wait for the lock starts when it was made (the clock is not read again).
+    const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id, quick ? startedAt : reg.clock.now());
     return finish(result, outcome);
   } finally {
     release();
   }
 }
 
-async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string): Promise<{ result: ToolResult; outcome: Outcome }> {
+/** `now`: the call's start on the registry's clock. */
+async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string, now: number): Promise<{ result: ToolResult; outcome: Outcome }> {
   if (ctx.signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
-  const now = reg.clock.now();
   const own = tool.timeoutMs ?? (tool.interactive ? Infinity : reg.limits.defaultTimeoutMs);
   // setTimeout takes at most 2^31-1 ms; a longer budget is the same as none for a call.
   const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
