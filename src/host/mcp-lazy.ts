@@ -15,6 +15,7 @@ import { WORKSPACE_MCP_FILES } from '../core/mcp/config-read';
 import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { PincerRuntime } from '../core/runtime';
 import type { McpHost } from './mcp/mcp-host';
+import { requireCachedBundle } from './cached-bundle';
 
 type McpClient = typeof import('./mcp/mcp-host');
 
@@ -48,8 +49,7 @@ export function registerMcpLazily(
     if (host) return host;
     triggers.forEach((d) => d.dispose());
     // A runtime path, not an import: esbuild keeps the MCP client out of host-core.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const client = require(context.asAbsolutePath('dist/host-mcp.js')) as McpClient;
+    const client = requireCachedBundle<McpClient>(context, 'dist/host-mcp.js');
     host = client.registerMcp(context, rt, log, folders, approvals, warn, chatModel);
     loaded.fire();
     return host;

@@ -11,8 +11,11 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
   const section = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>('pincer');
   const tree = (t: Record<string, unknown> | undefined) => settingsLookup({ pincer: t });
   const [defaults, user, workspace, folder] = [section?.defaultValue, section?.globalValue, section?.workspaceValue, section?.workspaceFolderValue].map(tree);
-  // The merged view of the section, also read once (a cfg.get per key cost a call per unset setting).
-  const merged = tree(vscode.workspace.getConfiguration().get<Record<string, unknown>>('pincer'));
+  // The merged view of the section, also read once (a cfg.get per key cost a call per unset setting):
+  // the configuration object's own values (vscode.d.ts: the "readable dictionary that backs this
+  // configuration"). get('pincer') gave the same values behind a proxy that wraps every nested value
+  // read in a proxy of its own, and comparing through those cost the first tool call ~10 ms.
+  const merged = tree(Object.fromEntries(Object.entries(cfg).filter(([, v]) => typeof v !== 'function')));
   const scopes = (key: string) => {
     const s = { user: user(key), workspace: workspace(key), folder: folder(key) };
     // The section's user tree hides application-scoped values kept apart from it (in a profile other

@@ -39,6 +39,18 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.deepEqual(second.exports, first.exports);
   });
 
+  it('reports its stages in order: reading and compiling end before the bundle\'s own code runs, inside the running stage', () => {
+    fs.writeFileSync(bundle, 'globalThis.__pincerBundleRanAt = performance.now();\nmodule.exports = 1;\n');
+    const before = performance.now();
+    const { timing } = loadBundle(bundle, cacheDir);
+    const after = performance.now();
+    const ranAt = (globalThis as { __pincerBundleRanAt?: number }).__pincerBundleRanAt!;
+    delete (globalThis as { __pincerBundleRanAt?: number }).__pincerBundleRanAt;
+    assert.ok([timing.readMs, timing.compileMs, timing.runMs].every((ms) => Number.isFinite(ms) && ms >= 0), JSON.stringify(timing));
+    assert.ok(ranAt - before >= timing.readMs + timing.compileMs, 'the top level ran after the read and compile stages');
+    assert.ok(timing.readMs + timing.compileMs + timing.runMs <= after - before, 'the stages lie within the call');
+  });
+
   it('a rebuilt bundle never meets the old cache, and the old cache file goes', async () => {
     await loadBundle(bundle, cacheDir).saveCache();
     const old = cacheFileFor(bundle, cacheDir);

@@ -21,6 +21,7 @@ import type { ModelHost } from '../agent/model-host';
 import type { LoadedChat } from './chat-register';
 import type { ChatView } from './chat-view';
 import { CHAT_COMMAND_IDS } from './chat-commands';
+import { requireCachedBundle } from '../cached-bundle';
 
 type ChatStack = typeof import('./chat-stack');
 
@@ -29,8 +30,7 @@ let stack: ChatStack | undefined;
 /** The chat bundle, required once per extension host. */
 export function chatStack(context: vscode.ExtensionContext): ChatStack {
   // A runtime path, not an import: esbuild keeps the chat stack out of host-core.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (stack ??= require(context.asAbsolutePath('dist/host-chat.js')) as ChatStack);
+  return (stack ??= requireCachedBundle<ChatStack>(context, 'dist/host-chat.js'));
 }
 
 export interface ChatHost extends vscode.Disposable {

@@ -3,6 +3,7 @@
 // and no window that never serves pays for it. Objects cross the seam by shape only.
 import type * as vscode from 'vscode';
 import type { PincerRuntime } from '../../core/runtime';
+import { requireCachedBundle } from '../cached-bundle';
 import type { McpServeHost } from './mcp-serve-host';
 
 type ServeModule = typeof import('./mcp-serve-host');
@@ -11,8 +12,7 @@ export function lazyMcpServe(context: vscode.ExtensionContext, rt: PincerRuntime
   let host: McpServeHost | undefined;
   const load = () => {
     // A runtime path, not an import: esbuild keeps the MCP server out of host-core.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require(context.asAbsolutePath('dist/host-mcp-serve.js')) as ServeModule;
+    const mod = requireCachedBundle<ServeModule>(context, 'dist/host-mcp-serve.js');
     return (host ??= mod.createMcpServeHost(rt, String(context.extension.packageJSON?.version ?? ''), workspaceRoot));
   };
   return {
