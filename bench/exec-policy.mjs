@@ -72,8 +72,12 @@ async function speed() {
   const ROUNDS = 5;
   const PER_ROUND = 600;
   const N = ROUNDS * PER_ROUND;
+  const WARMUP = 4000;
   const loadBefore = os.loadavg();
-  for (let i = 0; i < 500; i++) await judge(cmd);
+  // Warm-up: after 500 decisions the round medians were still falling (356 -> 286 us over the five
+  // rounds, CPU per round 861 -> 306 us): the JIT was still compiling the judge's functions, and that
+  // is start-up cost, not the steady price of a decision. Several thousand decisions let it settle.
+  for (let i = 0; i < WARMUP; i++) await judge(cmd);
   const full = [];
   const roundMedians = [];
   // CPU time beside wall time: on a busy machine (other processes on both cores) the wall-clock
@@ -133,7 +137,7 @@ async function speed() {
   }
   const m = median(roundMedians);
   record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
-    goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each)`, corpus: `${cmd.length}-char command`,
+    goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each, after ${WARMUP} warm-up decisions)`, corpus: `${cmd.length}-char command`,
     extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], roundMedians: roundMedians.map((x) => Math.round(x)), cpuUsPerDecision, cpuUsPerRound: roundCpu.map((x) => Math.round(x)),
       treeSitterParseUs: treeSitterOnly, copyTreeUs, plainTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
 }
