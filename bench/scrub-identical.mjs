@@ -79,6 +79,8 @@ for (const { name, docs } of corpora) {
   // The corpus as one long text: two threads.
   const whole = docs.join('\n');
   const wholeExpected = runCombined(patterns, whole, PLACEHOLDER);
+  // Ends a pause a busy machine may have started (splitBackoff): this text must go to the worker.
+  await split.whenSplitReady();
   const counts = { ...split.splitCounts };
   if (scrubber.scrub(whole) !== wholeExpected) fail(`${name}: whole text on two threads vs one pass`);
   const usedWorker = split.splitCounts.split - counts.split;

@@ -5,8 +5,9 @@
 // Beside it, the naive approach (each rule as its own global regex replace pass over the text) and
 // the cold-start cost in fresh processes (load, construct, first scrub of a small text).
 // A text this long is scrubbed on two threads (src/core/guard/scrub-split.ts: the second part on a
-// worker): the figure is wall-clock, and the CPU time beside it (process CPU, both threads) is what
-// it costs; the same scrub on one thread is timed in the same rounds (oneThread*).
+// worker) unless the last split showed the machine busy (then a few texts go on one thread:
+// splitCounts.paused): the figure is wall-clock, and the CPU time beside it (process CPU, both
+// threads) is what it costs; the same scrub on one thread is timed in the same rounds (oneThread*).
 // Needs the compiled output (`npm run bench` compiles first; alone: `npx tsc -p .` then run this).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';

@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { runFrom, type Combined } from './scrub-combine';
+import { runCombined, runFrom, type Combined } from './scrub-combine';
 import { joinPieces, type Pieces } from './scrub-output';
 
 /** Shorter texts stay on the calling thread: the copies and the hand-over would eat the gain. */
@@ -82,6 +82,7 @@ interface Helper {
  * scrubber is loaded on the start-up path, where most processes never see a long text.
  */
 let threads: typeof import('node:worker_threads') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
 const workerThreads = (): typeof import('node:worker_threads') => (threads ??= require('node:worker_threads') as typeof import('node:worker_threads'));
 /** receiveMessageOnPort; only called once a worker was started (so the module is loaded). */
 const receive = (port: MessagePort): { message: unknown } | undefined => workerThreads().receiveMessageOnPort(port);
@@ -104,9 +105,23 @@ export function setSplitWorkerPath(p: string): string {
 /**
  * How long texts went (for the benches and tests): on two threads; on this one alone because the
  * first part's scan could not stop at the cut (a match across it); finished here because the
- * worker failed or was late.
+ * worker failed or was late; on this one alone because the machine was found busy (splitBackoff).
  */
-export const splitCounts = { split: 0, crossed: 0, late: 0 };
+export const splitCounts = { split: 0, crossed: 0, late: 0, paused: 0 };
+
+/**
+ * On a busy machine the two threads wait for cores, and a text split in two can take longer than
+ * on one thread (measured here at load 5-7: 118-154 ms on two threads against 78-104 ms on one,
+ * medians of 21 rounds of the 10 MB bench text). So the time per character of the last split text
+ * is compared with that of the last long text scrubbed on this thread alone: when splitting was
+ * not faster (or the answer was late), the next `texts` long texts are scrubbed on this thread
+ * alone, each measured, then a split is tried again. With no one-thread time yet, one long text is
+ * scrubbed alone to get one. whenSplitReady ends a pause (tests and benches that want a split).
+ */
+export const splitBackoff = { texts: 4 };
+/** Milliseconds per character of the last long text on two threads, and on this one alone (NaN: none yet). */
+const rates = { split: Number.NaN, one: Number.NaN };
+let paused = 0;
 
 /** Atomics.waitAsync (Node 16+), which this project's TypeScript library does not declare. */
 interface AtomicsWaitAsync {
@@ -119,6 +134,7 @@ interface AtomicsWaitAsync {
  * this is for tests and benches, which want the next long text scrubbed on two threads.
  */
 export async function whenSplitReady(): Promise<boolean> {
+  paused = 0;
   if (!helper && !disabled) start();
   const h = helper;
   if (!h) return false;
@@ -264,10 +280,19 @@ export function cutPoint(text: string): number {
  * worker ready, no place to cut): the caller then scrubs it alone.
  */
 export function scrubSplit(patterns: readonly Combined[], text: string, placeholder: string, values: readonly string[]): string | undefined {
+  if (paused > 0) {
+    paused -= 1;
+    splitCounts.paused += 1;
+    const t = performance.now();
+    const out = runCombined(patterns, text, placeholder);
+    rates.one = (performance.now() - t) / text.length;
+    return out;
+  }
   const h = readyHelper();
   if (!h) return undefined;
   const cut = cutPoint(text);
   if (cut < 0) return undefined;
+  const start = performance.now();
   const bytes = text.length * 2;
   if (!h.buffer || h.buffer.length < bytes) h.buffer = Buffer.from(new SharedArrayBuffer(bytes + (bytes >> 3)));
   if (h.buffer.write(text, 0, 'utf16le') !== bytes) return undefined;
@@ -288,9 +313,12 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   let tail: string | undefined;
   if (reply && !('error' in reply)) {
     splitCounts.split += 1;
+    rates.split = (performance.now() - start) / text.length;
+    if (!(rates.split < rates.one)) paused = Number.isNaN(rates.one) ? Math.min(1, splitBackoff.texts) : splitBackoff.texts;
     tail = reply.pieces && joinPieces(text, reply.pieces);
   } else {
     splitCounts.late += 1;
+    paused = splitBackoff.texts;
     tail = runFrom(patterns, text, placeholder, cut).output?.toString();
   }
   if (!head.output && tail === undefined) return text;

@@ -5,7 +5,7 @@
 // worker at all). bench/scrub-identical.mjs runs the same comparison on every bench corpus.
 import * as assert from 'node:assert/strict';
 import { runCombined, runFrom, type Combined } from '../../../src/core/guard/scrub-combine';
-import { CUT_SHARE, cutPoint, setSplitWorkerPath, splitCounts, splitPatience, SPLIT_MIN, stopSplitWorker, whenSplitReady } from '../../../src/core/guard/scrub-split';
+import { CUT_SHARE, cutPoint, setSplitWorkerPath, splitBackoff, splitCounts, splitPatience, SPLIT_MIN, stopSplitWorker, whenSplitReady } from '../../../src/core/guard/scrub-split';
 import { Scrubber } from '../../../src/core/guard/scrubber';
 import { buildCorpus } from '../../support/secrets/corpus';
 import { CLEAN_CASES } from './scrub-corpus-clean';
@@ -109,8 +109,14 @@ describe('Scrubbing a long text on two threads', function () {
       return parts.join('');
     };
 
+    // These tests want each long text split: a busy test machine must not pause splitting.
+    const backoff = splitBackoff.texts;
     before(async () => {
+      splitBackoff.texts = 0;
       assert.equal(await whenSplitReady(), true, 'the worker started and compiled the rules');
+    });
+    after(() => {
+      splitBackoff.texts = backoff;
     });
 
     it('gives the one-pass string, with registered values, the worker taking part', () => {
@@ -177,6 +183,33 @@ describe('Scrubbing a long text on two threads', function () {
       // Not waited for, unless it had answered already.
       assert.equal(splitCounts.split + splitCounts.late, counts.split + counts.late + 1);
       // Its answer is taken and dropped; the next long text is scrubbed on two threads again.
+      assert.equal(await whenSplitReady(), true);
+      const before = splitCounts.split;
+      assert.equal(scrubber.scrub(text), expected);
+      assert.equal(splitCounts.split, before + 1);
+    });
+
+    it('after a late answer scrubs the next long texts on one thread, then splits again', async () => {
+      const text = long('password=Zq8Wx2Ec4Rv6Tb8Yn1Um3Ik5');
+      const expected = scrubber.scrubFrom(text, 0).output?.toString();
+      assert.equal(await whenSplitReady(), true);
+      const counts = { ...splitCounts };
+      const patience = { ...splitPatience };
+      Object.assign(splitPatience, { factor: 0, minMs: 0 });
+      splitBackoff.texts = 2;
+      try {
+        assert.equal(scrubber.scrub(text), expected);
+        const late = splitCounts.late > counts.late;
+        // Late (nearly always, with no patience): the next two are this thread's alone; answered
+        // in time, a split whose whole took no longer than one thread would not pause.
+        assert.equal(scrubber.scrub(text), expected);
+        assert.equal(scrubber.scrub(text), expected);
+        if (late) assert.equal(splitCounts.paused, counts.paused + 2, JSON.stringify(splitCounts));
+        else assert.equal(splitCounts.split + splitCounts.late + splitCounts.paused, counts.split + counts.late + counts.paused + 3);
+      } finally {
+        Object.assign(splitPatience, patience);
+        splitBackoff.texts = 0;
+      }
       assert.equal(await whenSplitReady(), true);
       const before = splitCounts.split;
       assert.equal(scrubber.scrub(text), expected);
