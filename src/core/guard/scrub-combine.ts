@@ -63,7 +63,7 @@ export function numberGroups(source: string): { source: string; numbers: Map<str
  * numberGroups' rewrite, keeping a group capturing only where `capture` says so for its name
  * (undefined: a plain group) and making the others `(?:`.
  */
-function rewriteGroups(source: string, capture: (name: string | undefined) => boolean): { source: string; numbers: Map<string, number> } {
+export function rewriteGroups(source: string, capture: (name: string | undefined) => boolean): { source: string; numbers: Map<string, number> } {
   const numbers = new Map<string, number>();
   const parts: string[] = [];
   let copied = 0;
@@ -156,7 +156,7 @@ function groupSource(members: readonly ScrubRule[]): string {
 }
 
 /** The rules by anchor, each anchor's group where the first of them stands: the order of the alternatives. */
-function anchorGroups(rules: readonly ScrubRule[]): { anchor?: string; members: ScrubRule[] }[] {
+export function anchorGroups(rules: readonly ScrubRule[]): { anchor?: string; members: ScrubRule[] }[] {
   const groups: { anchor?: string; members: ScrubRule[] }[] = [];
   for (const r of rules) {
     const group = r.anchor === undefined ? undefined : groups.find((g) => g.anchor === r.anchor);
@@ -166,7 +166,7 @@ function anchorGroups(rules: readonly ScrubRule[]): { anchor?: string; members: 
   return groups;
 }
 
-function combinedSource(groups: readonly { anchor?: string; members: readonly ScrubRule[] }[]): string {
+export function combinedSource(groups: readonly { anchor?: string; members: readonly ScrubRule[] }[]): string {
   return groups.map((g) => (g.anchor === undefined ? groupSource(g.members) : `${g.anchor}(?:${groupSource(g.members)})`)).join('|');
 }
 
@@ -196,78 +196,6 @@ export function combine(rules: readonly ScrubRule[], flags = 'g'): RegexCombined
       return r.anchor === undefined ? render : (g: ScrubGroups, p: string, match: string) => match[0] + render(g, p, match);
     }),
     accepts: rules.map((r) => r.accept),
-  };
-}
-
-/**
- * Which pattern ("lane") a rule's anchor goes to. V8 skips quickly through text to the first
- * characters a pattern can start with only while they are few: measured here, one pattern's scan
- * got about three times slower as its anchor characters went from 15 to 18, and the full set (over
- * 30) was several times slower than patterns of at most 14 each walked in step. Every pattern is
- * also one more pass over the text (about as dear as a pattern's scan itself: two lanes of 13 and
- * 14 characters scan in about 60 % of the time of three of 13, 12 and 6), so there are as few as
- * fit: the anchors of the separators, `-_.` and the common rules (MAIN_ANCHORS); everything else
- * (rare vendor prefixes, config-language keywords). Keep each lane under 15 characters. No
- * character is the anchor of rules in two lanes, so at a text position at most one lane can match,
- * and walking the lanes in step finds what one pattern would.
- */
-const MAIN_ANCHORS = new Set(['[:=]', ':', '=', '-', '_', '\\.', 'y', 'B', 'K', 'S', 'z', 'k', '>', ',']);
-
-export function laneOf(anchor: string | undefined): number {
-  return anchor !== undefined && MAIN_ANCHORS.has(anchor) ? 0 : 1;
-}
-
-/** The rules as one pattern per lane (laneOf), in lane order, each keeping the rules' order. */
-export function combineLanes(rules: readonly ScrubRule[]): RegexCombined[] {
-  const lanes: ScrubRule[][] = [[], []];
-  for (const r of rules) lanes[laneOf(r.anchor)].push(r);
-  return lanes.filter((l) => l.length).map(scanLane);
-}
-
-/**
- * A lane that scans with its rules' pattern stripped of capturing groups, and reads the groups of a
- * match only once one is found. V8 resets every capture register at each position it tries, and a
- * lane has a couple of hundred groups: the scan without them was measured about 14 % faster, and
- * matches are rare (about one in 10,000 characters of tool output). Groups a backreference names stay.
- * At a match, its rule is the first, in the order of the alternatives, whose own sticky pattern
- * (the rule alone, as combine builds it) matches there — the alternative the lane's pattern took,
- * since the pattern is nothing but those alternatives — and only rules whose anchor is the
- * character there are tried. Each rule's pattern is compiled the first time it is needed.
- */
-function scanLane(rules: readonly ScrubRule[]): RegexCombined {
-  const groups = anchorGroups(rules);
-  const source = combinedSource(groups);
-  const referenced = new Set([...source.matchAll(/\\k<([A-Za-z0-9_]+)>/g)].map((m) => m[1]));
-  const ordered = groups.flatMap((g) => g.members);
-  const alone: (RegexCombined | undefined)[] = [];
-  /** Per character code at a match's start: the rules that can start there, in order. */
-  const byChar = new Map<number, number[]>();
-  let whole: RegexCombined | undefined;
-  const exact = (text: string, at: number, length: number): readonly [Combined, RegExpExecArray] => {
-    const code = text.charCodeAt(at);
-    let candidates = byChar.get(code);
-    if (!candidates) {
-      const c = String.fromCharCode(code);
-      candidates = ordered.map((_r, i) => i).filter((i) => ordered[i].anchor === undefined || new RegExp(`^(?:${ordered[i].anchor})$`).test(c));
-      byChar.set(code, candidates);
-    }
-    for (const i of candidates) {
-      const one = (alone[i] ??= combine([ordered[i]], 'y'));
-      one.re.lastIndex = at;
-      const m = one.re.exec(text);
-      if (m !== null) {
-        if (m[0].length === length) return [one, m];
-        break;
-      }
-    }
-    // Not reached when the reasoning above holds; the rules' whole pattern, with its groups, decides.
-    whole ??= combine(rules);
-    whole.re.lastIndex = at;
-    return [whole, whole.re.exec(text) as RegExpExecArray];
-  };
-  return {
-    re: new RegExp(rewriteGroups(source, (name) => name !== undefined && referenced.has(name)).source, 'g'),
-    groups: [], inner: [], renders: [], accepts: [], exact,
   };
 }
 

@@ -31,7 +31,7 @@ export const TOKEN_CHAR = '[A-Za-z0-9_+/-]';
 /**
  * Letters a prefix without a `-`, `_` or `.` end may be anchored at, rarest in code and logs first.
  * A prefix with none of them (`LTAI`, `dapi`, `1//0`) is anchored at the first of FALLBACK_PIVOTS it
- * has. These rules share one pattern with the config-language rules (laneOf in scrub-combine.ts),
+ * has. These rules share one pattern with the config-language rules (laneOf in scrub-lanes.ts),
  * which must stay under 15 anchor characters, so the order makes them share few: `A` for `ATATT3`,
  * `LTAI` and `EAA`, `G` for `cmVmdGtu`, `d` for `dapi` and `dose` (one `d` fewer per scan than a
  * `p` besides it; a common letter in either case).

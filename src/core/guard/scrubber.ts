@@ -3,7 +3,7 @@
 // read written back would put `[REDACTED]` into the user's code).
 //
 // One pass: every static rule is an alternative `(?<name>…)` of a few patterns, one per group of
-// anchor characters ("lanes", laid out for speed by scrub-combine.ts), walked in step, and one
+// anchor characters ("lanes", laid out for speed by scrub-lanes.ts), walked in step, and one
 // replacer asks which group matched. Running each rule as its own pass is many times slower
 // (bench/scrub-throughput.mjs measures both). Tokens with no prefix at all (scrub-bare-tokens.ts) are
 // found by a plain scan walked in step as one more lane. The registered values live in one more small pattern
@@ -20,7 +20,8 @@
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber.
 import { staticRules } from './scrub-patterns';
-import { combine, combineLanes, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
+import { combine, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
+import { combineLanes } from './scrub-lanes';
 import { scrubSplit, SPLIT_MIN } from './scrub-split';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';

@@ -4,7 +4,8 @@
 // corpus, with registered values that overlap the static rules' matches, each other and the
 // placeholder, and with a placeholder that a static rule matches inside (the keep alternative).
 import * as assert from 'node:assert/strict';
-import { combine, combineLanes, lookbehindBody, numberGroups, runCombined } from '../../../src/core/guard/scrub-combine';
+import { combine, lookbehindBody, numberGroups, runCombined } from '../../../src/core/guard/scrub-combine';
+import { combineLanes } from '../../../src/core/guard/scrub-lanes';
 import type { ScrubRule } from '../../../src/core/guard/scrub-rule';
 import { staticRules } from '../../../src/core/guard/scrub-patterns';
 import { Scrubber, valuesRules } from '../../../src/core/guard/scrubber';

@@ -2,7 +2,7 @@
 // scrub-token-shapes.ts, and the token rows anchored at a fallback character): each form with a
 // secret in it is redacted with its label kept, and the look-alike forms around it stay as they are.
 import * as assert from 'node:assert/strict';
-import { combineLanes, laneOf } from '../../../src/core/guard/scrub-combine';
+import { combineLanes, laneOf } from '../../../src/core/guard/scrub-lanes';
 import { keyNameKind } from '../../../src/core/guard/scrub-keywords';
 import { staticRules } from '../../../src/core/guard/scrub-patterns';
 import { Scrubber } from '../../../src/core/guard/scrubber';
