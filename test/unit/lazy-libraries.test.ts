@@ -13,20 +13,23 @@ const compiled = path.join(__dirname, '..', '..', 'src');
 
 const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg', 'yaml'];
 
-/** The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a compiled source). */
-function lazyLoadedAfter(steps: string): string[] {
+/**
+ * The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a
+ * compiled source), and those of Pincer's own exec modules named in `ownExec` (`command-parse`…).
+ */
+function lazyLoadedAfter(steps: string, ownExec: string[] = []): string[] {
   const script = `
 const path = require('node:path');
 const load = (p) => require(path.join(${JSON.stringify(compiled)}, p));
 (async () => {
   ${steps}
   const packages = Object.keys(require.cache).map((f) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(f)?.[1]).filter(Boolean).map((p) => p.replace(/\\\\/g, '/'));
-  // The judge is one of Pincer's own files: named as a package would be.
-  if (Object.keys(require.cache).some((f) => /[\\\\/]exec[\\\\/]command-judge\\.js$/.test(f))) packages.push('command-judge');
+  // The judge and its parts are Pincer's own files: named as a package would be.
+  for (const own of ['command-judge', ...${JSON.stringify(ownExec)}]) if (Object.keys(require.cache).some((f) => f.endsWith(path.join('exec', own + '.js')))) packages.push(own);
   process.stdout.write(JSON.stringify([...new Set(packages)]));
 })().catch((e) => { console.error(e); process.exit(1); });`;
   const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as string[];
-  return loaded.filter((p) => LAZY.includes(p) || p === 'command-judge');
+  return loaded.filter((p) => LAZY.includes(p) || p === 'command-judge' || ownExec.includes(p));
 }
 
 const ctx = `{ sessionKey: 't', agentId: 'default', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60000, workspaceTrusted: true }`;
@@ -77,6 +80,18 @@ describe('lazily loaded libraries', () => {
       const d = await decide({ policy: DEFAULT_COMMAND_POLICY, guard, store: { list: async () => [], touch: async () => undefined }, approvalTimeoutMs: 1000, home },
         { command: 'echo hi', cwd: process.cwd(), host: 'local', sessionKey: 't', agentId: 'default', signal: new AbortController().signal });
       if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['command-judge']);
+  });
+
+  it('the approval store, the model-tool preparation and custom tools load no part of the judge until a command is judged', () => {
+    // What the runtime loads for a window's first call: in the bundle these modules are evaluated then.
+    assert.deepEqual(lazyLoadedAfter(`
+      load('core/exec/approval-store.js'); load('core/lm/lm-prepare.js'); load('core/customtools/custom-tool.js');
+      load('core/customtools/definition.js'); load('core/exec/run/process-executor.js'); load('core/mcp/workspace-files.js');`,
+    ['command-parse', 'command-walk', 'approval-rules', 'command-allowlist', 'exec-decide']), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { MemoryApprovalStore } = load('core/exec/approval-store.js');
+      await new MemoryApprovalStore().add({ executable: '/usr/bin/git', args: 'status' }, 'git status');`,
+    ['approval-rules', 'command-parse']), ['approval-rules']);
   });
 
   it('a SKILL.md or an agent file loads yaml when the first one is read, not with their modules', () => {

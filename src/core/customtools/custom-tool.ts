@@ -9,7 +9,7 @@ import path from 'node:path';
 import { PathError, type PathResolver } from '../fs/types';
 import { defineTool, fail, ok, type Tool, type ToolResult } from '../tools/types';
 import type { Verdict } from '../exec/command-types';
-import { decide } from '../exec/exec-decide';
+import { decide } from '../exec/judge-lazy';
 import { execEnvironment } from '../exec/exec-env';
 import { shellQuote } from '../exec/run/shell-command';
 import { JobLimitError, type Job } from '../exec/run/job-manager';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../clock';
 import type { Database, Migration } from '../storage/database';
-import { validateRule } from './approval-rules';
+import { validateRule } from './judge-lazy';
 import type { AllowlistEntry } from './command-policy';
 import type { ApprovalStore, StoredApproval } from './exec-types';
 

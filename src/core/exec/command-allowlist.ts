@@ -2,37 +2,14 @@
 // interpreters and package managers, its arguments. A bare-name entry (`ls`) matches only a bare
 // command found through PATH, so `./ls` or `/tmp/x/ls` never borrow the approval (GoClaw's
 // basename-reuse advisory).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { AllowlistEntry } from './command-policy';
 import type { Word } from './command-types';
 import { INTERPRETERS, PACKAGE_MANAGERS, viewOf, type SegmentView } from './command-view';
 import { writeTargets } from './command-writes';
+import { canonical, resolveExecutable } from './resolve-executable';
 
-const resolved = new Map<string, string | undefined>();
-
-/** The absolute, canonical path the shell would run, or undefined (not found, or a builtin). */
-export function resolveExecutable(exe: string, cwd: string, pathVar = process.env.PATH ?? ''): string | undefined {
-  if (!exe) return undefined;
-  if (exe.includes('/')) return canonical(path.resolve(cwd, exe));
-  const key = `${pathVar}\0${exe}`;
-  if (resolved.has(key)) return resolved.get(key);
-  let hit: string | undefined;
-  for (const dir of pathVar.split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue; // a relative PATH entry would make the answer depend on cwd
-    const c = path.join(dir, exe);
-    try {
-      fs.accessSync(c, fs.constants.X_OK);
-      if (fs.statSync(c).isFile()) { hit = canonical(c); break; }
-    } catch { /* not here */ }
-  }
-  resolved.set(key, hit);
-  return hit;
-}
-
-function canonical(p: string): string {
-  try { return fs.realpathSync.native(p); } catch { return p; }
-}
+export { resolveExecutable };
 
 /**
  * `*` any run of characters, `?` one; the whole argument string must match. `\\*`, `\\?` and `\\\\` stand

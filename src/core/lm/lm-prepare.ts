@@ -10,7 +10,7 @@
 // actions that write to or stop a running job. Read-only tools, commands the judge allows and calls
 // Pincer will refuse run without a VS Code confirmation (VS Code may still add its own, per its settings).
 // Everything here is free of side effects: VS Code may prepare a call it never makes.
-import { decide } from '../exec/exec-decide';
+import { decide } from '../exec/judge-lazy';
 import type { CommandPolicy } from '../exec/command-policy';
 import type { ApprovalStore, ExecHostKind } from '../exec/exec-types';
 import { parsePatch } from '../fs/patch-parse';

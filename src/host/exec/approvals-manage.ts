@@ -2,7 +2,7 @@
 // revoke) and, read-only, the allowlist from user settings (a button opens the setting).
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { validateRule } from '../../core/exec/approval-rules';
+import { validateRule } from '../../core/exec/judge-lazy';
 import type { AllowlistEntry } from '../../core/exec/command-policy';
 import type { ApprovalStore, StoredApproval } from '../../core/exec/exec-types';
 

@@ -5,7 +5,7 @@
 // shell parser the exec judge uses, so quoting works as in a terminal and nothing is left ambiguous.
 import * as vscode from 'vscode';
 import { applyEdits, modify } from 'jsonc-parser';
-import { parseCommand } from '../../core/exec/command-parse';
+import { parseCommand } from '../../core/exec/judge-lazy';
 
 export interface AddServerRequest {
   name: string;

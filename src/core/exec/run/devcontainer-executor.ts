@@ -4,7 +4,7 @@
 // needs to run and reach Docker.
 import fs from 'node:fs';
 import path from 'node:path';
-import { resolveExecutable } from '../command-allowlist';
+import { resolveExecutable } from '../resolve-executable';
 import type { Executor, RunningProcess, RunRequest } from '../exec-types';
 import { failedProcess, type OnOutput } from './pending-process';
 import { createProcessExecutor } from './process-executor';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import os from 'node:os';
-import { resolveExecutable } from '../command-allowlist';
+import { resolveExecutable } from '../resolve-executable';
 import type { Executor, RunningProcess, RunOutcome, RunRequest } from '../exec-types';
 import { deferredProcess, failedProcess, type OnOutput } from './pending-process';
 import { prepareProcessLimit } from './process-limit';

@@ -1,6 +1,6 @@
 // Which shell runs a `{ shell }` target, and how. Shared by the process executor and the sandbox
 // (which runs the same argv inside bubblewrap), so both run shell text the same way.
-import { resolveExecutable } from '../command-allowlist';
+import { resolveExecutable } from '../resolve-executable';
 import { isExecutableFile } from '../../fs/executable-file';
 
 let cachedShell: string | undefined;

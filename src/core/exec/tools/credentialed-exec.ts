@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PathError, type PathResolver } from '../../fs/types';
 import { defineTool, fail, ok, type ToolResult } from '../../tools/types';
-import { resolveExecutable } from '../command-allowlist';
+import { resolveExecutable } from '../resolve-executable';
 import { compileDenyArgs, type CredentialedBinary } from '../credentialed-config';
 import type { Executor } from '../exec-types';
 import { pollReport } from './process-report';
