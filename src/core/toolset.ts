@@ -117,9 +117,9 @@ export function createToolset(p: ToolsetPorts): Toolset {
     config: () => p.rt.currentConfig.web, searchKey: p.webSearchKey,
     askEvaluate: modules.evaluateAsk().evaluateAsker(() => exec.approver?.(), () => p.rt.currentConfig.exec.approvalTimeoutMs),
   }));
-  const build = () => {
-    guard = guardFor(p);
-    const g = guard;
+  // A rebuild makes a new guard (settings or folders changed); the first build uses the one exec was given.
+  const build = (g: PathGuard = guardFor(p)) => {
+    guard = g;
     const c = p.rt.currentConfig;
     const virtual = p.folders().length ? [] : (p.virtualFolders?.() ?? []);
     const fsGuard: PathResolver = virtual.length ? new LexicalPathGuard({ folders: virtual, denyPaths: c.fs.denyPaths, fs: p.fs }) : g;
@@ -184,8 +184,8 @@ export function createToolset(p: ToolsetPorts): Toolset {
     registered = offered.map((t) => t.name);
     p.rt.replaceTools(offered);
   };
-  build();
-  return { rebuild: build, guard: () => guard, hidden: () => hidden };
+  build(guard);
+  return { rebuild: () => build(), guard: () => guard, hidden: () => hidden };
 }
 
 /**
