@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { WORKSPACE_MCP_FILES } from '../core/mcp/config-read';
+import { WORKSPACE_MCP_FILES } from '../core/mcp/workspace-files';
 import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { PincerRuntime } from '../core/runtime';
 import type { McpHost } from './mcp/mcp-host';

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
+import { WORKSPACE_MCP_FILES } from './workspace-files';
 import {
   rawInputSchema, rawServerSchema, transportFromSpelling, TRANSPORT_NAMES,
   type McpInput, type McpServerDefinition, type McpSource, type RawServer,
@@ -19,8 +20,7 @@ export interface McpConfigRead {
 
 const EMPTY = (): McpConfigRead => ({ servers: [], inputs: [], problems: [] });
 
-/** The workspace files read, in order; the first definition of a name wins. */
-export const WORKSPACE_MCP_FILES: readonly string[] = ['.vscode/mcp.json', '.mcp.json', '.cursor/mcp.json'];
+export { WORKSPACE_MCP_FILES };
 
 function zodProblem(file: string, prefix: string, error: z.ZodError): string {
   const i = error.issues[0];

@@ -5,7 +5,7 @@
 // person (elicitation) and, when the chat's model is handed in, the model (sampling; the person allows it).
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { WORKSPACE_MCP_FILES } from '../../core/mcp/config-read';
+import { WORKSPACE_MCP_FILES } from '../../core/mcp/workspace-files';
 import type { ModelProvider } from '../../core/agent/model-types';
 import type { DestructiveAskDeps } from '../../core/mcp/destructive-ask';
 import { answerElicitation } from '../../core/mcp/elicitation';

@@ -6,7 +6,7 @@ import type { PincerRuntime } from '../../core/runtime';
 import type { ResultDocuments } from '../result-documents';
 import { McpServersView, type McpViewHost } from './mcp-view';
 import { mcpStatusBar, mcpViewCommands, type McpStatus } from './mcp-view-actions';
-import { addMcpServer, type AddServerRequest } from './mcp-view-add';
+import type { AddServerRequest } from './mcp-view-add';
 import { disabledServers } from './mcp-view-disabled';
 
 export interface McpViewParts extends vscode.Disposable {
@@ -28,6 +28,9 @@ export function registerMcpView(
     commands: {
       ...mcpViewCommands({ host, view, rt, docs, state: context.workspaceState, attachToChat }),
       'pincer.mcp.addServer': async (request?: Partial<AddServerRequest>) => {
+        // Required at the first add: its JSONC editor and the command parser are not evaluated at load.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { addMcpServer } = require('./mcp-view-add') as typeof import('./mcp-view-add');
         const where = await addMcpServer(folder(), new Set(view.rows().map((r) => r.name)), request);
         view.refresh();
         return where;

@@ -4,7 +4,6 @@
 // disabled), and its tools as children. It holds no MCP code of its own: the client bundle loads only
 // when a server is defined (mcp-lazy.ts), and until then the view lists the definitions it reads.
 import * as vscode from 'vscode';
-import { readMcpDefinitions } from '../../core/mcp/mcp-setup';
 import type { McpServerDefinition } from '../../core/mcp/server-definition';
 import type { McpManager } from '../../core/mcp/mcp-manager';
 
@@ -83,6 +82,10 @@ export class McpServersView implements vscode.TreeDataProvider<McpTreeNode>, vsc
   private definitions(): McpServerDefinition[] {
     const cfg = vscode.workspace.getConfiguration('pincer').inspect<unknown>('mcp.servers');
     const ws = cfg?.workspaceFolderValue ?? cfg?.workspaceValue;
+    // Required when the view first lists its rows: the reader (its schemas and JSONC parser) is not
+    // evaluated when the runtime loads. A literal path, so that esbuild bundles it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { readMcpDefinitions } = require('../../core/mcp/mcp-setup') as typeof import('../../core/mcp/mcp-setup');
     return readMcpDefinitions({
       workspaceFolder: this.d.folder(),
       userServers: cfg?.globalValue === undefined ? undefined : { value: cfg.globalValue, file: 'user settings (pincer.mcp.servers)' },
