@@ -52,13 +52,28 @@ function summarizeArgs(args: unknown): string {
   return s.length > 300 ? `${s.slice(0, 300)}…` : s;
 }
 
-export async function executeCall(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext, opts: CallOptions = {}): Promise<ToolResult> {
+/**
+ * Never throws: whatever goes wrong before or after the tool runs is a rejected promise, as from an
+ * async function. Not an async function itself: a call that runs resolves with its finished result
+ * in the step that hears the tool's answer (runWithLimits), without the two steps of awaiting it here.
+ */
+export function executeCall(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext, opts: CallOptions = {}): Promise<ToolResult> {
+  try {
+    const r = pipeline(reg, name, rawArgs, ctx, opts);
+    return r instanceof Promise ? r : Promise.resolve(r);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function pipeline(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContext, opts: CallOptions): ToolResult | Promise<ToolResult> {
   const { scrubber, rateLimiter, loops, policy } = reg.deps;
-  const id = `c${++seq}`;
+  // The call's id (`c<n>`) is made only for the events that carry it.
+  const n = ++seq;
   const startedAt = reg.clock.now();
   const t0 = performance.now();
-  const resolved = reg.resolve(name);
-  const tool = resolved?.tool;
+  // A registered name first (every call but an alias's): resolve() makes an object per call.
+  const tool = reg.get(name) ?? reg.resolve(name)?.tool;
   const toolName = tool?.name ?? name;
   // Loops are judged per run: an agent's turn, or one call a person started (see ToolContext.turnId).
   const run = ctx.turnId ?? ctx.sessionKey;
@@ -100,7 +115,7 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
     // log in the editor); a CLI run or the MCP server has no listener and pays nothing for it.
     if (reg.onCallEnd.listening) {
       reg.onCallEnd.fire({
-        id, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
+        id: `c${n}`, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
         startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
         message: outcome === 'ok' ? undefined : oneLine(out.forLLM),
         loopWarning, truncated: capped.truncated || undefined, ...extra,
@@ -133,82 +148,124 @@ export async function executeCall(reg: Registry, name: string, rawArgs: unknown,
   const args = parseArguments(tool.name, tool.parameters, rawArgs, opts.malformed);
   if (!args.ok) return finish(fail(args.message, { details: { argumentError: args.kind } }), 'invalid');
 
-  if (reg.onCallStart.listening) reg.onCallStart.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
+  if (reg.onCallStart.listening) reg.onCallStart.fire({ id: `c${n}`, tool: tool.name, sessionKey: ctx.sessionKey, channel: ctx.channel, startedAt });
   const exclusive = tool.capability !== 'read-only';
+  const start = (release: () => void, now: number): Promise<ToolResult> => runWithLimits(reg, tool, args.value, ctx, n, now, (result, outcome) => {
+    try {
+      return finish(result, outcome);
+    } finally {
+      release();
+    }
+  }, release);
   const quick = reg.locks.tryAcquire(ctx.sessionKey, exclusive);
-  const release = quick ?? await reg.locks.acquire(ctx.sessionKey, exclusive);
-  try {
-    // A call that did not wait for the lock starts when it was made (the clock is not read again).
-    const { result, outcome } = await runWithLimits(reg, tool, args.value, ctx, id, quick ? startedAt : reg.clock.now());
-    return finish(result, outcome);
-  } finally {
-    release();
-  }
+  // A call that did not wait for the lock starts when it was made (the clock is not read again).
+  if (quick) return start(quick, startedAt);
+  return reg.locks.acquire(ctx.sessionKey, exclusive).then((release) => start(release, reg.clock.now()));
 }
 
-/** `now`: the call's start on the registry's clock. */
-async function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, id: string, now: number): Promise<{ result: ToolResult; outcome: Outcome }> {
-  if (ctx.signal.aborted) return { result: fail(`${tool.name} was cancelled before it started.`), outcome: 'cancelled' };
+/** How a call that ran ended, as the pipeline records it. */
+type Ended = (result: ToolResult, outcome: Outcome) => ToolResult;
+
+/** A tool's answer as the pipeline's result and outcome. */
+function answered(tool: Tool, result: ToolResult, end: Ended): ToolResult {
+  if (!result || typeof result.forLLM !== 'string') return end(fail(`${tool.name} returned no usable result (an internal error in the tool).`), 'error');
+  // A tool's own outcome other than ok makes the result an error, whatever isError said.
+  const own = result.outcome && result.outcome !== 'ok' ? result.outcome : result.isError ? 'error' : 'ok';
+  return end(own === 'ok' ? result : { ...result, isError: true }, CALL_OUTCOME[own]);
+}
+
+/** A call that threw, was stopped or timed out, as the pipeline's result and outcome. */
+function failed(tool: Tool, call: CallAbort, e: unknown, end: Ended): ToolResult {
+  if (e instanceof CallTimeout) return end(fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), 'timeout');
+  if (call.aborted) return end(fail(`${tool.name} was cancelled by the user.`), 'cancelled');
+  const known = knownErrorResult(e);
+  if (known) return end(known, 'error');
+  const msg = e instanceof Error ? e.message : String(e);
+  return end(fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), 'error');
+}
+
+/**
+ * Runs the tool under its limits and resolves with `end`'s result: in the same step that hears the
+ * tool's answer (no promise of its own to settle and await in between), or one step after the abort
+ * (a timeout or the caller's Stop), so that what the abort's listeners do comes first as before.
+ * `n`: the call's number (its id is `c<n>`); `now`: the call's start on the registry's clock; `release` gives the session lock back when the
+ * limits' set-up fails (`end` does otherwise).
+ */
+function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContext, n: number, now: number, end: Ended, release: () => void): Promise<ToolResult> {
+  if (ctx.signal.aborted) return settledWith(() => end(fail(`${tool.name} was cancelled before it started.`), 'cancelled'));
   const own = tool.timeoutMs ?? (tool.interactive ? Infinity : reg.limits.defaultTimeoutMs);
   // setTimeout takes at most 2^31-1 ms; a longer budget is the same as none for a call.
   const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
-  // Only this function aborts the call, so it settles the call's promise itself (no listener of its own).
-  const call = new CallAbort();
-  let stop: (reason: unknown) => void = () => undefined;
-  const abort = (reason: unknown) => {
-    if (call.abort(reason)) stop(reason);
-  };
-  const callCtx = callContext(ctx, now + budget, call);
-  const callerStop = () => abort(ctx.signal.reason ?? new Error('cancelled'));
-  let timer: CallTimer | undefined;
-  let forgetCaller: (() => void) | undefined;
-  try {
-    // The tool starts first and the limits are armed while it waits: what a call does before its
-    // first await (an MCP call's request is written there) is not held up by their set-up, and
-    // nothing can abort it in between (its synchronous part cannot be interrupted).
-    let running: Promise<ToolResult>;
+  return new Promise<ToolResult>((resolve, reject) => {
+    let timer: CallTimer | undefined;
+    let forgetCaller: (() => void) | undefined;
+    const settle = (make: () => ToolResult) => {
+      cancelCallTimer(timer);
+      forgetCaller?.();
+      try {
+        resolve(make());
+      } catch (e) {
+        reject(e);
+      }
+    };
+    // Only this function aborts the call: the first abort settles it, and the tool's answer after
+    // that is not heard (call.aborted).
+    const call = new CallAbort();
+    const abort = (reason: unknown) => {
+      if (call.abort(reason)) void Promise.resolve().then(() => settle(() => failed(tool, call, reason, end)));
+    };
+    const callerStop = () => abort(ctx.signal.reason ?? new Error('cancelled'));
     try {
-      running = tool.execute(args, callCtx);
+      const callCtx = callContext(ctx, now + budget, call);
+      // The tool starts first and the limits are armed while it waits: what a call does before its
+      // first await (an MCP call's request is written there) is not held up by their set-up, and
+      // nothing can abort it in between (its synchronous part cannot be interrupted).
+      let running: Promise<ToolResult>;
+      try {
+        running = tool.execute(args, callCtx);
+      } catch (e) {
+        running = Promise.reject(e);
+      }
+      Promise.resolve(running).then(
+        (result) => call.aborted || settle(() => answered(tool, result, end)),
+        (e: unknown) => call.aborted || settle(() => failed(tool, call, e, end)),
+      );
+      // One listener per caller's signal, shared by its calls (call-context.ts).
+      forgetCaller = onCallerAbort(ctx.signal, callerStop);
+      if (ctx.signal.aborted) callerStop();
+      // One entry per call in the calls' shared timer (call-timers.ts): it fires the slow-call notice
+      // first when that comes before the budget, then waits out the rest of the budget. Both count
+      // from the call's start, not from here (a tool's synchronous part may have been long).
+      const slowAfter = reg.timing.slowThresholdMs(tool.name);
+      const timeout = () => abort(new CallTimeout(budget));
+      const started = reg.clock.now() - now;
+      // Not armed when the call already ended (an abort above, or nothing left to wait for).
+      if (!call.aborted) {
+        timer = !tool.interactive && slowAfter < budget
+          ? callAfter(Math.max(0, slowAfter - started), () => {
+            timer = callAfter(Math.max(0, budget - Math.max(slowAfter, started)), timeout);
+            reg.onSlow.fire({ id: `c${n}`, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
+          })
+          : callAfter(Math.max(0, budget - started), timeout);
+      }
     } catch (e) {
-      running = Promise.reject(e);
+      // The limits' own set-up failed (not the tool): the call ends with that error, as it did
+      // when this was an async function, and the lock is given back. The tool, if it started, is
+      // stopped, and its answer is not heard (call.aborted).
+      call.abort(e);
+      cancelCallTimer(timer);
+      forgetCaller?.();
+      release();
+      reject(e);
     }
-    const settled = new Promise<ToolResult>((resolve, reject) => {
-      stop = reject;
-      running.then(resolve, reject);
-    });
-    // One listener per caller's signal, shared by its calls (call-context.ts).
-    forgetCaller = onCallerAbort(ctx.signal, callerStop);
-    if (ctx.signal.aborted) callerStop();
-    // One entry per call in the calls' shared timer (call-timers.ts): it fires the slow-call notice
-    // first when that comes before the budget, then waits out the rest of the budget. Both count
-    // from the call's start, not from here (a tool's synchronous part may have been long).
-    const slowAfter = reg.timing.slowThresholdMs(tool.name);
-    const timeout = () => abort(new CallTimeout(budget));
-    const started = reg.clock.now() - now;
-    timer = !tool.interactive && slowAfter < budget
-      ? callAfter(Math.max(0, slowAfter - started), () => {
-        timer = callAfter(Math.max(0, budget - Math.max(slowAfter, started)), timeout);
-        reg.onSlow.fire({ id, tool: tool.name, sessionKey: ctx.sessionKey, elapsedMs: slowAfter, thresholdMs: slowAfter });
-      })
-      : callAfter(Math.max(0, budget - started), timeout);
-    const result = await settled;
-    if (!result || typeof result.forLLM !== 'string') {
-      return { result: fail(`${tool.name} returned no usable result (an internal error in the tool).`), outcome: 'error' };
-    }
-    // A tool's own outcome other than ok makes the result an error, whatever isError said.
-    const own = result.outcome && result.outcome !== 'ok' ? result.outcome : result.isError ? 'error' : 'ok';
-    return { result: own === 'ok' ? result : { ...result, isError: true }, outcome: CALL_OUTCOME[own] };
+  });
+}
+
+/** `make`'s result as a promise (rejected when it throws). */
+function settledWith(make: () => ToolResult): Promise<ToolResult> {
+  try {
+    return Promise.resolve(make());
   } catch (e) {
-    if (e instanceof CallTimeout) {
-      return { result: fail(`${tool.name} ${e.message} and was stopped. Narrow the request, or split it into smaller steps.`), outcome: 'timeout' };
-    }
-    if (call.aborted) return { result: fail(`${tool.name} was cancelled by the user.`), outcome: 'cancelled' };
-    const known = knownErrorResult(e);
-    if (known) return { result: known, outcome: 'error' };
-    const msg = e instanceof Error ? e.message : String(e);
-    return { result: fail(`${tool.name} failed: ${msg}`, { details: { exception: e instanceof Error ? e.name : typeof e } }), outcome: 'error' };
-  } finally {
-    cancelCallTimer(timer);
-    forgetCaller?.();
+    return Promise.reject(e);
   }
 }

@@ -16,6 +16,18 @@ function free(l: Lock, exclusive: boolean): boolean {
 
 export class SessionLocks {
   private locks = new Map<string, Lock>();
+  /**
+   * The last lock dropped when its session went idle, taken by the next session that needs one: back
+   * to back calls of one session would otherwise make a lock (and its queue) per call. A dropped lock
+   * has no holder and no waiter, and a release called twice does nothing, so reusing it is safe.
+   */
+  private spare: Lock | undefined;
+
+  private fresh(): Lock {
+    const l = this.spare ?? new Lock();
+    this.spare = undefined;
+    return l;
+  }
 
   /**
    * The lock at once, when nobody holds it against this call and nobody waits before it; undefined
@@ -24,14 +36,14 @@ export class SessionLocks {
   tryAcquire(session: string, exclusive: boolean): (() => void) | undefined {
     const held = this.locks.get(session);
     if (held && (held.queue.length > 0 || !free(held, exclusive))) return undefined;
-    const l = held ?? new Lock();
+    const l = held ?? this.fresh();
     if (!held) this.locks.set(session, l);
     return this.take(session, l, exclusive);
   }
 
   async acquire(session: string, exclusive: boolean): Promise<() => void> {
     let lock = this.locks.get(session);
-    if (!lock) this.locks.set(session, (lock = new Lock()));
+    if (!lock) this.locks.set(session, (lock = this.fresh()));
     const l = lock;
     const canRun = () => free(l, exclusive) && (l.queue.length === 0 || l.queue[0].wake === wake);
     let wake: () => void = () => undefined;
@@ -66,6 +78,7 @@ export class SessionLocks {
       if (free(l, next.exclusive)) next.wake();
     } else if (!l.writer && l.readers === 0) {
       this.locks.delete(session);
+      this.spare = l;
     }
   }
 
