@@ -15,9 +15,9 @@ const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gf
 
 /**
  * The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a
- * compiled source), and those of Pincer's own exec modules named in `ownExec` (`command-parse`…).
+ * compiled source), and those of Pincer's own modules named in `own` (`exec/command-parse`…).
  */
-function lazyLoadedAfter(steps: string, ownExec: string[] = []): string[] {
+function lazyLoadedAfter(steps: string, own: string[] = []): string[] {
   const script = `
 const path = require('node:path');
 const load = (p) => require(path.join(${JSON.stringify(compiled)}, p));
@@ -25,11 +25,11 @@ const load = (p) => require(path.join(${JSON.stringify(compiled)}, p));
   ${steps}
   const packages = Object.keys(require.cache).map((f) => /node_modules[\\\\/]((@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(f)?.[1]).filter(Boolean).map((p) => p.replace(/\\\\/g, '/'));
   // The judge and its parts are Pincer's own files: named as a package would be.
-  for (const own of ['command-judge', ...${JSON.stringify(ownExec)}]) if (Object.keys(require.cache).some((f) => f.endsWith(path.join('exec', own + '.js')))) packages.push(own);
+  for (const own of ['exec/command-judge', ...${JSON.stringify(own)}]) if (Object.keys(require.cache).some((f) => f.endsWith(path.join(...own.split('/')) + '.js'))) packages.push(own === 'exec/command-judge' ? 'command-judge' : own);
   process.stdout.write(JSON.stringify([...new Set(packages)]));
 })().catch((e) => { console.error(e); process.exit(1); });`;
   const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as string[];
-  return loaded.filter((p) => LAZY.includes(p) || p === 'command-judge' || ownExec.includes(p));
+  return loaded.filter((p) => LAZY.includes(p) || p === 'command-judge' || own.includes(p));
 }
 
 const ctx = `{ sessionKey: 't', agentId: 'default', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: Date.now() + 60000, workspaceTrusted: true }`;
@@ -87,11 +87,29 @@ describe('lazily loaded libraries', () => {
     assert.deepEqual(lazyLoadedAfter(`
       load('core/exec/approval-store.js'); load('core/lm/lm-prepare.js'); load('core/customtools/custom-tool.js');
       load('core/customtools/definition.js'); load('core/exec/run/process-executor.js'); load('core/mcp/workspace-files.js');`,
-    ['command-parse', 'command-walk', 'approval-rules', 'command-allowlist', 'exec-decide']), []);
+    ['exec/command-parse', 'exec/command-walk', 'exec/approval-rules', 'exec/command-allowlist', 'exec/exec-decide']), []);
     assert.deepEqual(lazyLoadedAfter(`
       const { MemoryApprovalStore } = load('core/exec/approval-store.js');
       await new MemoryApprovalStore().add({ executable: '/usr/bin/git', args: 'status' }, 'git status');`,
-    ['approval-rules', 'command-parse']), ['approval-rules']);
+    ['exec/approval-rules', 'exec/command-parse']), ['exec/approval-rules']);
+  });
+
+  it('custom tools, teams and cron jobs load their definitions\' schemas only when there is one to read', () => {
+    const own = ['customtools/definition', 'teams/team-definition', 'automation/cron-schedule', 'jsonc-parser'];
+    assert.deepEqual(lazyLoadedAfter(`
+      const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'pincer-lazy-'));
+      const { readCustomTools } = load('core/customtools/sources.js');
+      const { readTeams } = load('core/teams/team-sources.js');
+      load('core/automation/cron-scheduler.js');
+      const r = readCustomTools({ workspaceFolder: dir, workspaceTrusted: true });
+      const t = readTeams(dir, {});
+      require('node:fs').rmSync(dir, { recursive: true });
+      if (r.definitions.length || t.teams.length) throw new Error('nothing was defined');`, own), []);
+    assert.deepEqual(lazyLoadedAfter(`
+      const { readCustomTools } = load('core/customtools/sources.js');
+      const { readTeams } = load('core/teams/team-sources.js');
+      readCustomTools({ user: { value: [], file: 'user settings' }, workspaceTrusted: true });
+      readTeams(undefined, { crabs: { lead: 'default' } });`, own).sort(), ['customtools/definition', 'teams/team-definition']);
   });
 
   it('a SKILL.md or an agent file loads yaml when the first one is read, not with their modules', () => {

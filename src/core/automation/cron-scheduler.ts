@@ -5,8 +5,14 @@
 // bring a week of runs. What a run does is the runner's (an agent turn, or a command through exec's
 // judge, approvals and host): a run that waits for an approval waits like any command.
 import { systemClock, type Clock } from '../clock';
-import { nextRunAfter } from './cron-schedule';
 import type { CronJob, CronOutcome, CronRun, CronStore } from './cron-store';
+
+/**
+ * The schedules' schemas and arithmetic, required when a job is first due: the scheduler starts with
+ * every window, most of which have no job. A literal path, so that esbuild bundles it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const nextRunAfter: typeof import('./cron-schedule').nextRunAfter = (s, after, anchor) => (require('./cron-schedule') as typeof import('./cron-schedule')).nextRunAfter(s, after, anchor);
 
 export interface CronRunResult {
   outcome: CronOutcome;

@@ -4,8 +4,18 @@
 // and every broken one, is reported with its file and field and left out. Nothing here runs anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { readDefinitions, type CustomToolDefinition, type CustomToolSource } from './definition';
+import type { ParseError } from 'jsonc-parser';
+import type { CustomToolDefinition, CustomToolSource } from './definition';
+
+/**
+ * The definitions' schemas and the JSONC parser, required when there is a definition to read: a window
+ * with no custom tools (most) does not evaluate them when the runtime loads. Literal paths, so that
+ * esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const definition = () => require('./definition') as typeof import('./definition');
+const jsonc = () => require('jsonc-parser') as typeof import('jsonc-parser');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The workspace folder that holds definition files, one tool (or an array of tools) per `*.json`. */
 export const CUSTOM_TOOLS_DIR = path.join('.pincer', 'tools');
@@ -32,7 +42,7 @@ export interface CustomToolsRead {
 export function readCustomTools(input: CustomToolsInput): CustomToolsRead {
   const out: CustomToolsRead = { definitions: [], problems: [], skipped: [] };
   const add = (value: unknown, source: CustomToolSource) => {
-    const r = readDefinitions(value, source);
+    const r = definition().readDefinitions(value, source);
     out.problems.push(...r.problems);
     for (const d of r.definitions) {
       const first = out.definitions.find((x) => x.name === d.name);
@@ -82,7 +92,8 @@ function readFile(file: string): unknown {
     return new FileProblem(`${file}: cannot be read: ${(e as Error).message}`);
   }
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  const { parse, printParseErrorCode } = jsonc();
+  const value: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length) return new FileProblem(`${file}: (file): ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`);
   return value;
 }

@@ -3,14 +3,24 @@
 // problem named by its file or setting. The editor reads them again when a file or the setting changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mergeTeams, parseSettingsTeams, parseTeamFile, type TeamDefinition } from './team-definition';
+import type { TeamDefinition } from './team-definition';
+
+/**
+ * The definitions' schemas, required when there is a team to read: a window without teams (most) does
+ * not evaluate them when the runtime loads. A literal path, so that esbuild bundles it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const definitions = () => require('./team-definition') as typeof import('./team-definition');
+
+/** An unset `pincer.teams`, or its default (no team). */
+function noSettingTeams(setting: unknown): boolean {
+  return setting === undefined || setting === null || (typeof setting === 'object' && !Array.isArray(setting) && Object.keys(setting).length === 0);
+}
 
 export const TEAMS_DIR = path.join('.pincer', 'teams');
 
 export function readTeams(folder: string | undefined, setting: unknown): { teams: TeamDefinition[]; problems: string[] } {
-  const fromSettings = parseSettingsTeams(setting);
-  const files: TeamDefinition[] = [];
-  const problems = [...fromSettings.errors];
+  const problems: string[] = [];
   const dir = folder && path.join(folder, TEAMS_DIR);
   let names: string[] = [];
   try {
@@ -18,6 +28,11 @@ export function readTeams(folder: string | undefined, setting: unknown): { teams
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${dir}: ${(e as Error).message}`);
   }
+  if (!names.length && noSettingTeams(setting)) return { teams: [], problems };
+  const { mergeTeams, parseSettingsTeams, parseTeamFile } = definitions();
+  const fromSettings = parseSettingsTeams(setting);
+  problems.unshift(...fromSettings.errors);
+  const files: TeamDefinition[] = [];
   for (const name of names) {
     const file = path.join(dir!, name);
     let text: string;
