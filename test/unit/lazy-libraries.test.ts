@@ -94,8 +94,8 @@ describe('lazily loaded libraries', () => {
     ['exec/approval-rules', 'exec/command-parse']), ['exec/approval-rules']);
   });
 
-  it('custom tools, teams and cron jobs load their definitions\' schemas only when there is one to read', () => {
-    const own = ['customtools/definition', 'teams/team-definition', 'automation/cron-schedule', 'jsonc-parser'];
+  it('custom tools, teams, agents and cron jobs load their definitions\' schemas only when there is one to read', () => {
+    const own = ['customtools/definition', 'teams/team-definition', 'automation/cron-schedule', 'jsonc-parser', 'agents/agent-fields', 'agents/agent-file'];
     assert.deepEqual(lazyLoadedAfter(`
       const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'pincer-lazy-'));
       const { readCustomTools } = load('core/customtools/sources.js');
@@ -103,13 +103,18 @@ describe('lazily loaded libraries', () => {
       load('core/automation/cron-scheduler.js');
       const r = readCustomTools({ workspaceFolder: dir, workspaceTrusted: true });
       const t = readTeams(dir, {});
+      const { AgentRegistry } = load('core/agents/agent-registry.js');
+      const agents = new AgentRegistry();
+      agents.setSettings({}); agents.setWorkspace([]); agents.setForeign([]);
       require('node:fs').rmSync(dir, { recursive: true });
       if (r.definitions.length || t.teams.length) throw new Error('nothing was defined');`, own), []);
     assert.deepEqual(lazyLoadedAfter(`
       const { readCustomTools } = load('core/customtools/sources.js');
       const { readTeams } = load('core/teams/team-sources.js');
       readCustomTools({ user: { value: [], file: 'user settings' }, workspaceTrusted: true });
-      readTeams(undefined, { crabs: { lead: 'default' } });`, own).sort(), ['customtools/definition', 'teams/team-definition']);
+      readTeams(undefined, { crabs: { lead: 'default' } });
+      new (load('core/agents/agent-registry.js').AgentRegistry)().setSettings({ crabs: { type: 'predefined' } });`, own).sort(),
+    ['agents/agent-fields', 'agents/agent-file', 'customtools/definition', 'teams/team-definition']);
   });
 
   it('a SKILL.md or an agent file loads yaml when the first one is read, not with their modules', () => {

@@ -14,12 +14,23 @@
 //   closed, so a typo in `type:` never lets the model rewrite files meant to be shared and fixed.
 // - `onDidChange` fires only when the effective set of definitions (or problems) changed.
 import { Emitter } from '../events';
-import { AGENT_ID_PATTERN } from './agent-fields';
-import { agentIdFromFile, parseAgentFile, parseSettingsAgents } from './agent-file';
-import { foreignIdFromFile, parseForeignAgentFile } from './foreign-agent-file';
+import { definesNothing } from '../setting-value';
 import type { ForeignFormat } from './foreign-tools';
 import { knownStaticNames } from '../policy/groups';
 import { DEFAULT_AGENT_ID, type AgentDefinition } from './types';
+
+/**
+ * The agent files' readers and their schemas, required when there is a file or a setting to read: a
+ * window without agents of its own does not evaluate them when the runtime loads. Literal paths, so
+ * that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const readers = {
+  fields: () => require('./agent-fields') as typeof import('./agent-fields'),
+  pincer: () => require('./agent-file') as typeof import('./agent-file'),
+  foreign: () => require('./foreign-agent-file') as typeof import('./foreign-agent-file'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export const DEFAULT_AGENT: Readonly<AgentDefinition> = Object.freeze({
   id: DEFAULT_AGENT_ID,
@@ -88,12 +99,12 @@ export class AgentRegistry {
     const layer = emptyLayer();
     const warnings: string[] = [];
     for (const { file, text } of files) {
-      const r = parseAgentFile(file, text);
+      const r = readers.pincer().parseAgentFile(file, text);
       warnings.push(...r.warnings);
       if (!r.agent) {
         layer.problems.push(...r.errors);
-        const id = agentIdFromFile(file);
-        if (AGENT_ID_PATTERN.test(id) && /\.md$/i.test(file) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
+        const id = readers.pincer().agentIdFromFile(file);
+        if (readers.fields().AGENT_ID_PATTERN.test(id) && /\.md$/i.test(file) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
         continue;
       }
       const id = r.agent.id;
@@ -118,12 +129,12 @@ export class AgentRegistry {
     const warnings: string[] = [];
     const pincerNames = knownStaticNames();
     for (const { format, file, text } of files) {
-      const r = parseForeignAgentFile(format, file, text, pincerNames);
+      const r = readers.foreign().parseForeignAgentFile(format, file, text, pincerNames);
       warnings.push(...r.warnings);
       if (!r.agent) {
         layer.problems.push(...r.errors);
-        const id = foreignIdFromFile(file);
-        if (AGENT_ID_PATTERN.test(id) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
+        const id = readers.foreign().foreignIdFromFile(file);
+        if (readers.fields().AGENT_ID_PATTERN.test(id) && !layer.agents.has(id) && !layer.failed.has(id)) layer.failed.set(id, file);
         continue;
       }
       const id = r.agent.id;
@@ -141,7 +152,7 @@ export class AgentRegistry {
 
   /** Replaces the settings agents with the value of `pincer.agents`. */
   setSettings(value: unknown): void {
-    const r = parseSettingsAgents(value);
+    const r = definesNothing(value) ? { agents: [], failedIds: [], errors: [], warnings: [] } : readers.pincer().parseSettingsAgents(value);
     const layer = emptyLayer();
     for (const a of r.agents) layer.agents.set(a.id, a);
     for (const id of r.failedIds) layer.failed.set(id, undefined);

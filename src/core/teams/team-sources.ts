@@ -3,6 +3,7 @@
 // problem named by its file or setting. The editor reads them again when a file or the setting changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { definesNothing } from '../setting-value';
 import type { TeamDefinition } from './team-definition';
 
 /**
@@ -11,11 +12,6 @@ import type { TeamDefinition } from './team-definition';
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const definitions = () => require('./team-definition') as typeof import('./team-definition');
-
-/** An unset `pincer.teams`, or its default (no team). */
-function noSettingTeams(setting: unknown): boolean {
-  return setting === undefined || setting === null || (typeof setting === 'object' && !Array.isArray(setting) && Object.keys(setting).length === 0);
-}
 
 export const TEAMS_DIR = path.join('.pincer', 'teams');
 
@@ -28,7 +24,7 @@ export function readTeams(folder: string | undefined, setting: unknown): { teams
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${dir}: ${(e as Error).message}`);
   }
-  if (!names.length && noSettingTeams(setting)) return { teams: [], problems };
+  if (!names.length && definesNothing(setting)) return { teams: [], problems };
   const { mergeTeams, parseSettingsTeams, parseTeamFile } = definitions();
   const fromSettings = parseSettingsTeams(setting);
   problems.unshift(...fromSettings.errors);
