@@ -124,10 +124,13 @@ export class McpConnection {
     return (client.callTool({ name: tool, arguments: args }, undefined, {
       signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
       onprogress: onProgress ? (p) => onProgress(p.progress, p.total, p.message) : undefined,
-    }) as Promise<CallToolResult>).then(then ?? ((r) => r as T), (e: unknown) => {
-      throw this.explain(e);
-    });
+    }) as Promise<CallToolResult>).then(then ?? ((r) => r as T), this.rethrow);
   }
+
+  /** A failed call's error, explained (one function for every call, not one per call). */
+  private readonly rethrow = (e: unknown): never => {
+    throw this.explain(e);
+  };
 
   async close(): Promise<void> {
     this.setState('closed');

@@ -52,13 +52,14 @@ async function imageOf(b: Extract<Block, { type: 'image' }>, where: string, sent
 }
 
 /**
- * `source` names the server and tool (`mcp:<server>/<tool>`); `signal` stops the fitting of its
- * images, and is asked for only when there are images. A result without images is rendered at once.
+ * `source` names the server and tool (`mcp:<server>/<tool>`); the call's `signal` (read from the
+ * call's context, which makes it on first read) stops the fitting of its images, and is read only
+ * when there are images. A result without images is rendered at once.
  */
-export function toToolResult(source: string, r: CallToolResult, signal?: () => AbortSignal): ToolResult | Promise<ToolResult> {
+export function toToolResult(source: string, r: CallToolResult, call?: { readonly signal: AbortSignal }): ToolResult | Promise<ToolResult> {
   const content = Array.isArray(r.content) ? r.content : [];
   if (!content.some((b) => b.type === 'image')) return resultOf(source, r, content.map(renderBlock), []);
-  return withImages(source, r, content, signal?.());
+  return withImages(source, r, content, call?.signal);
 }
 
 async function withImages(source: string, r: CallToolResult, content: Block[], signal?: AbortSignal): Promise<ToolResult> {

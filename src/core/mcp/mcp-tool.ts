@@ -47,7 +47,7 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
     const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;
     // The call's own AbortSignal is made only for a result with images (their fitting can be stopped).
     return conn.callTool(t.name, args as Record<string, unknown>, { signal: sdkSignal(ctx), timeoutMs: sdkTimeoutMs, onProgress },
-      (r) => toToolResult(source, r, () => ctx.signal));
+      (r) => toToolResult(source, r, ctx));
   };
   // Not through defineTool: its wrapper only turns the path guard's and memory's known errors into
   // results, which a server's call never throws (the pipeline maps them anyway), and it would cost
