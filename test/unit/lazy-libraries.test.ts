@@ -117,6 +117,13 @@ describe('lazily loaded libraries', () => {
     ['agents/agent-fields', 'agents/agent-file', 'customtools/definition', 'teams/team-definition']);
   });
 
+  it('the file tools\' routing and the user id load none of the memory\'s stores (they load when the memory opens)', () => {
+    assert.deepEqual(lazyLoadedAfter(`
+      load('core/memory/fs-interceptor.js');
+      if (!load('core/memory/memory-user.js').memoryUserId(undefined)) throw new Error('no user');`,
+    ['memory/memory-store', 'memory/fts-query', 'memory/memory-services']), []);
+  });
+
   it('a SKILL.md or an agent file loads yaml when the first one is read, not with their modules', () => {
     assert.deepEqual(lazyLoadedAfter(`load('core/skills/skill-file.js'); load('core/agents/agent-file.js');`), []);
     assert.deepEqual(lazyLoadedAfter(`

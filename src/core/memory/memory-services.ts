@@ -1,6 +1,5 @@
 // Memory and context files over one workspace database: the stores and the routing service in front
 // of them. The extension and the CLI open them alike; only where embeddings come from differs.
-import os from 'node:os';
 import type { AgentRegistry } from '../agents/agent-registry';
 import type { Database } from '../storage/database';
 import { ContextStore, type ContextFiles } from './context-store';
@@ -36,21 +35,4 @@ export function openMemoryServices(db: Database, opts: MemoryServicesOptions): M
   return { memory, context, routed, revisions };
 }
 
-/** Whose memory and per-user context files these are: pincer.user, else the OS user name. */
-export function memoryUserId(configured: string | undefined): string {
-  return configured || (osUserName ??= readOsUserName());
-}
-
-/**
- * Read once per process: the file tools ask for the user on every call, a process's user does not
- * change, and os.userInfo() is a password-database lookup (tens of µs, more on a busy machine).
- */
-let osUserName: string | undefined;
-
-function readOsUserName(): string {
-  try {
-    return os.userInfo().username || 'user';
-  } catch {
-    return 'user';
-  }
-}
+export { memoryUserId } from './memory-user';

@@ -4,7 +4,8 @@
 // keyword-only and says so once.
 import * as vscode from 'vscode';
 import type { EmbeddingProvider } from '../../core/memory/embeddings';
-import { memoryUserId, openMemoryServices, type MemoryServices } from '../../core/memory/memory-services';
+import type { MemoryServices } from '../../core/memory/memory-services';
+import { memoryUserId } from '../../core/memory/memory-user';
 import type { TeamMemory } from '../../core/memory/team-memory-router';
 import type { PincerRuntime } from '../../core/runtime';
 import type { StorageHost } from '../storage-host';
@@ -51,6 +52,10 @@ export class MemoryHost implements vscode.Disposable {
     this.opening ??= (async () => {
       const [db] = await Promise.all([this.storage.database(), this.agents.ready(), this.keyLoaded ??= this.loadKey()]);
       if (!db) return undefined;
+      // Required when the memory first opens (a memory tool, a routed context file): a read_file of a
+      // workspace file does not evaluate the stores. A literal path, so that esbuild bundles it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { openMemoryServices } = require('../../core/memory/memory-services') as typeof import('../../core/memory/memory-services');
       return openMemoryServices(db, {
         agents: this.agents.registry, embeddings: () => this.embeddings(), routedNames: () => this.rt.currentConfig.memory.routedContextFiles,
         teamMemory: async (agentId) => this.teams?.(agentId, () => this.embeddings()),
