@@ -82,12 +82,13 @@ describe('lazily loaded libraries', () => {
       if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['command-judge']);
   });
 
-  it('the approval store, the model-tool preparation and custom tools load no part of the judge until a command is judged', () => {
+  it('the approval store, the model-tool preparation, custom tools and the executor factory load no part of the judge or the sandbox until a command runs', () => {
     // What the runtime loads for a window's first call: in the bundle these modules are evaluated then.
     assert.deepEqual(lazyLoadedAfter(`
       load('core/exec/approval-store.js'); load('core/lm/lm-prepare.js'); load('core/customtools/custom-tool.js');
-      load('core/customtools/definition.js'); load('core/exec/run/process-executor.js'); load('core/mcp/workspace-files.js');`,
-    ['exec/command-parse', 'exec/command-walk', 'exec/approval-rules', 'exec/command-allowlist', 'exec/exec-decide']), []);
+      load('core/customtools/definition.js'); load('core/exec/run/process-executor.js'); load('core/mcp/workspace-files.js');
+      load('core/exec/run/create-executor.js').createExecutorFactory({ config: () => { throw new Error('no command runs'); }, roots: () => [], process: {}, notice: () => undefined });`,
+    ['exec/command-parse', 'exec/command-walk', 'exec/approval-rules', 'exec/command-allowlist', 'exec/exec-decide', 'exec/run/sandbox-select', 'exec/run/devcontainer-executor']), []);
     assert.deepEqual(lazyLoadedAfter(`
       const { MemoryApprovalStore } = load('core/exec/approval-store.js');
       await new MemoryApprovalStore().add({ executable: '/usr/bin/git', args: 'status' }, 'git status');`,

@@ -5,8 +5,18 @@
 // executors here and neither repeats the assembly.
 import type { ExecConfig } from '../exec-config';
 import type { Executor, ExecHostKind } from '../exec-types';
-import { createDevcontainerExecutor } from './devcontainer-executor';
-import { sandboxedExecutor } from './sandbox-select';
+
+/**
+ * The dev container and sandbox executors (with the sandbox's proxy and its address parser), required
+ * at the first command: the factory is made when the runtime loads, a read_file call never runs one.
+ * Literal paths, so that esbuild bundles them.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const executors = {
+  devcontainer: () => require('./devcontainer-executor') as typeof import('./devcontainer-executor'),
+  sandbox: () => require('./sandbox-select') as typeof import('./sandbox-select'),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export interface ExecutorPorts {
   /** The exec settings now: read per command, so a changed setting applies to the next one. */
@@ -32,9 +42,9 @@ export function createExecutorFactory(p: ExecutorPorts): ExecutorFactory {
     const roots = [...p.roots()];
     const base = (k: Exclude<ExecHostKind, 'sandbox'>): Executor => {
       if (k === 'terminal') return p.terminal ?? p.process;
-      if (k === 'devcontainer') return createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: p.process });
+      if (k === 'devcontainer') return executors.devcontainer().createDevcontainerExecutor({ workspaceFolder: roots[0] ?? process.cwd(), cliPath: c.devcontainer.cliPath || undefined, base: p.process });
       return p.process;
     };
-    return sandboxedExecutor(kind, base, { config: c.sandbox, roots, alwaysHidden: p.alwaysHidden, notice: p.notice }, opts);
+    return executors.sandbox().sandboxedExecutor(kind, base, { config: c.sandbox, roots, alwaysHidden: p.alwaysHidden, notice: p.notice }, opts);
   };
 }
