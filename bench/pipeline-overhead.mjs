@@ -2,11 +2,14 @@
 // limit, loop check, scrub of a 1 KB result, cap, timing, events) against calling the tool's own
 // function directly, in the same process and run. Goal: ≤ 20 µs median.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { median, record } from './lib/record.mjs';
 
 const require = createRequire(import.meta.url);
-const { PincerRuntime } = require('../out/src/core/runtime.js');
-const { readConfig } = require('../out/src/core/config.js');
+// The build measured: out/ unless PINCER_OUT names another (a helper's own tsc output), as in the other benches.
+const OUT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', process.env.PINCER_OUT ?? 'out');
+const { PincerRuntime } = require(path.join(OUT, 'src/core/runtime.js'));
+const { readConfig } = require(path.join(OUT, 'src/core/config.js'));
 const { z } = require('zod');
 
 const PAYLOAD = 'const value = computeSomething(input); // ordinary source line of tool output\n'.repeat(13).slice(0, 1000);
