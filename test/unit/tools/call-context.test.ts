@@ -157,4 +157,30 @@ describe('session lock: the fast path', () => {
     assert.equal(wrote, true);
     assert.equal(locks.size, 0);
   });
+
+  it('a lock dropped when its session went idle and taken by another session: a late second release of the first holder frees nothing', async () => {
+    const locks = new SessionLocks();
+    const first = locks.tryAcquire('s1', true);
+    assert.ok(first);
+    first();
+    assert.equal(locks.size, 0);
+    // The next session that needs a lock gets the one s1 dropped.
+    const second = locks.tryAcquire('s2', true);
+    assert.ok(second);
+    first();
+    assert.equal(locks.tryAcquire('s2', true), undefined, 's2 is still held by its writer');
+    assert.equal(locks.tryAcquire('s2', false), undefined, 'and a reader waits too');
+    let read = false;
+    const reader = locks.acquire('s2', false).then((release) => {
+      read = true;
+      release();
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(read, false);
+    second();
+    await reader;
+    assert.equal(read, true);
+    assert.equal(locks.size, 0);
+    assert.ok(locks.tryAcquire('s1', false), 's1 is free again');
+  });
 });
