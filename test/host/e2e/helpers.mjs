@@ -13,33 +13,75 @@ import { findInWebviews } from '../lib/workbench.mjs';
 
 const reEscape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The palette's focused row: its index in the list and its label (undefined when none is focused). */
+const focusedRow = (page) => page.evaluate(() => {
+  const row = document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row.focused');
+  return row ? { index: row.getAttribute('data-index'), label: (row.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim() } : undefined;
+});
+
+/**
+ * Moves the palette's focus down until the focused row's label is exactly `title`. False when the
+ * palette closed meanwhile, or every row has had the focus without it (the list wraps around).
+ */
+async function focusRow(page, input, title, timeLeft) {
+  // Waits until the palette is gone (undefined) or focuses a row other than the one at `prev`.
+  const next = async (prev) => (await waitFor(async () => {
+    if (!(await input.isVisible())) return { row: undefined };
+    const row = await focusedRow(page);
+    return row && row.index !== prev ? { row } : false;
+  }, timeLeft(), 'the command palette to focus a row', 20)).row;
+  const rows = await page.locator('.quick-input-list .monaco-list-row').count();
+  let row = await next(undefined);
+  for (let moves = 0; row && row.label !== title && moves < rows && rows > 1; moves++) {
+    await page.keyboard.press('ArrowDown');
+    row = await next(row.index);
+  }
+  return row?.label === title;
+}
+
 /**
  * @param {import('playwright-core').Page} page
  * @param {{ outDir: string, log: (...a: unknown[]) => void, timeLeft: () => number }} ctx
  */
 export function makeHelpers(page, { outDir, log, timeLeft }) {
   const helpers = {
-    /** Runs a command through the command palette (F1) by its exact title, e.g. 'Pincer: Open Chat'. */
+    /**
+     * Runs a command through the command palette (F1) by its exact title, e.g. 'Pincer: Open Chat'.
+     * The row is picked with the keyboard (arrow keys until the focused row is exactly `title`, then
+     * Enter): a click can be refused for as long as the test lasts when anything covers the row or
+     * the list re-renders under the pointer, and Enter alone would run whichever row sorts first.
+     */
     async runCommand(title) {
       const input = page.locator('.quick-input-widget input');
-      // Click the row whose label is exactly `title`: Enter would run whichever row sorts first.
       const row = page.locator('.quick-input-list .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${reEscape(title)}$`) }) }).first();
       // The palette closes when something else takes focus (a result preview or a terminal a previous
       // step opened, finishing late): then it is opened again rather than typed into while it hides.
       for (;;) {
+        await helpers.failOnDialog(`running "${title}"`);
         await page.keyboard.press('F1');
         await input.waitFor({ state: 'visible' });
         await input.fill(`>${title}`);
         await waitFor(async () => !(await input.isVisible()) || (await row.isVisible()), timeLeft(), `the command palette to list "${title}"`, 50);
-        if (await row.isVisible()) break;
+        if ((await row.isVisible()) && (await focusRow(page, input, title, timeLeft))) break;
         log(`the command palette closed before "${title}" could be picked; opening it again`);
       }
-      await row.click();
+      await page.keyboard.press('Enter');
       // The palette has taken the command once its text is gone: it closed, or the command opened
       // a quick input of its own (Run Tool…), which starts empty.
       await waitFor(async () => !(await input.isVisible()) || (await input.inputValue()) !== `>${title}`,
         timeLeft(), `the command palette to take "${title}"`, 50);
+    },
+
+    /**
+     * A modal dialog takes every click and key until answered: a test that did not expect one fails
+     * at once with its text instead of waiting out its whole time behind it.
+     */
+    async failOnDialog(doing) {
+      const dialog = page.locator('.monaco-dialog-box');
+      if (!(await dialog.count()) || !(await dialog.first().isVisible())) return;
+      const text = (await dialog.first().innerText()).replace(/\s+/g, ' ').trim();
+      throw new Error(`a modal dialog is open while ${doing}: "${text.slice(0, 400)}"`);
     },
 
     /** Opens an activity-bar view container by its title (the aria-label starts with it). */
@@ -66,6 +108,7 @@ export function makeHelpers(page, { outDir, log, timeLeft }) {
       const item = page.locator('.notifications-center .notification-list-item-message', { hasText: text }).first();
       // The center is opened again whenever it closed (a notification or a dialog can close it).
       await waitFor(async () => {
+        await helpers.failOnDialog(`waiting for a notification saying "${text}"`);
         if (!(await page.locator('.notifications-center.visible').count())) await helpers.runCommand('Notifications: Show Notifications');
         return item.isVisible();
       }, timeLeft(), `a notification saying "${text}"`, 250);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderUrl, remoteUri } from './code-server.mjs';
-import { activationCount, consoleErrors, hostReadyCount, openPage, startRequestPump, waitWorkbench } from './workbench.mjs';
+import { activationCount, consoleErrors, describeWorkbench, hostReadyCount, openPage, startRequestPump, waitWorkbench } from './workbench.mjs';
 import { sleep, waitFor } from './procs.mjs';
 import { makeHelpers } from '../e2e/helpers.mjs';
 
@@ -89,6 +89,7 @@ export async function runE2eScript(ctx, script) {
   } catch (e) {
     result.error = String(e?.stack || e);
     ctx.log(`e2e ${name}: FAILED: ${result.error}`);
+    ctx.log(`e2e ${name}: the page at the failure: ${await describeWorkbench(page)}`);
     await page.screenshot({ path: path.join(out, `e2e-${name}-failure.png`) }).catch(() => {});
   } finally {
     clearInterval(following);

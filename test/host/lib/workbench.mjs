@@ -113,3 +113,34 @@ export function startRequestPump(reqDir, getPage, outDir, log) {
   }, 100);
   return () => clearInterval(timer);
 }
+
+/**
+ * What a person would see that can block a test: an open modal dialog, the command palette and its
+ * focused row, the notifications, the element under the palette's first row, the editor tabs. Logged
+ * when an e2e script fails, so a failure seen only in CI explains itself.
+ */
+export async function describeWorkbench(page) {
+  try {
+    return JSON.stringify(await page.evaluate(() => {
+      const text = (el) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+      const visible = (el) => !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      const palette = document.querySelector('.quick-input-widget');
+      const firstRow = document.querySelector('.quick-input-list .monaco-list-row');
+      let underFirstRow;
+      if (visible(firstRow)) {
+        const r = firstRow.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        underFirstRow = top && !firstRow.contains(top) ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : 'the row itself';
+      }
+      return {
+        dialog: visible(document.querySelector('.monaco-dialog-box')) ? text(document.querySelector('.monaco-dialog-box')) : undefined,
+        palette: visible(palette) ? { input: palette.querySelector('input')?.value, focused: text(palette.querySelector('.monaco-list-row.focused')), rows: palette.querySelectorAll('.monaco-list-row').length, underFirstRow } : undefined,
+        notifications: [...document.querySelectorAll('.notification-list-item-message')].map(text).slice(0, 10),
+        tabs: [...document.querySelectorAll('.tabs-container .tab')].map((t) => t.getAttribute('aria-label')).slice(0, 10),
+        activeElement: document.activeElement ? `${document.activeElement.tagName.toLowerCase()}.${[...document.activeElement.classList].join('.')}` : undefined,
+      };
+    }));
+  } catch (e) {
+    return `(could not be read: ${e?.message ?? e})`;
+  }
+}
