@@ -9,6 +9,8 @@ export type { Migration, OpenOptions, RunResult, SqlValue, StatementSpec } from 
 const DEFAULT_SNAPSHOT_THRESHOLD = 8 * 1024 * 1024;
 const DEFAULT_LOCK_STALE_MS = 30_000;
 const DEFAULT_LOCK_TIMEOUT_MS = 45_000;
+/** How long a closed database's worker may take to end by itself before it is terminated. */
+const CLOSE_EXIT_WAIT_MS = 5_000;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type DistributiveOmit<T, K extends keyof T> = T extends unknown ? Omit<T, K> : never;
@@ -31,10 +33,15 @@ export class Database {
   private closing: Promise<void> | null = null;
   private readonly warningList: string[] = [];
 
+  /** Settles once the worker thread has ended, however it ended. */
+  private readonly exited: Promise<void>;
+
   private constructor(
     private readonly worker: Worker,
     private readonly onWarning?: (message: string) => void,
-  ) {}
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+  }
 
   get warnings(): readonly string[] {
     return this.warningList;
@@ -115,10 +122,16 @@ export class Database {
   close(): Promise<void> {
     if (!this.closing) {
       this.closing = (async () => {
+        let answered = false;
         try {
-          if (!this.dead) await this.request({ op: 'close' }, true);
+          if (!this.dead) answered = (await this.request({ op: 'close' }, true), true);
         } finally {
           this.dead ??= new Error('the database is closed');
+          // A worker that answered the close lets its own thread end. Terminating it instead could
+          // cut into V8's background work for the thread (sql.js's WebAssembly is still being
+          // optimised soon after opening), which has aborted the whole process on Node 20; the
+          // timer only bounds a thread that does not end by itself.
+          if (answered) await this.endedWithin(CLOSE_EXIT_WAIT_MS);
           await this.worker.terminate();
         }
       })();
@@ -159,6 +172,12 @@ export class Database {
     this.dead ??= err;
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
+  }
+
+  private endedWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)).unref());
+    return Promise.race([this.exited, late]).finally(() => clearTimeout(timer));
   }
 
   /** Keeps the process alive only while requests are in flight, so an idle database never holds it open. */

@@ -105,8 +105,11 @@ function drain(): void {
   } catch (err) {
     post({ kind: 'reply', id: req.id, ok: false, error: serializeError(err) });
   }
-  // After close the main thread terminates this worker.
-  if (req.op === 'close') return;
+  // After close nothing more is asked: closing the port lets this thread end by itself.
+  if (req.op === 'close') {
+    port.close();
+    return;
+  }
   // A snapshot waits until the reply is out, so the write that crossed the threshold is not delayed.
   if (engine?.wantsSnapshot() && !snapshotQueued) {
     snapshotQueued = true;
