@@ -31,6 +31,8 @@ function next<V>(subscribe: (fn: (v: V) => void) => { dispose(): void }, pred: (
 /** A plain session on the store's server, for what the test arranges or inspects behind the store's back. */
 async function asAdmin<R>(options: PgBoardOptions, fn: (c: Client, schema: string) => Promise<R>): Promise<R> {
   const c = new Client({ ...options.connection.client });
+  // A server stopping under a test must fail that test, not crash mocha with an unhandled 'error'.
+  c.on('error', () => undefined);
   await c.connect();
   try {
     return await fn(c, options.connection.schema);

@@ -21,6 +21,8 @@ describe('teams: claims on PostgreSQL', () => {
     this.timeout(120_000);
     server = await startPostgres();
     admin = new Client({ host: server.host, port: server.port, database: server.database, user: server.user, password: server.password });
+    // A server stopping under a test must fail that test, not crash mocha with an unhandled 'error'.
+    admin.on('error', () => undefined);
     await admin.connect();
   });
   after(async () => {

@@ -196,6 +196,7 @@ describe('teams: the team store from the editor (password, Move Team to Serverâ€
         })), /^Error: Moving team web was cancelled: nothing was copied\.$/);
         assert.ok(seen.some((p) => p.step === 'tasks' && p.done === 50));
         const admin = new Client({ ...options.connection.client });
+        admin.on('error', () => undefined);
         await admin.connect();
         try {
           const count = async (table: string) => (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${options.connection.schema}.${table}`)).rows[0]!.n;
