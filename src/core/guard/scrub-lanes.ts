@@ -22,11 +22,38 @@ export function laneOf(anchor: string | undefined): number {
   return anchor !== undefined && MAIN_ANCHORS.has(anchor) ? 0 : 1;
 }
 
-/** The rules as one pattern per lane (laneOf), in lane order, each keeping the rules' order. */
-export function combineLanes(rules: readonly ScrubRule[]): RegexCombined[] {
+/** The rules by lane (laneOf), in lane order, each keeping the rules' order; empty lanes left out. */
+function laneRules(rules: readonly ScrubRule[]): ScrubRule[][] {
   const lanes: ScrubRule[][] = [[], []];
   for (const r of rules) lanes[laneOf(r.anchor)].push(r);
-  return lanes.filter((l) => l.length).map(scanLane);
+  return lanes.filter((l) => l.length);
+}
+
+/** The rules as one pattern per lane (laneOf), in lane order, each keeping the rules' order. */
+export function combineLanes(rules: readonly ScrubRule[]): RegexCombined[] {
+  return laneRules(rules).map((lane) => scanLane(laneSource(lane), () => lane));
+}
+
+/** The sources of combineLanes' patterns (what scrub-lane-sources.ts holds, built beforehand). */
+export function laneSources(rules: readonly ScrubRule[]): string[] {
+  return laneRules(rules).map(laneSource);
+}
+
+/**
+ * combineLanes' lanes from their sources made beforehand: building the sources from the rules costs
+ * about as much as V8's compile of them, on the first scrub of a process. The rules are asked for
+ * on a lane's first match, when its `exact` needs them; `sources` must be laneSources(rules()).
+ */
+export function lanesFromSources(sources: readonly string[], rules: () => readonly ScrubRule[]): RegexCombined[] {
+  let lanes: ScrubRule[][] | undefined;
+  return sources.map((source, i) => scanLane(source, () => (lanes ??= laneRules(rules()))[i]));
+}
+
+/** The pattern a lane scans with: its rules' alternatives, frequent anchors first, groups only where a backreference names them. */
+function laneSource(rules: readonly ScrubRule[]): string {
+  const source = combinedSource(byFrequency(anchorGroups(rules)));
+  const referenced = new Set([...source.matchAll(/\\k<([A-Za-z0-9_]+)>/g)].map((m) => m[1]));
+  return rewriteGroups(source, (name) => name !== undefined && referenced.has(name)).source;
 }
 
 /**
@@ -39,25 +66,25 @@ export function combineLanes(rules: readonly ScrubRule[]): RegexCombined[] {
  * since the pattern is nothing but those alternatives — and only rules whose anchor is the
  * character there are tried. Each rule's pattern is compiled the first time it is needed.
  */
-function scanLane(rules: readonly ScrubRule[]): RegexCombined {
-  const groups = byFrequency(anchorGroups(rules));
-  const source = combinedSource(groups);
-  const referenced = new Set([...source.matchAll(/\\k<([A-Za-z0-9_]+)>/g)].map((m) => m[1]));
-  const ordered = groups.flatMap((g) => g.members);
+function scanLane(source: string, rulesOf: () => readonly ScrubRule[]): RegexCombined {
+  /** The lane's rules in the order of the alternatives of `source`, looked up on its first match. */
+  let ordered: readonly ScrubRule[] | undefined;
   const alone: (RegexCombined | undefined)[] = [];
   /** Per character code at a match's start: the rules that can start there, in order. */
   const byChar = new Map<number, number[]>();
   let whole: RegexCombined | undefined;
   const exact = (text: string, at: number, length: number): readonly [Combined, RegExpExecArray] => {
+    ordered ??= byFrequency(anchorGroups(rulesOf())).flatMap((g) => g.members);
+    const rules = ordered;
     const code = text.charCodeAt(at);
     let candidates = byChar.get(code);
     if (!candidates) {
       const c = String.fromCharCode(code);
-      candidates = ordered.map((_r, i) => i).filter((i) => ordered[i].anchor === undefined || new RegExp(`^(?:${ordered[i].anchor})$`).test(c));
+      candidates = rules.map((_r, i) => i).filter((i) => rules[i].anchor === undefined || new RegExp(`^(?:${rules[i].anchor})$`).test(c));
       byChar.set(code, candidates);
     }
     for (const i of candidates) {
-      const one = (alone[i] ??= combine([ordered[i]], 'y'));
+      const one = (alone[i] ??= combine([rules[i]], 'y'));
       one.re.lastIndex = at;
       const m = one.re.exec(text);
       if (m !== null) {
@@ -66,12 +93,12 @@ function scanLane(rules: readonly ScrubRule[]): RegexCombined {
       }
     }
     // Not reached when the reasoning above holds; the rules' whole pattern, with its groups, decides.
-    whole ??= combine(rules);
+    whole ??= combine(rulesOf());
     whole.re.lastIndex = at;
     return [whole, whole.re.exec(text) as RegExpExecArray];
   };
   return {
-    re: new RegExp(rewriteGroups(source, (name) => name !== undefined && referenced.has(name)).source, 'g'),
+    re: new RegExp(source, 'g'),
     groups: [], inner: [], renders: [], accepts: [], exact,
   };
 }
