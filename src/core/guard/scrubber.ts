@@ -20,13 +20,24 @@
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber; for the default placeholder from sources made beforehand
 // (scrub-lane-sources.ts), checked against the rules a little later.
-import { staticRules } from './scrub-patterns';
 import { combine, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
 import { combineLanes, laneSources, lanesFromSources } from './scrub-lanes';
 import { LANE_SOURCES, LANE_SOURCES_PLACEHOLDER } from './scrub-lane-sources';
 import { scrubSplit, SPLIT_MIN } from './scrub-split';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
+
+/**
+ * The static rules, their modules (scrub-patterns.ts and the rule files it gathers) loaded on first
+ * use: a lane's first match, another placeholder, or the check of the sources made beforehand.
+ * Loading them builds most of their sources (about 10 ms in a fresh process), which would otherwise
+ * be on the start-up path of every process that constructs a Scrubber. A literal path, so that
+ * esbuild bundles it.
+ */
+function staticRules(placeholder: string): ScrubRule[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  return (require('./scrub-patterns') as typeof import('./scrub-patterns')).staticRules(placeholder);
+}
 
 /** Shorter registered values are ignored: they would hit ordinary words and numbers. */
 export const MIN_REGISTERED_LENGTH = 6;
