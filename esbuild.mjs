@@ -89,11 +89,63 @@ const sharedExternals = {
     b.onLoad({ filter: /.*/, namespace: 'shared-external' }, (a) => ({ contents: `module.exports = Object.create(require(${JSON.stringify(a.path)}));`, loader: 'js' }));
   },
 };
+/**
+ * V8 keeps a script whose text has a single character above U+007F as a two-byte string: the first
+ * tool call then decodes dist/host-core.js's 1.6 MB as UTF-8 (~3 ms in Node 24; ASCII read as latin1,
+ * as bundle-loader.ts does, takes ~0.1 ms) and the runtime's text takes twice the memory. esbuild's output is ASCII except in
+ * regular expression literals (and a tagged template's raw text, which must stay as written), so the
+ * non-ASCII characters of our sources' regex literals are written as `\uXXXX` here, which means the
+ * same character in any regular expression, with or without the u flag (a surrogate pair stays one
+ * code point under u). Only the regex's `.source` text changes. build() checks the outputs stay ASCII.
+ */
+const NON_ASCII = /[^\x00-\x7f]/;
+const asciiRegexLiterals = {
+  name: 'ascii-regex-literals',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (a) => {
+      const text = await fs.promises.readFile(a.path, 'utf8');
+      // Most files with non-ASCII text have it only in comments: a regex literal spans one line.
+      if (!text.split('\n').some((l) => NON_ASCII.test(l) && l.includes('/') && !/^\s*(\/\/|\*|\/\*)/.test(l))) return undefined;
+      const ts = (await import('typescript')).default;
+      const file = ts.createSourceFile(a.path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+      const spans = [];
+      const visit = (n) => {
+        if (n.kind === ts.SyntaxKind.RegularExpressionLiteral && NON_ASCII.test(n.text)) spans.push([n.getStart(file), n.end]);
+        ts.forEachChild(n, visit);
+      };
+      visit(file);
+      if (!spans.length) return undefined;
+      let out = text;
+      for (const [start, end] of spans.reverse()) out = out.slice(0, start) + escapeNonAscii(out.slice(start, end)) + out.slice(end);
+      return { contents: out, loader: 'ts' };
+    });
+  },
+};
+/** Each UTF-16 unit above U+007F as `\uXXXX`; an identity escape of one (`\→`, which is the character) loses its backslash. */
+function escapeNonAscii(regex) {
+  let out = '';
+  for (const ch of regex.split('')) {
+    if (!NON_ASCII.test(ch)) {
+      out += ch;
+      continue;
+    }
+    const slashes = /\\*$/.exec(out)[0].length;
+    if (slashes % 2) out = out.slice(0, -1);
+    out += `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
+/** The Node bundles must stay one-byte text (see asciiRegexLiterals): names the first non-ASCII character's place. */
+function nonAsciiIn(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const m = NON_ASCII.exec(text);
+  return m && `${file}: a non-ASCII character in ${JSON.stringify(text.slice(Math.max(0, m.index - 60), m.index + 20))}`;
+}
 // 'module' first: some dependencies (jsonc-parser) ship a UMD main that esbuild cannot follow.
 // No import() in the output: the bundles are CommonJS, and import() of one of them (or of a built-in)
 // would start the ESM loader; esbuild writes require() instead.
 const node = {
-  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [sharedExternals, zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart, lazyPackagesApart],
+  ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], plugins: [asciiRegexLiterals, sharedExternals, zodEnglishOnly, treeSitterWithoutImport, lazyBundlesApart, lazyPackagesApart],
   supported: { 'dynamic-import': false },
 };
 
@@ -164,6 +216,12 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile })));
   results.forEach((r, i) => metafile && fs.writeFileSync(`${dist}/meta-${path.basename(builds[i].outfile ?? builds[i].outdir ?? String(i), '.js')}.json`, JSON.stringify(r.metafile)));
+  const nodeOutputs = builds.filter((b) => b.platform === 'node').flatMap((b) => b.outfile ? [b.outfile] : Object.keys(b.entryPoints).map((k) => `${b.outdir}/${k}.js`));
+  const nonAscii = nodeOutputs.map(nonAsciiIn).filter(Boolean);
+  if (nonAscii.length) {
+    console.error(`esbuild: escape these (a regex literal's character as \\uXXXX), or the bundle loads as two-byte text:\n${nonAscii.join('\n')}`);
+    process.exit(1);
+  }
   const size = fs.statSync(`${dist}/extension.js`).size;
   console.log(`esbuild: dist/extension.js ${(size / 1024).toFixed(0)} KB, host-core ${(fs.statSync(`${dist}/host-core.js`).size / 1024).toFixed(0)} KB, host-chat ${(fs.statSync(`${dist}/host-chat.js`).size / 1024).toFixed(0)} KB, cli-main ${(fs.statSync(`${dist}/cli-main.js`).size / 1024).toFixed(0)} KB, storage-worker ${(fs.statSync(`${dist}/storage-worker.js`).size / 1024).toFixed(0)} KB`);
   if (size > MAX_EXTENSION_BYTES) {

@@ -5,6 +5,7 @@
 // once, after the first use, so it also holds the functions that use compiled. Only this file is
 // cached: Node's process-wide compile cache would reach into every other extension sharing the
 // extension host.
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -43,11 +44,20 @@ function ownedAndPrivate(file: string): boolean {
   return process.getuid === undefined || (st.uid === process.getuid() && (st.mode & 0o022) === 0);
 }
 
+/**
+ * The file's text. Pincer's bundles are ASCII (esbuild.mjs checks), and ASCII read as latin1 is the
+ * same text, decoded without UTF-8's validation: ~0.1 ms for host-core's 1.6 MB where UTF-8 took ~2.
+ */
+function readText(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** require(file), compiled through the code cache in cacheDir. */
 export function loadBundle(file: string, cacheDir: string): LoadedBundle {
   const t0 = performance.now();
   // A `#!` line is valid only at the very start of a file, which the wrapper below no longer is.
-  const source = fs.readFileSync(file, 'utf8').replace(/^#!/, '//');
+  const source = readText(file).replace(/^#!/, '//');
   const cacheFile = cacheFileFor(file, cacheDir);
   let cachedData: Buffer | undefined;
   try {

@@ -40,6 +40,7 @@ import { createTeamsHost, type TeamsHost } from './teams/teams-host';
 import { TeamBoardPanel } from './teams/team-board-panel';
 import { createWebSearchKeys } from './web/web-search-keys';
 import { createCronHost, type CronHost } from './automation/cron-host';
+import { stageClock } from './stage-clock';
 
 export interface HostCore {
   services: HostServices;
@@ -75,11 +76,17 @@ export interface HostCore {
   commands: Record<string, (...args: never[]) => unknown>;
   /** Resolves once the tool log is backed by the database (or storage failed and was reported). */
   storageReady(): Promise<void>;
+  /** Milliseconds per step of createHostCore (the first tool call's bench records them). */
+  createStages: Record<string, number>;
 }
 
 export function createHostCore(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, docs: ResultDocuments): HostCore {
+  const clock = stageClock();
   const warn = createWarner(channel);
-  const rt = new PincerRuntime({ config: readSettings(warn), warn });
+  const config = readSettings(warn);
+  clock.mark('settings');
+  const rt = new PincerRuntime({ config, warn });
+  clock.mark('runtime');
   const log = new ToolLog(channel, rt);
   const services: HostServices = { rt, docs, log };
   const sidebar = new SidebarView(context.extensionUri, services, () => toolset.hidden());
@@ -96,6 +103,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     setImmediate(() => void storageReady());
   });
   void sidebar.resolved.then(() => storageReady());
+  clock.mark('sidebar+storage+review');
 
   // Checkpoints wrap the review: a file's original is in the database before any change can land.
   let checkpoints: CheckpointStore | undefined;
@@ -103,9 +111,11 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const reviewer = new CheckpointingReviewer(review.reviewer, checkpointStore, new VscodeWorkspaceFs(), warn);
   const memory = new MemoryHost(context, rt, storage, warn);
   const memoryParts = registerMemory(memory);
+  clock.mark('memory');
   // The executors read the toolset's path guard; the toolset hands it over as it starts.
   let guard: () => PathGuard = () => { throw new Error('the toolset has not started'); };
   const exec = registerExec(context, rt, storage, () => guard(), warn);
+  clock.mark('exec');
   // The lead's TEAM.md comes from the teams, which start members as the chat's subagents.
   const teams = createTeamsHost({ rt, storage, secrets: context.secrets, chat: () => chat, agents: () => memory.agents.registry.all(), folder: () => workspacePlan().local[0]?.path, warn, state: context.workspaceState }, () => toolset.rebuild());
   // A team agent's shared memory and context files follow its board to the team store's server.
@@ -113,14 +123,18 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const chat = registerChatLazily(context, rt, storage, memory, exec, review, teams);
   const teamBoard = new TeamBoardPanel(context.extensionUri, teams);
   const subagentsView = new SubagentsView({ control: () => chat.loadedSubagents(), sessions: chat.sessions, docs });
+  clock.mark('teams+chat');
   // The one toolset (src/core/toolset.ts), from this window's ports: local workspace folders (or, in a
   // virtual workspace, the FileSystemProvider folders), reads through vscode.workspace.fs, writes
   // through the review, grep with VS Code's own ripgrep, Pincer's storage folders never visible to the tools.
   const customTools = createCustomToolsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
+  clock.mark('customTools');
   const skills = createSkillsHost(context, () => workspacePlan().local.map((f) => f.path), channel);
+  clock.mark('skills');
   // Scheduled jobs run in this window from now on (the scheduler claims each due job in the database).
   const cron = createCronHost(rt, storage, chat, docs, () => workspacePlan().local[0]?.path);
   const webKeys = createWebSearchKeys(context.secrets, rt.scrubber);
+  clock.mark('cron+webKeys');
   const toolset = createToolset({
     webSearchKey: (p) => webKeys.key(p),
     customTools: customTools.port, teams: teams.port,
@@ -138,13 +152,16 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   });
   customTools.attach(toolset);
   skills.attach(toolset);
+  clock.mark('toolset');
   const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
+  clock.mark('mcp');
   const mcpView = registerMcpView(context, mcp, rt, docs, () => workspacePlan().local[0]?.path, async (chips) => {
     await chat.view.reveal();
     chat.view.controller.attach(chips);
   });
+  clock.mark('mcpView');
   const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
   const mcpServe = lazyMcpServe(context, rt, () => workspacePlan().local[0]?.path);
   const applySettings = () => {
@@ -161,7 +178,9 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     skills, cron,
     mcp, mcpView, customTools, mcpServe, teams, teamBoard,
   );
+  clock.mark('lm+rest');
   return {
+    createStages: clock.stages,
     services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, mcpStatus: mcpView.status, customTools, lm, teams, teamBoard, cron,
     commands: {
       ...memoryParts.commands(context, docs),

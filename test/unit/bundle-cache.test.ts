@@ -39,6 +39,14 @@ module.exports = { four: helper.twice(2), file: __filename, dir: __dirname, hasO
     assert.deepEqual(second.exports, first.exports);
   });
 
+  it('reads an ASCII bundle and one with UTF-8 text alike: the same strings as require gives', () => {
+    // The ASCII one escapes its arrow; the other carries it (and a character outside the BMP) as UTF-8 bytes.
+    fs.writeFileSync(bundle, 'module.exports = { arrow: /^ *(\\d+)\\u2192/.exec(" 12\\u2192x")[1], text: "caf\\xe9" };\n');
+    assert.deepEqual(loadBundle(bundle, cacheDir).exports, { arrow: '12', text: 'café' });
+    fs.writeFileSync(bundle, 'module.exports = { arrow: /^ *(\\d+)→/.exec(" 12→x")[1], text: "café 😀" };\n');
+    assert.deepEqual(loadBundle(bundle, cacheDir).exports, { arrow: '12', text: 'café 😀' });
+  });
+
   it('reports its stages in order: reading and compiling end before the bundle\'s own code runs, inside the running stage', () => {
     fs.writeFileSync(bundle, 'globalThis.__pincerBundleRanAt = performance.now();\nmodule.exports = 1;\n');
     const before = performance.now();

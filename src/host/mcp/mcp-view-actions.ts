@@ -139,7 +139,7 @@ export function mcpStatusBar(view: McpServersView): McpStatus {
   item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
   let shown: McpStatus['shown'];
   const update = () => {
-    const down = view.rows().filter((r) => r.state === 'disconnected');
+    const down = view.down();
     if (!down.length) {
       shown = undefined;
       return item.hide();

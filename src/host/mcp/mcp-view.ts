@@ -66,17 +66,30 @@ export class McpServersView implements vscode.TreeDataProvider<McpTreeNode>, vsc
 
   /** Every server: running ones as the manager sees them, then the defined ones that are not running. */
   rows(): McpServerRow[] {
-    const running = this.d.host.isLoaded() ? this.d.host.manager.status() : [];
     const off = this.d.disabled();
-    const rows: McpServerRow[] = running.map((s) => ({
-      name: s.name, file: s.file, transport: s.transport, tools: [...s.tools], error: s.error,
-      state: s.state === 'connected' || s.state === 'starting' ? s.state : 'disconnected',
-    }));
+    const rows = this.runningRows();
     for (const def of this.definitions()) {
       if (rows.some((r) => r.name === def.name)) continue;
       rows.push({ name: def.name, file: def.source.file, transport: def.transport, tools: [], state: def.disabled || off.has(def.name) ? 'disabled' : 'not started' });
     }
     return rows.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * The servers that are down (disconnected, or gave up reconnecting). Only a running server can be:
+   * the ones defined but not running are "not started" or "disabled", so the definitions (their
+   * reader, schemas and files) are not read, and before the MCP client loads nothing is.
+   */
+  down(): McpServerRow[] {
+    return this.runningRows().filter((r) => r.state === 'disconnected').sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  private runningRows(): McpServerRow[] {
+    const running = this.d.host.isLoaded() ? this.d.host.manager.status() : [];
+    return running.map((s) => ({
+      name: s.name, file: s.file, transport: s.transport, tools: [...s.tools], error: s.error,
+      state: s.state === 'connected' || s.state === 'starting' ? s.state : 'disconnected',
+    }));
   }
 
   private definitions(): McpServerDefinition[] {
