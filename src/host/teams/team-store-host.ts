@@ -12,8 +12,7 @@ import type { TeamMemory } from '../../core/memory/team-memory-router';
 import type { BoardStore } from '../../core/teams/board-types';
 import { watchBoard } from '../../core/teams/board-watch';
 import type { PgConnection } from '../../core/teams/postgres/pg-connection';
-import { passwordSecretKey, teamStorePassword } from '../../core/teams/postgres/team-store-password';
-import { teamStoreConnection, type TeamStoreConnection } from '../../core/teams/postgres/team-store-settings';
+import type { TeamStoreConnection } from '../../core/teams/postgres/team-store-settings';
 import type { TeamDefinition } from '../../core/teams/team-definition';
 import type { StorageHost } from '../storage-host';
 
@@ -31,6 +30,9 @@ const stores = {
   pgContext: () => require('../../core/teams/postgres/pg-context-store') as typeof import('../../core/teams/postgres/pg-context-store'),
   moveToServer: () => require('../../core/teams/postgres/move-team') as typeof import('../../core/teams/postgres/move-team'),
   moveBack: () => require('../../core/teams/postgres/move-team-back') as typeof import('../../core/teams/postgres/move-team-back'),
+  // The server settings' and password's readers (their zod schemas) too: only a store on a server needs them.
+  settings: () => require('../../core/teams/postgres/team-store-settings') as typeof import('../../core/teams/postgres/team-store-settings'),
+  password: () => require('../../core/teams/postgres/team-store-password') as typeof import('../../core/teams/postgres/team-store-password'),
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -81,9 +83,10 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
 
   const connection = async (): Promise<TeamStoreConnection> => {
     const raw = serverSettings()!;
+    const { teamStoreConnection } = stores.settings();
     const bare = teamStoreConnection(raw);
     const command = userSetting<unknown>('passwordCommand');
-    const password = await teamStorePassword(bare, {
+    const password = await stores.password().teamStorePassword(bare, {
       secret: async (k) => (await secrets.get(k)) || undefined,
       ...(Array.isArray(command) && command.length === 0 ? {} : { command }),
     });
@@ -161,7 +164,7 @@ export function createTeamStoreHost(secrets: vscode.SecretStorage, storage: Stor
       void vscode.window.showInformationMessage('Pincer: no team store server is set: put its URL (without a password) in the user setting pincer.teamStore.url first.');
       return;
     }
-    const key = passwordSecretKey(teamStoreConnection(raw));
+    const key = stores.password().passwordSecretKey(stores.settings().teamStoreConnection(raw));
     const value = await vscode.window.showInputBox({ title: `Pincer: team store password for ${key.slice(key.indexOf(':') + 1)}`, prompt: 'Kept in VS Code\'s secret storage, for this server and user only. Empty removes it.', password: true, ignoreFocusOut: true });
     if (value === undefined) return;
     if (value) await secrets.store(key, value);
