@@ -160,11 +160,15 @@ export async function whenSplitReady(): Promise<boolean> {
   return helper === h && Atomics.load(h.signal, SIGNAL_READY) === 1;
 }
 
-/** Stops the worker (tests; a process exiting need not: it is unreferenced). */
+/**
+ * Stops the worker (when idle, and in tests; a process exiting need not: it is unreferenced).
+ * Closing the channel, its only handle, lets the worker's thread end by itself once any job it has
+ * is done: terminating a thread can cut into V8's background work for it (its regex and code
+ * compiles), which has aborted the whole process on Node 20.
+ */
 export function stopSplitWorker(): void {
   if (!helper) return;
   clearTimeout(helper.idle);
-  void helper.worker.terminate();
   helper.port.close();
   helper = undefined;
 }
