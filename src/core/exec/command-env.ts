@@ -63,12 +63,20 @@ export function injectedNames(assignments: readonly { name: string; value: { tex
   return assignments.filter((a) => isInjectionVar(a.name) && !unchanged(a) && !(HARMLESS_VALUE[a.name] && !a.value.dynamic && HARMLESS_VALUE[a.name].test(a.value.text) && !a.value.text.includes('..'))).map((a) => a.name);
 }
 
+/** Builtins whose `NAME=value` words a later command inherits. */
+const EXPORTERS = /^(export|declare|typeset|readonly|local|setenv|launchctl)$/;
+
+/** The programs envRules looks at by name: the builtins that export or unset variables. */
+export const envConcerns = (name: string): boolean => EXPORTERS.test(name) || name === 'unset';
+/** What its check without a name needs in any other argv: an assignment before the command. */
+export const envWhen = (v: SegmentView): boolean => v.seg.assignments.length > 0;
+
 export function envRules(v: SegmentView): Finding[] {
   const f: Finding[] = [];
   const bad = injectedNames(v.seg.assignments);
   if (bad.length) f.push(deny('env_injection', `setting ${[...new Set(bad)].join(', ')} makes programs load or run something else`));
   // `export LD_PRELOAD=…`, `declare -x PATH=…`, `set -a` + assignment: a later command inherits it.
-  if (/^(export|declare|typeset|readonly|local|setenv|launchctl)$/.test(v.name)) {
+  if (EXPORTERS.test(v.name)) {
     const pairs = v.words.filter((w) => !w.text.startsWith('-')).map((w) => {
       const eq = w.text.indexOf('=');
       return { name: eq < 0 ? w.text : w.text.slice(0, eq), value: { text: eq < 0 ? '' : w.text.slice(eq + 1), dynamic: w.dynamic || eq < 0 } };

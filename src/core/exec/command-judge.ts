@@ -17,34 +17,19 @@ import { matchGroupPatterns } from './command-groups';
 import { GROUP_NAMES, GROUP_TITLES, groupAction, type CommandPolicy, type GroupName } from './command-policy';
 import { parseCommand } from './command-parse';
 import { argumentPathRules, outputOptionTargets } from './command-paths';
-import { codeFinding, codeRules } from './command-rules-code';
-import { ADMIN_PROGRAMS, adminProgramRules, adminRules } from './command-rules-admin';
-import { accessGrantRules, attackRules, attackTailRules, CAPTURE_PROGRAMS, ENDLESS_READERS, endlessReadRules, GRANTING_CLIS, NAMED_ATTACK_PROGRAMS, namedAttackRules, watchingRules } from './command-rules-attacks';
+import { codeFinding } from './command-rules-code';
 import { endlessSpawning } from './command-rules-exhaust';
-import { genericRules } from './command-rules-generic';
-import { gatherRules } from './command-rules-gather';
 import { argumentCommandFindings, contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
 import { gitRemoteRule, packageRunnerRule } from './command-workspace';
-import { networkRules } from './command-rules-network';
-import { remoteRules } from './command-rules-remote';
-import { secretsConcerns, secretsRules } from './command-rules-secrets';
-import { isInfoForm, stateConcerns, stateRules } from './command-rules-state';
-import { PRIVILEGE_PROGRAMS, privilegeRules, SYSTEM_PROGRAMS, systemProgramRules, systemRules, systemTailRules } from './command-rules-system';
-import { TOOL_PROGRAMS, toolProgramRules, toolRules } from './command-rules-tools';
-import { indirectPathRules } from './command-rules-indirect';
-import { leakFlows, leakRules } from './command-rules-leaks';
-import { launcherRules } from './command-rules-launchers';
-import { personalRules } from './command-rules-personal';
-import { trustConcerns, trustRules } from './command-rules-trust';
-import { windowsStateConcerns, windowsStateRules } from './command-rules-windows-state';
-import { loadConcerns, loadRules } from './command-rules-load';
-import { infraConcerns, infraRules } from './command-rules-infra';
-import { tracksRules } from './command-rules-tracks';
-import { unknownProgramRules } from './command-rules-unknown';
-import { windowsConcerns, windowsRules } from './command-rules-windows';
+import { isInfoForm } from './command-rules-state';
+import { leakFlows } from './command-rules-leaks';
+import { dispatchOf } from './command-dispatch';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
 import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
 import { nextCwd } from './command-cwd';
+
+/** The per-argv rules and their dispatch live in command-dispatch.ts; re-exported for the bench and tests. */
+export { RULES, rulesOf } from './command-dispatch';
 
 export interface JudgeContext {
   /** The working directory the command starts in (inside the workspace). */
@@ -94,74 +79,16 @@ function describe(f: Finding): string {
   return `${f.group}${title}: ${f.reason}`;
 }
 
-/** One rule over one argv's view; `pipedOut`: its output goes into the next command of a pipeline. */
-type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
-
-/** A rule (or part of one) that can object only to some programs; `concerns` answers from the name alone. */
-type Scoped = { rule: Rule; concerns: (name: string) => boolean; programs?: readonly string[] };
-
-/** The program-specific part of a rule, declared with every program name it can object to (see RULES). */
-function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
-  return { rule, programs, concerns: (name) => PROGRAM_PARTS.get(name)?.has(rule) === true };
-}
-
-/**
- * The per-argv rules, in the order their findings are listed (among equally strict findings the
- * first one names the verdict, so the order is part of the result).
- *
- * Dispatch contract for rule authors. A rule listed bare runs on every argv: that is the default,
- * and the right entry for any rule that looks at arguments, redirections or assignments whatever
- * the program. A rule may instead be listed as `{ rule, concerns }` when EVERY finding it can make
- * needs the program's name (SegmentView.name) to be one `concerns` accepts; it then runs only on
- * those argvs. `concerns` must answer from the name alone (its answer is kept per name), and when a
- * case for another program is added to such a rule, `concerns` must accept that name too — or the
- * rule never sees it. A rule whose programs are a fixed list of names is split instead: its part
- * for those programs is listed through `forPrograms` (looked up in PROGRAM_PARTS, one index from
- * name to parts built once), right where its findings stood, and the rest stays bare. The unit
- * test "rule dispatch" (command-rule-dispatch.test.ts) fails when a scoped rule has a `case` for a
- * name it turns away, or objects to such a program on any argv of the corpora.
- */
-export const RULES: readonly (Rule | Scoped)[] = [
-  systemRules, forPrograms(privilegeRules, PRIVILEGE_PROGRAMS), systemTailRules, forPrograms(systemProgramRules, SYSTEM_PROGRAMS),
-  networkRules, forPrograms(toolProgramRules, TOOL_PROGRAMS), toolRules, envRules, remoteRules, { rule: stateRules, concerns: stateConcerns },
-  { rule: secretsRules, concerns: secretsConcerns }, codeRules, genericRules, adminRules, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
-  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), attackRules,
-  forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS), attackTailRules, gatherRules,
-  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, tracksRules, indirectPathRules, leakRules, launcherRules, personalRules, { rule: trustRules, concerns: trustConcerns },
-  { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,
-];
-
-/** Program name → the program-specific rule parts that can object to it: built once, from RULES. */
-const PROGRAM_PARTS = new Map<string, Set<Rule>>();
-for (const r of RULES) {
-  if (typeof r === 'function' || !r.programs) continue;
-  for (const name of r.programs) {
-    const parts = PROGRAM_PARTS.get(name) ?? new Set<Rule>();
-    PROGRAM_PARTS.set(name, parts.add(r.rule));
-  }
-}
-
-/** The rules each program name meets, worked out once per name (a pure function of the name). */
-const RULES_BY_NAME = new Map<string, Rule[]>();
-
-export function rulesOf(name: string): readonly Rule[] {
-  let list = RULES_BY_NAME.get(name);
-  if (!list) {
-    list = RULES.flatMap((r) => (typeof r === 'function' ? [r] : r.concerns(name) ? [r.rule] : []));
-    if (RULES_BY_NAME.size >= 2000) RULES_BY_NAME.clear(); // names come from commands: keep the table bounded
-    RULES_BY_NAME.set(name, list);
-  }
-  return list;
-}
-
 /** All rules on one argv (the segment's own, or the command inside a wrapper). */
 function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
-  const rules = rulesOf(v.name);
-  // Indexed loops: this runs each rule on every argv of every decision, and most return [].
+  const { rules, when } = dispatchOf(v.name);
+  // Indexed loops: this runs on every argv of every decision, and most rules return [].
   for (let r = 0; r < rules.length; r++) {
+    const gate = when[r];
+    if (gate !== undefined && !gate(v)) continue;
     const found = rules[r](v, pipedOut);
     for (let k = 0; k < found.length; k++) f.push(found[k]);
   }

@@ -4,7 +4,7 @@
 // changes (PowerShell cmdlets judged by verb and noun), macOS backups, firmware variables and
 // accounts, and the account files edited. Reading forms (`reg query`, `Get-MpPreference`,
 // `defaults read`, `gsettings get`, `apt list`) change nothing and stay allowed.
-import { grantRules } from './command-rules-grants';
+import { grantConcerns, grantRules } from './command-rules-grants';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 
 /** Settings whose change weakens the machine's protection: screen lock, quarantine, firewall, updates, remote access. */
@@ -18,6 +18,16 @@ const GUARDED_NOUN = /^(mppreference|mpthreat\w*|netfirewall\w*|executionpolicy|
 /** Verbs that take a protection away or stop something; creating, starting or enabling asks instead. */
 const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|suspend|limit|reset|format|initialize)$/;
 const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
+/** A PowerShell cmdlet's name, verb-noun. */
+const CMDLET = /^([a-z]+)-([a-z]\w*)$/;
+/** The shell builtins that set, unset or clear the history. */
+const HISTORY_BUILTINS = /^(export|declare|typeset|set|local|readonly|unset|history)$/;
+
+/** The programs adminRules looks at by name: cmdlets (verb-noun), the shell's history builtins, grantRules' programs. */
+export const adminConcerns = (name: string): boolean => CMDLET.test(name) || HISTORY_BUILTINS.test(name) || grantConcerns(name);
+
+/** What its checks without a name (the history switched off by a variable) need in any other argv: an assignment. */
+export const adminWhen = (v: SegmentView): boolean => v.seg.assignments.length > 0;
 
 export function adminRules(v: SegmentView): Finding[] {
   const f: Finding[] = [...historyRule(v), ...grantRules(v)];
@@ -25,7 +35,7 @@ export function adminRules(v: SegmentView): Finding[] {
   // Lower-cased arguments: only the cmdlet and Windows checks read them, so they are made on first use.
   let lowered: string[] | undefined;
   const lower = (): string[] => (lowered ??= args.map((a) => a.toLowerCase()));
-  const ps = /^([a-z]+)-([a-z]\w*)$/.exec(name);
+  const ps = CMDLET.exec(name);
   // `Set-ExecutionPolicy RemoteSigned -Scope CurrentUser` is the documented set-up step; Bypass, Unrestricted or the whole machine is not.
   const everyday = ps?.[2] === 'executionpolicy' && !lower().some((a) => /^(bypass|unrestricted|localmachine)$/.test(a));
   if (ps && (WEAKEN_VERB.test(ps[1]) || CREATE_VERB.test(ps[1]))) {
@@ -42,7 +52,7 @@ export function adminRules(v: SegmentView): Finding[] {
 
 /**
  * Every program adminProgramRules can object to: the judge runs that part on no other (the
- * dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ * dispatch contract at RULES in command-dispatch.ts). A new `case` below needs its name here.
  */
 export const ADMIN_PROGRAMS: readonly string[] = [
   'reagentc', 'manage-bde', 'apt', 'apt-get', 'aptitude', 'dnf', 'yum', 'zypper', 'apk', 'brew', 'snap',
@@ -115,7 +125,7 @@ export function adminProgramRules(v: SegmentView): Finding[] {
 function historyRule(v: SegmentView): Finding[] {
   const { name, args } = v;
   // Every check below needs an assignment or one of these programs (most argvs have neither).
-  if (!v.seg.assignments.length && !/^(export|declare|typeset|set|local|readonly|unset|history)$/.test(name)) return [];
+  if (!v.seg.assignments.length && !HISTORY_BUILTINS.test(name)) return [];
   const off = (val: string) => /^(0|\/dev\/null|ignorespace:ignoredups\*?|\*|ignoreboth:\*|)$/.test(val) || val === '*';
   const pairs = [...v.seg.assignments.map((a) => [a.name, a.value.text] as const),
     ...(/^(export|declare|typeset|set|local|readonly)$/.test(name) ? args.filter((a) => a.includes('=')).map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const) : [])];

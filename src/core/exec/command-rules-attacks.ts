@@ -6,7 +6,7 @@
 // device, and access granted later through a forge's API or a cloud account.
 import { CAPTURE_PROGRAMS, captureDeviceRule, captureProgramRule } from './command-rules-capture';
 import { describesItself } from './command-rules-network';
-import { workloadRules } from './command-rules-workload';
+import { workloadConcerns, workloadRules, workloadWhen } from './command-rules-workload';
 import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, namesOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
@@ -58,11 +58,14 @@ function flood(args: readonly string[]): boolean {
     || value(/^(-d|-z|--duration|-duration|-t|--time)$/).some((x) => /[smh]$/.test(x) && secs(x) >= 600);
 }
 
+/** Interpreters whose first operand is the script that runs. */
+const SCRIPT_RUNNERS = /^(python[\d.]*|perl|ruby|node|php|pypy3?|sh)$/;
+
 /** The program or script that actually runs: `./x`, `bash x.sh`, `python3 x.py`. */
 function runFile(v: SegmentView): string | undefined {
   const base = (p: string) => p.replace(/\\/g, '/').split('/').pop() ?? p;
   if (v.exe.includes('/')) return base(v.exe);
-  if (SHELLS.has(v.name) || /^(python[\d.]*|perl|ruby|node|php|pypy3?|sh)$/.test(v.name)) {
+  if (SHELLS.has(v.name) || SCRIPT_RUNNERS.test(v.name)) {
     const first = v.args.find((a) => !a.startsWith('-'));
     return first ? base(first) : undefined;
   }
@@ -93,6 +96,8 @@ export const NAMED_ATTACK_PROGRAMS: readonly string[] = [LOAD_TOOLS, INJECTION_T
 export const ENDLESS_READERS: readonly string[] = namesOf(WHOLE_INPUT);
 export const GRANTING_CLIS: readonly string[] = ['gh', 'glab', 'aws'];
 export { CAPTURE_PROGRAMS };
+/** X servers, which can ask another host for a graphical login. */
+const X_SERVERS = /^(x|xorg|xnest|xephyr|xvnc|xvfb|xwayland|xdmx)$/;
 /** The images' runners (module-level: tested on every argv). */
 const IMAGE_RUNNERS = /^(docker|podman|nerdctl|ctr|crictl|finch|lima|colima)$/;
 
@@ -110,6 +115,26 @@ const TARGETING_TOOLS = new Set([...namesOf(LOAD_TOOLS), ...namesOf(INJECTION_TO
 /** Load generators, injection tools, remote shells, payloads sent by fetchers, directory password queries. */
 export function namedAttackRules(v: SegmentView): Finding[] {
   return namedAttacks(v) ?? [];
+}
+
+/** The programs attackRules looks at by name: miners, image runners, X servers (see RULES in command-dispatch.ts). */
+export const attackConcerns = (name: string): boolean => MINER_NAME.test(name) || IMAGE_RUNNERS.test(name) || X_SERVERS.test(name);
+
+/**
+ * What attackRules' checks without a name need in any other argv: a path as the program (a miner's
+ * file), a display, an image, or a mining algorithm or pool with the options that name them.
+ */
+export function attackWhen(v: SegmentView): boolean {
+  return v.exe.includes('/') || v.seg.assignments.some((a) => a.name === 'DISPLAY') || v.args.some((a) => a.includes('display') || a.startsWith('--image=')
+    || a === '-a' || a.startsWith('--algo') || a.startsWith('--coin') || a === '-o' || a === '-u' || a === '--url' || a === '--user');
+}
+
+/** The programs attackTailRules looks at by name: exploits, shells and interpreters (their script), image runners, workload CLIs. */
+export const attackTailConcerns = (name: string): boolean => EXPLOIT_NAME.test(name) || SHELLS.has(name) || SCRIPT_RUNNERS.test(name) || IMAGE_RUNNERS.test(name) || workloadConcerns(name);
+
+/** What its checks without a name need in any other argv: a path as the program, a device, an image, or what workloadWhen needs. */
+export function attackTailWhen(v: SegmentView): boolean {
+  return v.exe.includes('/') || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/')) || v.args.some((a) => a.startsWith('/dev/') || a.startsWith('--image=')) || workloadWhen(v);
 }
 
 /** Any program: a display on another host, a miner by name, image or arguments. */
@@ -178,7 +203,7 @@ function displayRule(v: SegmentView): Finding[] {
   const shown = !v.args.some((a) => a.includes('display')) ? [] : v.args.flatMap((a, i) => (!a.includes('display') ? [] : /^--?display$/.test(a) ? [v.args[i + 1] ?? ''] : /^--?display=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : []));
   const env = v.seg.assignments.filter((a) => a.name === 'DISPLAY').map((a) => a.value.text);
   if ([...shown, ...env].some(remote)) return [deny('reverse_shell', `${v.name} opens its window on another host's display, which can then type into it`)];
-  if (/^(x|xorg|xnest|xephyr|xvnc|xvfb|xwayland|xdmx)$/.test(v.name) && v.args.some((a) => /^-(query|broadcast|indirect)$/.test(a))) return [deny('reverse_shell', `${v.name} asks another host for a graphical login (XDMCP)`)];
+  if (X_SERVERS.test(v.name) && v.args.some((a) => /^-(query|broadcast|indirect)$/.test(a))) return [deny('reverse_shell', `${v.name} asks another host for a graphical login (XDMCP)`)];
   return [];
 }
 

@@ -17,7 +17,7 @@ const CLIPBOARD = /^(pbpaste|xclip|xsel|wl-paste|get-clipboard|gcb|clipnotify|co
 
 /**
  * Every program captureProgramRule names, for the judge's index of program-specific rule parts
- * (the dispatch contract at RULES in command-judge.ts): a new name below goes into one of these.
+ * (the dispatch contract at RULES in command-dispatch.ts): a new name below goes into one of these.
  */
 export const CAPTURE_PROGRAMS: readonly string[] = [/^(xinput|evtest|showkey|logkeys|xev|xspy|xkeysnail|keylogger|lkl|uberkey|xdotool|ydotool|wtype|ffmpeg|gst-launch-1\.0|tmux|screen)$/, ATTACHERS, RECORDERS, SCREENSHOTS, CLIPBOARD].flatMap(namesOf);
 

@@ -47,6 +47,14 @@ function last(v: SegmentView): SegmentView {
 const writesFile = (v: SegmentView) => v.seg.redirects.some((r) => /^(>|>>|>\||&>|&>>)$/.test(r.op) && (r.fd === undefined || r.fd === 1) && r.target.text !== '/dev/null' && !/^&?\d$/.test(r.target.text))
   || v.name === 'tee' && v.args.some((a) => !a.startsWith('-') && a !== '/dev/null');
 
+/** The programs exhaustRules looks at by name. */
+export const exhaustConcerns = (name: string): boolean => /^(yes|ulimit|dd|fallocate|truncate|mkfile|xfs_mkfile|head|stress|stress-ng|memtester|sysbench|openssl|stressapptest|cpuburn|burnP6|burnK7|xargs|parallel)$/.test(name);
+
+/** What its one check without a name (an endless device read) needs in any other argv: a device path. */
+export function exhaustWhen(v: SegmentView): boolean {
+  return v.args.some((a) => a.includes('/dev/')) || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/'));
+}
+
 export function exhaustRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];

@@ -11,6 +11,12 @@ const DESTROY_VERB = /^(delete|destroy|drop|dropall|drop-all|db:drop|db:reset|db
 /** Programs whose everyday verbs overlap the words above: their own rules decide. */
 const OWN_RULES = /^(git|rm|rmdir|npm|pnpm|yarn|bun|pip|pip3|pipx|cargo|brew|apt|apt-get|dnf|yum|pacman|snap|go|gem|make|cmake|kill|pkill|killall|systemctl|service|docker-compose|echo|printf|grep|rg|sed|awk|jq|find|xargs|tmux|screen|conda|mamba|uv|poetry|gradle|mvn|dotnet|composer|bundle|flutter|dart|swift|rustup|nvm|gh|code|vim|nvim|emacs|less|man|tldr|which|type|crontab)$/;
 
+/** `delete_queue`, `purge-queue`, `deleteBucket`: a destroying verb with its object joined on. */
+const DESTROY_JOINED = /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i;
+const DESTROY_CAMEL = /^(delete|destroy|drop|purge|remove)[A-Z]\w*$/;
+/** Schedulers' daemons. */
+const CRON = /^(crond|cron|anacron|atd|incrond)$/;
+
 const PUBLISH_VERB = /^(publish|push|upload|snippet|gist|gists|share|release)$/;
 const GRANT = /^(deploy-key|ssh-key|gpg-key|hooks?|webhooks?|login-profile|access-key|clusterrolebinding|rolebinding|authorized-keys?|collaborator|collaborators|member|invite)$/i;
 /**
@@ -30,7 +36,7 @@ export function genericRules(v: SegmentView): Finding[] {
   if (words.some((w) => PUBLISH_VERB.test(w)) && !/^(git|echo|printf|grep|rg)$/.test(name) || name === 'gh' && words[0] === 'repo' && words[1] === 'create' && args.some((a) => /^--(push|public)$/.test(a)))
     early.push(ask('data_exfiltration', `${name} ${words.find((w) => PUBLISH_VERB.test(w)) ?? 'repo create'} sends files to a registry or another server`));
   // `direnv hook bash` prints a shell snippet: a hook word needs a verb that adds it, or a URL it would call.
-  if (words.some((w) => GRANT.test(w)) && (words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w)) || words.some((w) => /hooks$/.test(w)) && args.some((a) => /:\/\//.test(a))) || /^(crond|cron|anacron|atd|incrond)$/.test(name))
+  if (words.some((w) => GRANT.test(w)) && (words.some((w) => /^(add|create|put|set|grant|PUT|POST)$/i.test(w)) || words.some((w) => /hooks$/.test(w)) && args.some((a) => /:\/\//.test(a))) || CRON.test(name))
     early.push(deny('persistence', `${name} adds a key, hook, login or scheduler that gives access later`));
   // `-Dexec.executable=rm`, `--exec-program=…`: a property that names the program a build runs.
   let named: string | undefined;
@@ -49,7 +55,7 @@ export function genericRules(v: SegmentView): Finding[] {
   else if (args.includes('-t') && /^(oc|kubectl)$/.test(name) && words[0] === 'whoami') f.push(ask('data_exfiltration', `${name} whoami -t prints the session token`));
   else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
   // `delete_queue`, `purge-queue`, `drop_table`: a destroying verb with its object joined on.
-  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || /^(delete|drop|purge|flush|truncate|destroy|wipe)[_-][a-z]+$/i.test(w) || /^(delete|destroy|drop|purge|remove)[A-Z]\w*$/.test(w));
+  const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || DESTROY_JOINED.test(w) || DESTROY_CAMEL.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));
   f.push(...early);
   if (words.some((w) => SOURCE_WORD.test(w)) && args.some((a) => /^(https?|git\+\w+|git|ssh):\/\//i.test(a)))
@@ -89,4 +95,23 @@ function credentialWordRule(name: string, args: string[], words: readonly string
   const mint = words.some((w) => MINT_WORD.test(w)) || words.includes('token') && words.some((w) => /^(create|new|get|list|generate)$/.test(w));
   const reads = (words.some((w) => SHOW_VERB.test(w)) || args.includes('--get') || args.includes('--list')) && words.some((w) => CREDENTIAL_KEY.test(w));
   return mint || reads ? [ask('data_exfiltration', `${name} may print, mint or list a credential`)] : [];
+}
+
+/**
+ * Any word genericRules' checks without a name look for, in one test (case-insensitive: a wider net
+ * than some of the lists, never a narrower one): a verb or key word whole, a key word after a
+ * separator, a destroying verb after a `:` or with its object joined on.
+ */
+const ANY_WORD = new RegExp([PUBLISH_VERB, GRANT, ENV_WORD, FETCH_VERB, READ_VERB, DESTROY_VERB, SOURCE_WORD, MINT_WORD, CREDENTIAL_KEY, DESTROY_JOINED, DESTROY_CAMEL].map((r) => `(?:${r.source})`).join('|')
+  + `|:(?:${DESTROY_VERB.source.slice(1)})`, 'i');
+
+/** The programs genericRules looks at by name (see RULES in command-dispatch.ts). */
+export const genericConcerns = (name: string): boolean => name === 'gh' || CRON.test(name) || PACKAGE_TOOL.test(name) || /^python[\d.]*$/.test(name) || /^(oc|kubectl|sops|ansible-vault|age|gpg|openssl)$/.test(name);
+
+/**
+ * What its checks without a name need in any other argv: an operand ANY_WORD accepts, a flag that
+ * shows secrets, a `-D…=` property, or a program given by its path.
+ */
+export function genericWhen(v: SegmentView): boolean {
+  return v.exe.startsWith('/') || v.operands.some((w) => ANY_WORD.test(w)) || v.args.some((a) => SECRET_FLAG.test(a) || (a.startsWith('-D') || a.startsWith('-d')) && a.includes('='));
 }

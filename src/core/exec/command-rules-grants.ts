@@ -32,10 +32,14 @@ const ACCESS_VERB = /^(put-bucket-acl|put-object-acl|put-bucket-policy|put-publi
  * member, collaborator or access policy added. What `remoteRules` already calls an IAM change is not
  * repeated here.
  */
+/** Clouds whose access verbs cloudGrant reads, and the platforms of its `case`s (grantConcerns). */
+const CLOUD_GRANTERS = /^(aws|gcloud|gsutil|az|doctl|oci|ibmcloud)$/;
+const PLATFORM_GRANTERS = /^(gh|glab|heroku|vercel|netlify|fly|flyctl|railway|render|supabase|firebase|doppler|oc|vault|bao|consul|nomad|rabbitmqctl|influx|etcdctl|htpasswd)$/;
+
 function cloudGrant(v: SegmentView): Finding[] {
   const { name, args } = v;
   const w = v.operands;
-  if (/^(aws|gcloud|gsutil|az|doctl|oci|ibmcloud)$/.test(name)) {
+  if (CLOUD_GRANTERS.test(name)) {
     const changes = w.some((x) => ACCESS_VERB.test(x)) || /^(gsutil)$/.test(name) && /^(iam|acl|defacl)$/.test(w[0] ?? '') && /^(ch|set)$/.test(w[1] ?? '')
       || name === 'az' && (w[0] === 'ad' && /^(user|sp|app|group)$/.test(w[1] ?? '') && w.some((x) => /^(create|create-for-rbac|reset|add)$/.test(x)) || w.includes('set-policy') || w.includes('set-permission') || w[0] === 'network' && w.includes('rule') && w.includes('create'))
       || name === 'gcloud' && (w.includes('keys') && w.includes('create') || w.includes('firewall-rules') && /^(create|update)$/.test(w[w.indexOf('firewall-rules') + 1] ?? ''));
@@ -78,6 +82,9 @@ function fedBinding(v: SegmentView): Finding[] {
   if (!/kind:\s*(Cluster)?RoleBinding|kind:\s*ClusterRole\b/.test(fed)) return [];
   return [/cluster-admin|system:masters|verbs:\s*\[\s*["']?\*/.test(fed) ? deny('privilege_escalation', `${v.name} binds cluster-admin or every verb to someone`) : ask('privilege_escalation', `${v.name} binds a role to someone`)];
 }
+
+/** Every program grantRules can object to: each of its checks names the program. */
+export const grantConcerns = (name: string): boolean => ACCOUNT_TOOLS.test(name) || /^(redis-cli|valkey-cli|keydb-cli|kubectl|kubecolor)$/.test(name) || CLOUD_GRANTERS.test(name) || PLATFORM_GRANTERS.test(name);
 
 export function grantRules(v: SegmentView): Finding[] {
   const { name, args } = v;

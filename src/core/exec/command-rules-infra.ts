@@ -21,7 +21,7 @@ const CI_SECRETS = /^(gh|glab|tea|circleci|travis|buildkite-agent|vercel|netlify
 const NAMES = /^(date|timedatectl|hwclock|apt-key|code|code-insiders|cursor|codium|npm|pnpm|yarn)$/;
 const PROBES = /^(ping|ping6|fping|arping|nc|ncat|netcat|curl|wget|host|dig|nslookup|ssh|telnet|nmap|traceroute)$/;
 
-/** Names infraRules may object to (the dispatch contract in command-judge.ts). */
+/** Names infraRules may object to (the dispatch contract in command-dispatch.ts). */
 export function infraConcerns(name: string): boolean {
   return INFRA.test(name) || CONTAINERS.test(name) || CI_SECRETS.test(name) || NAMES.test(name) || PROBES.test(name) || DESTROYING_PROGRAM.test(name);
 }

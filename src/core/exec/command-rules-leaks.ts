@@ -50,6 +50,11 @@ function stagedSecrets(v: SegmentView): string[] {
   return rest.filter((a) => !a.startsWith('-') && isSecretFile(a));
 }
 
+/** Every program leakRules can object to: each of its checks names the program (see RULES in command-dispatch.ts). */
+export function leakConcerns(name: string): boolean {
+  return name === 'git' || name === 'helm' || PRINTS.test(name) || COPIES.test(name) || PS_SENDERS.test(name) || POSTS.test(name) || /^(docker|podman|nerdctl|kubectl|oc)$/.test(name);
+}
+
 export function leakRules(v: SegmentView): Finding[] {
   const f: Finding[] = [];
   const staged = stagedSecrets(v);

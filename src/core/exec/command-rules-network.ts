@@ -92,6 +92,17 @@ function tunnelRule(name: string, args: string[]): Finding[] {
   return [local ? ask('network_recon', `${name} publishes a port of this machine to the internet`) : deny('network_recon', `${name} opens a tunnel to the outside`)];
 }
 
+/** The programs networkRules looks at by name (the dispatch contract at RULES in command-dispatch.ts). */
+export function networkConcerns(name: string): boolean {
+  return SOCKET_TOOLS.test(name) || SNIFFERS.test(name) || RECON.test(name) || TUNNELS.test(name) || INTERCEPTORS.test(name) || REMOTE_COPY.test(name)
+    || /^(openssl|mkfifo|mknod|ssh|mosh|rsh|rlogin|ssh-copy-id|dig|nslookup|host|drill|resolvectl|getent|curl|wget|wget2|http|https|xh|httpie|aria2c|axel)$/.test(name);
+}
+
+/** What networkRules' one check without a name needs in any other argv: a device path (a bash socket is one). */
+export function networkWhen(v: SegmentView): boolean {
+  return v.args.some((a) => a.startsWith('/dev/')) || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/'));
+}
+
 export function networkRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];

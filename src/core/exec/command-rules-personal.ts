@@ -24,11 +24,14 @@ const SECRET_TERM = /(passw|secret|token|api[_-]?key|apikey|private[_ ]?key|BEGI
 /** Programs that read, send or copy what a pipeline hands them. */
 const CONSUMERS = /^(xargs|cat|tar|zip|7z|curl|wget|nc|ncat|socat|scp|rsync|base64|xxd|compress-archive|copy-item|get-content|gc|cp|mail|mailx|while|sh|bash)$/;
 
+/** What every form underHome reads has: ~, $, %, a slash, a backslash or a drive letter's colon. */
+const PLACE_CHAR = /[~$%/\\:]/;
+
 /** A home-relative path for an argument naming something under the home folder (any user's), else undefined. */
 function underHome(a: string, home: string): string | undefined {
   // Every form below starts with ~, $, %, a slash or a drive letter's colon, and the home folder
   // holds a slash: a word with none of them (most words) cannot name a place under it.
-  if (!/[~$%/\\:]/.test(a) && home.includes('/')) return undefined;
+  if (!PLACE_CHAR.test(a) && home.includes('/')) return undefined;
   const s = a.replace(/^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, '').replace(/\\/g, '/');
   const m = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\/home\/[^/]+|\/Users\/[^/]+|\/root|[A-Za-z]:\/Users\/[^/]+)(?:\/(.*))?$/i.exec(s);
   if (m) return m[1] ?? '';
@@ -69,6 +72,17 @@ function imageLayersSearched(v: SegmentView): string | undefined {
   if (!layers) return undefined;
   for (let p = v.pipedTo; p; p = p.pipedTo) if (SEARCHERS.test(p.name) && p.args.some((a) => !a.startsWith('-') && CREDENTIAL_WORD.test(a))) return verb;
   return undefined;
+}
+
+/** The programs personalRules looks at by name: image tools and searchers. */
+export const personalConcerns = (name: string): boolean => IMAGE_TOOLS.test(name) || SEARCHERS.test(name);
+
+/**
+ * What its check without a name (an application's data in the home folder) needs in any other
+ * argv: a program that is not only listing or editing, and an argument underHome can read as a place.
+ */
+export function personalWhen(v: SegmentView): boolean {
+  return !LISTS_OR_EDITS.test(v.name) && (v.args.some((a) => PLACE_CHAR.test(a)) || !os.homedir().includes('/'));
 }
 
 export function personalRules(v: SegmentView): Finding[] {

@@ -26,7 +26,7 @@ const DROPS = /^(pastebinit|wgetpaste|termbin|sprunge|ix|croc|wormhole|magic-wor
 
 /**
  * Every program secretsRules can object to: the judge runs it on no other (the dispatch contract at
- * RULES in command-judge.ts). A new `case` below needs its name here.
+ * RULES in command-dispatch.ts). A new `case` below needs its name here.
  */
 const SECRETS_PROGRAMS = new Set([
   'gh', 'glab', 'git', 'aws', 'gcloud', 'az', 'heroku', 'dokku', 'scalingo', 'clever', 'cf', 'platform',

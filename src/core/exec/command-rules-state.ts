@@ -36,7 +36,7 @@ export function isInfoForm(v: SegmentView): boolean {
 
 /**
  * Every program stateRules (and repointRules under it) can object to: the judge runs it on no other
- * (the dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ * (the dispatch contract at RULES in command-dispatch.ts). A new `case` below needs its name here.
  */
 const STATE_PROGRAMS = new Set([
   'iptables', 'ip6tables', 'iptables-legacy', 'ip6tables-legacy', 'iptables-nft', 'ebtables', 'arptables',

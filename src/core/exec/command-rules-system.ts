@@ -1,7 +1,7 @@
 // Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
 // container or persist. Each looks at one segment's argv with real option parsing.
 import { hasFlag, hasLong, parseOptions } from './command-options';
-import { exhaustRules } from './command-rules-exhaust';
+import { exhaustConcerns, exhaustRules, exhaustWhen } from './command-rules-exhaust';
 import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
@@ -11,6 +11,8 @@ const POWER = /^(shutdown|reboot|halt|poweroff|telinit)$/;
 const PRIV = /^(sudo|su|doas|pkexec|runuser|setpriv|nsenter|unshare|chroot|capsh|setcap|mount|umount|insmod|rmmod|modprobe|visudo|passwd|chpasswd|useradd|usermod|userdel|groupadd|gpasswd|newgrp|sudoedit|machinectl|ksu|calife|setuidgid)$/;
 /** A mining pool's address (tested on every argument of every argv, so made once here). */
 const STRATUM = /stratum\+(tcp|ssl|tls):\/\//i;
+/** A command run through su or pkexec (SegmentView.seg.via). */
+const SU_VIA = /^(su|pkexec)\b/;
 const MINERS = /^(xmrig|xmr-stak|cpuminer|cpuminer-multi|minerd|ethminer|cgminer|bfgminer|nbminer|t-rex|phoenixminer|lolminer|nanominer|gminer|teamredminer|srbminer|ccminer|nheqminer|xmrig-proxy)$/;
 /** Top-level system directories: recursive permission changes here break the machine. */
 const SYSTEM_DIR = /^(\/+|\/(etc|usr|bin|sbin|lib|lib32|lib64|boot|var|sys|proc|dev|root|home|opt|srv|run|snap|System|Library|Applications|Users)(\/.*)?|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*)$/;
@@ -48,6 +50,9 @@ function isNewgrpSg(args: readonly string[]): boolean {
  * program's name, and the judge's RULES lists the parts in the order their findings are listed:
  * systemRules, privilegeRules, systemTailRules, systemProgramRules.
  */
+/** Every program systemRules can object to (see RULES in command-dispatch.ts). */
+export const systemConcerns = (name: string): boolean => name === 'shred' || DISK_TOOLS.test(name);
+
 export function systemRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
@@ -58,7 +63,7 @@ export function systemRules(v: SegmentView): Finding[] {
   return f;
 }
 
-/** The programs privilegeRules is about (the dispatch contract at RULES in command-judge.ts). */
+/** The programs privilegeRules is about (the dispatch contract at RULES in command-dispatch.ts). */
 export const PRIVILEGE_PROGRAMS: readonly string[] = [...namesOf(POWER), 'init', 'systemctl', 'sudo', 'doas', ...namesOf(PRIV), 'sg'];
 
 /** The machine stopped or restarted, a command run as another user, with other privileges or namespaces. */
@@ -75,10 +80,21 @@ export function privilegeRules(v: SegmentView): Finding[] {
 }
 
 /** Any program: run through su or pkexec, a miner, a mining pool, storage pools, endless streams. */
+/** The programs systemTailRules looks at by name (its own and exhaustRules'). */
+export const systemTailConcerns = (name: string): boolean => MINERS.test(name) || name === 'zpool' || name === 'zfs' || exhaustConcerns(name);
+
+/**
+ * What its checks without a name need in any other argv: su or pkexec as a wrapper, a URL (a stratum
+ * pool) or a device (exhaustWhen).
+ */
+export function systemTailWhen(v: SegmentView): boolean {
+  return v.seg.via.some((w) => SU_VIA.test(w)) || v.args.some((a) => a.includes('://')) || exhaustWhen(v);
+}
+
 export function systemTailRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
-  if (v.seg.via.some((w) => /^(su|pkexec)\b/.test(w))) f.push(deny('privilege_escalation', 'the command runs through su/pkexec'));
+  if (v.seg.via.some((w) => SU_VIA.test(w))) f.push(deny('privilege_escalation', 'the command runs through su/pkexec'));
   if (MINERS.test(name)) f.push(deny('crypto_mining', `${name} is a cryptocurrency miner`));
   if (args.some((a) => STRATUM.test(a))) f.push(deny('crypto_mining', 'the arguments point at a mining pool (stratum)'));
   if ((name === 'zpool' || name === 'zfs') && args.some((a) => POOL_DESTROY.test(a))) f.push(deny('destructive_ops', `${name} changes or destroys storage pools or datasets`));
@@ -88,7 +104,7 @@ export function systemTailRules(v: SegmentView): Finding[] {
 
 /**
  * Every program systemProgramRules can object to: the judge runs that part on no other (the
- * dispatch contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ * dispatch contract at RULES in command-dispatch.ts). A new `case` below needs its name here.
  */
 export const SYSTEM_PROGRAMS: readonly string[] = [
   'rm', 'del', 'erase', 'rimraf', 'del-cli', 'trash', 'trash-put', 'rmtrash', 'trash-cli', 'rm-rf', 'dd',

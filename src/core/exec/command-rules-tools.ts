@@ -18,7 +18,7 @@ const COMPRESSOR = /^(zstd|unzstd|pzstd|xz|pixz|gzip|pigz|bzip2|pbzip2|lbzip2|lz
 
 /**
  * Every program toolProgramRules can object to: the judge runs that part on no other (the dispatch
- * contract at RULES in command-judge.ts). A new `case` below needs its name here.
+ * contract at RULES in command-dispatch.ts). A new `case` below needs its name here.
  */
 export const TOOL_PROGRAMS: readonly string[] = [
   'sed', 'gsed', 'sort', 'rg', 'ripgrep', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'man', 'tar', 'gtar',
@@ -107,6 +107,22 @@ export function toolProgramRules(v: SegmentView): Finding[] {
 }
 
 /** What any program may read by name (credential files, known_hosts), and package installs. */
+/** Package managers by kind: packageRules reads each kind's install verbs (and toolConcerns names them all). */
+const NODE_PMS = /^(npm|pnpm|yarn|bun|cnpm)$/;
+const PIPS = /^(pip|pip3|pipx|pip2)$/;
+const PYTHONS = ['python', 'python3', 'python2'];
+const SYSTEM_PMS = /^(apt|apt-get|aptitude|dnf|yum|zypper|apk|pacman|yay|paru|snap|flatpak|brew|port|pkg|emerge|choco|winget|scoop|nix-env|dpkg|rpm|conda|mamba|micromamba|gem|cpan|cpanm|pecl|luarocks|opam|stack|cabal|rustup|sdk|asdf|mise|volta|nvm|n)$/;
+
+/** The programs toolRules looks at by name: package managers (packageRules), and python running one. */
+export const toolConcerns = (name: string): boolean => NODE_PMS.test(name) || PIPS.test(name) || SYSTEM_PMS.test(name) || /^(uv|poetry|pdm|pipenv|cargo|go|bundle|composer|deno)$/.test(name)
+  || PYTHONS.includes(baseName(name));
+
+/** What its checks without a name (a credential file read) need in any other argv: a path, in an argument or a `<` redirection. */
+export function toolWhen(v: SegmentView): boolean {
+  const place = (a: string) => a.includes('/') || a.startsWith('~') || a.startsWith('$');
+  return v.args.some(place) || v.seg.redirects.some((r) => (r.op === '<' || r.op === '<>') && place(r.target.text));
+}
+
 export function toolRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
@@ -190,7 +206,7 @@ function packageRules(v: SegmentView): Finding[] {
   const named = (list: readonly string[]) => list.some((p) => !/^(\.|\/|-)/.test(p));
   const deny1 = (what: string) => [deny('package_install', `${what} installs a package from a registry (its install scripts run)`)];
   const ask1 = (what: string) => [ask('package_install', `${what} installs the project's dependencies (their install scripts run)`)];
-  if (/^(npm|pnpm|yarn|bun|cnpm)$/.test(name)) {
+  if (NODE_PMS.test(name)) {
     if (name === 'yarn' && (args.length === 0 || sub === 'install')) return args.includes('-g') || args.includes('--global') ? deny1('yarn global') : ask1('yarn install');
     if (name === 'yarn' && (sub === 'global' || sub === 'add' || sub === 'dlx')) return deny1(`yarn ${sub}`);
     if (sub === 'exec' || sub === 'x' || sub === 'dlx' || sub === 'create' || sub === 'init' && pkgArgs.length) return [];
@@ -201,7 +217,7 @@ function packageRules(v: SegmentView): Finding[] {
     if (/^(update|upgrade|up)$/.test(sub)) return ask1(`${name} ${sub}`);
     return [];
   }
-  if (/^(pip|pip3|pipx|pip2)$/.test(name) || ['python', 'python3', 'python2'].includes(bn) && args[0] === '-m' && /^(pip|pip3|ensurepip)$/.test(args[1] ?? '')) {
+  if (PIPS.test(name) || PYTHONS.includes(bn) && args[0] === '-m' && /^(pip|pip3|ensurepip)$/.test(args[1] ?? '')) {
     const a2 = name.startsWith('pip') ? args : args.slice(2);
     const o = parseOptions(a2, { shortValue: 'rceit', longValue: ['requirement', 'constraint', 'editable', 'index-url', 'extra-index-url', 'target', 'prefix', 'root', 'upgrade-strategy'] });
     if (o.operands[0] !== 'install') return o.operands[0] === 'download' ? deny1('pip download') : [];
@@ -214,7 +230,7 @@ function packageRules(v: SegmentView): Finding[] {
     if (/^(sync|install|lock)$/.test(sub)) return ask1(`${name} ${sub}`);
     return [];
   }
-  if (/^(apt|apt-get|aptitude|dnf|yum|zypper|apk|pacman|yay|paru|snap|flatpak|brew|port|pkg|emerge|choco|winget|scoop|nix-env|dpkg|rpm|conda|mamba|micromamba|gem|cpan|cpanm|pecl|luarocks|opam|stack|cabal|rustup|sdk|asdf|mise|volta|nvm|n)$/.test(name)) {
+  if (SYSTEM_PMS.test(name)) {
     if (/^(install|add|reinstall|-S|-U|-i|--install|upgrade|dist-upgrade|full-upgrade|localinstall|get)$/.test(sub) || args.some((a) => /^-(S|U|i|ivh|Uvh)[a-z]*$/.test(a)) && /^(pacman|yay|paru|rpm|dpkg)$/.test(name))
       return deny1(`${name} ${sub}`.trim());
     return [];

@@ -30,6 +30,10 @@ function touchTargets(args: string[]): string[] {
   return args.filter((a, i) => !a.startsWith('-') && !/^(-[acfhm]*[dtr]|--date|--reference)$/.test(before(args, i) ?? ''));
 }
 
+/** The programs tracksRules looks at by name; any other argv needs a redirection (tracksWhen). */
+export const tracksConcerns = (name: string): boolean => ERASERS.test(name) || NAMED.test(name);
+export const tracksWhen = (v: SegmentView): boolean => v.seg.redirects.length > 0;
+
 export function tracksRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   if (!v.seg.redirects.length && !ERASERS.test(name) && !NAMED.test(name)) return [];

@@ -25,7 +25,7 @@ export function isStagingPlace(a: string): boolean {
 const PROXY_EXEC = /^(installutil|regasm|regsvcs|msxsl|odbcconf|cmstp|ieexec|presentationhost|pcalua|mavinject|syncappvpublishingserver|infdefaultinstall|xwizard|msdt|csi|rcsi|dnscmd|microsoft\.workflow\.compiler|aspnet_compiler|scriptrunner|appvlp|atbroker|wlrmdr|verclsid|register-cimprovider|diskshadow|tttracer)$/;
 const NAMES = new Set(['certutil', 'bitsadmin', 'mshta', 'rundll32', 'regsvr32', 'cscript', 'wscript', 'msiexec', 'msbuild', 'esentutl', 'ntdsutil', 'vaultcmd', 'cmdkey', 'netsh', 'fsutil', 'diskutil', 'csrutil', 'spctl', 'powershell', 'pwsh', 'powershell_ise', 'iex', 'invoke-expression', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod', 'start-bitstransfer', 'remove-item', 'ri', 'rd', 'del', 'erase', 'rmdir', 'procdump', 'comsvcs', 'sqlite3', 'get-childitem', 'gci', 'get-item', 'gi', 'dir', 'ls']);
 
-/** Names this rule objects to (the dispatch contract in command-judge.ts). */
+/** Names this rule objects to (the dispatch contract in command-dispatch.ts). */
 export function windowsConcerns(name: string): boolean {
   return NAMES.has(name) || PROXY_EXEC.test(name);
 }

@@ -42,6 +42,17 @@ function runnerFileRead(v: SegmentView): string | undefined {
   return read.find((w) => RUNNER_FILES_VAR.test(w.raw) || RUNNER_FILES_PATH.test(w.text))?.raw;
 }
 
+/** The programs workloadRules looks at by name. */
+export const workloadConcerns = (name: string): boolean => /^(az|ec2-metadata|aws-vault|aws|vault)$/.test(name) || name.startsWith('docker-credential-');
+
+/**
+ * What its checks without a name need in any other argv: a word with a `$`, a leading slash (the
+ * runner's folder), a URL, an address (a `[` or a dotted number).
+ */
+export function workloadWhen(v: SegmentView): boolean {
+  return v.words.some((w) => w.raw.includes('$') || w.text.startsWith('/') || w.text.includes('://') || w.text.includes('[') || w.text.includes('.') && DIGIT.test(w.text));
+}
+
 export function workloadRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const runnerFile = runnerFileRead(v);
@@ -56,7 +67,7 @@ export function workloadRules(v: SegmentView): Finding[] {
     if (WORKLOAD_VAR.test(w.raw)) return [deny('data_exfiltration', `${name} calls the endpoint the environment names for the workload's own credentials`)];
   }
   // The checks below each name their program.
-  if (!/^(az|ec2-metadata|aws-vault|aws|vault)$/.test(name) && !name.startsWith('docker-credential-')) return [];
+  if (!workloadConcerns(name)) return [];
   const sub = args.filter((a) => !a.startsWith('-'));
   if (name === 'az' && sub[0] === 'acr' && sub[1] === 'login' && args.includes('--expose-token')) return [ask('data_exfiltration', 'az acr login --expose-token prints a registry token')];
   if (/^docker-credential-/.test(name) && sub[0] === 'get' || name === 'ec2-metadata' || name === 'aws-vault' && /^(export|exec|login)$/.test(sub[0] ?? '')) return [ask('data_exfiltration', `${name} hands out stored or machine credentials`)];

@@ -1,11 +1,14 @@
-// The judge's rule dispatch (RULES in command-judge.ts): a rule scoped to the programs it concerns
+// The judge's rule dispatch (RULES in command-dispatch.ts): a rule scoped to the programs it concerns
 // is skipped for every other program, so its `concerns` must accept every program it can object to.
 // Checked two ways: each `case '…':` label in the rule names a program `concerns` accepts, and no
 // scoped rule objects to a program it turns away on any argv of the corpora. The program-specific
 // parts of split rules (declared with their program names) are held to the same, through the index.
+// A scoped rule with `when` also runs on the other argvs `when` accepts: on every argv of the
+// corpora that both turn away, it must not object either, and the judge must run it on those it accepts.
 import assert from 'node:assert/strict';
 import { unwrapInner } from '../../../src/core/exec/command-flow';
 import { RULES, rulesOf } from '../../../src/core/exec/command-judge';
+import { dispatchOf } from '../../../src/core/exec/command-dispatch';
 import { parseCommand } from '../../../src/core/exec/command-parse';
 import { namesOf, viewOf, type SegmentView } from '../../../src/core/exec/command-view';
 import { corpus } from './judge-support';
@@ -22,12 +25,25 @@ describe('exec judge: rule dispatch by program', () => {
       const named = [...r.rule.toString().matchAll(/case '([^']+)':/g)].map((m) => m[1]);
       // A part declared by its program names delegates to checks gated by name; the list itself must reach it.
       if (r.programs) named.push(...r.programs);
-      assert.ok(named.length > 0, r.rule.name);
       for (const n of named) {
         assert.ok(r.concerns(n), `${r.rule.name} has a case for ${n}, which its concerns() turns away`);
         assert.ok(rulesOf(n).includes(r.rule), n);
       }
     }
+  });
+
+  it('a rule with `when` meets every argv of a program it concerns, and another program only through `when`', () => {
+    const gated = SCOPED.filter((r) => r.when);
+    assert.ok(gated.length >= 3, `only ${gated.length} rules with when`);
+    assert.ok(SCOPED.some((r) => /case '[^']+':/.test(r.rule.toString())), 'no scoped rule has case labels to check');
+    for (const r of gated) {
+      const d = dispatchOf('some-unknown-tool');
+      const at = d.rules.indexOf(r.rule);
+      assert.ok(at >= 0 && d.when[at] === r.when, `${r.rule.name} never meets an unknown program`);
+    }
+    // The order of RULES is the order of findings: a gated rule keeps its place among the others.
+    const all = RULES.map((r) => (typeof r === 'function' ? r : r.rule));
+    assert.deepEqual(dispatchOf('some-unknown-tool').rules, all.filter((r) => dispatchOf('some-unknown-tool').rules.includes(r)));
   });
 
   it('a split rule keeps one part per program list, met only by those names', () => {
@@ -53,13 +69,13 @@ describe('exec judge: rule dispatch by program', () => {
     const missed: string[] = [];
     for (const r of SCOPED) {
       for (const v of views) {
-        if (r.concerns(v.name)) continue;
+        if (r.concerns(v.name) || r.when?.(v)) continue;
         for (const pipedOut of [false, true]) {
           const f = r.rule(v, pipedOut);
           if (f.length) missed.push(`${r.rule.name} on ${v.name}: ${f[0].reason}`);
         }
       }
     }
-    assert.deepEqual(missed, [], 'scoped rules that would have objected to a program they turn away');
+    assert.deepEqual(missed, [], 'scoped rules that would have objected to an argv they turn away');
   });
 });
