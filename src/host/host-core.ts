@@ -9,7 +9,7 @@ import { runToolCommand } from './commands/run-tool';
 import { showEffectiveToolsCommand, type EffectiveToolsQuery } from './commands/show-effective-tools';
 import type { ResultDocuments } from './result-documents';
 import type { HostServices } from './services';
-import { createWarner, readSettings, watchSettings } from './settings';
+import { createWarner, declaredDefaults, readSettings, watchSettings } from './settings';
 import { SidebarView } from './sidebar-view';
 import { StorageHost } from './storage-host';
 import { ToolLog } from './tool-log';
@@ -83,7 +83,9 @@ export interface HostCore {
 export function createHostCore(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, docs: ResultDocuments): HostCore {
   const clock = stageClock();
   const warn = createWarner(channel);
-  const config = readSettings(warn);
+  // package.json's defaults, read once: readSettings compares with them (see declaredDefaults).
+  const declared = declaredDefaults(context.extension.packageJSON);
+  const config = readSettings(warn, declared);
   clock.mark('settings');
   const rt = new PincerRuntime({ config, warn });
   clock.mark('runtime');
@@ -168,7 +170,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const lm = createLmHost({ rt, guard: () => toolset.guard(), approvals: exec.store, workspaceRoot: () => workspacePlan().local[0]?.path, warn });
   const mcpServe = lazyMcpServe(context, rt, () => workspacePlan().local[0]?.path);
   const applySettings = () => {
-    rt.applyConfig(memoryParts.withAgents(readSettings(warn)));
+    rt.applyConfig(memoryParts.withAgents(readSettings(warn, declared)));
     toolset.rebuild();
     chat.rebuild();
     sidebar.refresh();

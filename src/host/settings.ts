@@ -1,16 +1,32 @@
 // VS Code settings → core configuration. Changes apply to the running runtime at once (no reload);
 // problems are shown once each, as a warning with a button that opens the setting.
-import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import { readConfig, settingsLookup, USER_ONLY_SETTINGS, type PincerConfig } from '../core/config';
 
-export function readSettings(warn: (m: string) => void): PincerConfig {
+/**
+ * The defaults this extension declares (package.json's contributes.configuration), by full name
+ * (`pincer.exec.sandbox.mode`): what readSettings compares against instead of the section's
+ * defaultValue, which VS Code builds on each read (~2-4 ms of the first tool call).
+ */
+export function declaredDefaults(packageJSON: unknown): Record<string, unknown> {
+  const configuration = (packageJSON as { contributes?: { configuration?: unknown } }).contributes?.configuration;
+  const sections = (Array.isArray(configuration) ? configuration : [configuration]) as { properties?: Record<string, { default?: unknown }> }[];
+  return Object.fromEntries(sections.flatMap((c) => Object.entries(c?.properties ?? {}).map(([key, p]) => [key, p.default])));
+}
+
+/**
+ * `declared`: declaredDefaults' answer. Another extension may declare other defaults for these
+ * settings (configurationDefaults): a merged value that differs from the declared default is then
+ * read with an inspect of its own, as an unexplained value is (below), so the answer is the same.
+ */
+export function readSettings(warn: (m: string) => void, declared?: Record<string, unknown>): PincerConfig {
   const cfg = vscode.workspace.getConfiguration('pincer');
   // The whole `pincer` section in one inspect: each scope's value is the tree of the settings set
   // there (`{ exec: { sandbox: { mode } } }`). An inspect per key cost the first tool call ~40 ms.
   const section = vscode.workspace.getConfiguration().inspect<Record<string, unknown>>('pincer');
   const tree = (t: Record<string, unknown> | undefined) => settingsLookup({ pincer: t });
-  const [defaults, user, workspace, folder] = [section?.defaultValue, section?.globalValue, section?.workspaceValue, section?.workspaceFolderValue].map(tree);
+  const [user, workspace, folder] = [section?.globalValue, section?.workspaceValue, section?.workspaceFolderValue].map(tree);
+  const defaults = declared ? settingsLookup(declared) : tree(section?.defaultValue);
   // The merged view of the section, also read once (a cfg.get per key cost a call per unset setting):
   // the configuration object's own values (vscode.d.ts: the "readable dictionary that backs this
   // configuration"). get('pincer') gave the same values behind a proxy that wraps every nested value
@@ -42,10 +58,17 @@ export function readSettings(warn: (m: string) => void): PincerConfig {
   }, warn);
 }
 
-/** isDeepStrictEqual, without its cost where a plain comparison decides (most settings are unset or a scalar). */
+/**
+ * Whether two settings values are equal: JSON values (scalars, arrays, plain objects), compared by
+ * structure. node:util's isDeepStrictEqual answered the same but loaded Node's comparison module on
+ * its first use, ~1 ms of the first tool call.
+ */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return Object.is(a, b);
-  return isDeepStrictEqual(a, b);
+  if (Object.is(a, b)) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 export function watchSettings(onChange: () => void): vscode.Disposable {
