@@ -43,6 +43,11 @@ export class LoopDetector {
     this.config = resolveLoopConfig(DEFAULT_LOOP_CONFIG, config);
   }
 
+  /** Whether calls are judged at all (a caller may skip building the record when they are not). */
+  get enabled(): boolean {
+    return this.config.enabled;
+  }
+
   /** After a call finished: records it (args hashed as name + stable JSON, result hashed) and judges the session's recent history. */
   record(sessionKey: string, call: LoopCall, resultText: string, isError: boolean): LoopVerdict {
     if (!this.config.enabled) return OK;

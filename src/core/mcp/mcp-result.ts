@@ -58,8 +58,14 @@ async function imageOf(b: Extract<Block, { type: 'image' }>, where: string, sent
  */
 export function toToolResult(source: string, r: CallToolResult, call?: { readonly signal: AbortSignal }): ToolResult | Promise<ToolResult> {
   const content = Array.isArray(r.content) ? r.content : [];
-  if (!content.some((b) => b.type === 'image')) return resultOf(source, r, content.map(renderBlock), []);
-  return withImages(source, r, content, call?.signal);
+  // One pass renders the blocks and finds any image: the usual answer (text only) costs one loop,
+  // not a search, a map and a join with a function per block.
+  const parts: string[] = [];
+  for (const b of content) {
+    if (b.type === 'image') return withImages(source, r, content, call?.signal);
+    parts.push(renderBlock(b));
+  }
+  return resultOf(source, r, parts, []);
 }
 
 async function withImages(source: string, r: CallToolResult, content: Block[], signal?: AbortSignal): Promise<ToolResult> {
@@ -79,10 +85,15 @@ async function withImages(source: string, r: CallToolResult, content: Block[], s
 
 function resultOf(source: string, r: CallToolResult, parts: string[], images: ImagePart[]): ToolResult {
   const content = Array.isArray(r.content) ? r.content : [];
-  const hasText = content.some((b) => b.type === 'text' && b.text.trim() !== '');
+  const blocks: string[] = [];
+  let hasText = false;
+  for (const b of content) {
+    blocks.push(b.type);
+    if (b.type === 'text' && !hasText) hasText = b.text.trim() !== '';
+  }
   if (r.structuredContent !== undefined && !hasText) parts.push(JSON.stringify(r.structuredContent, null, 2));
-  const text = parts.join('\n\n') || '(the server returned no content)';
-  const details = { mcp: source, blocks: content.map((b) => b.type) };
+  const text = (parts.length === 1 ? parts[0] : parts.join('\n\n')) || '(the server returned no content)';
+  const details = { mcp: source, blocks };
   // The pipeline wraps the text as untrusted after scrubbing it (ToolResult.untrusted).
   if (r.isError) {
     const untrusted = { source, lead: 'The MCP server reported an error:' };

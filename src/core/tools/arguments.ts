@@ -2,6 +2,7 @@
 // arguments as a JSON string or an object; a string cut off mid-way (the output hit a token limit) is
 // the most common cause of both invalid JSON and of `{}` for a tool with required parameters.
 import { z } from 'zod';
+import { quickParse } from './arguments-fast';
 
 export type ArgsOutcome<T> = { ok: true; value: T } | { ok: false; message: string; kind: 'empty' | 'json' | 'invalid' };
 
@@ -33,6 +34,12 @@ export function parseArguments<S extends z.ZodType>(tool: string, schema: S, raw
   if (malformed !== undefined) {
     const why = malformed.replace(/\s+/g, ' ').trim().slice(0, 200);
     return { ok: false, kind: 'json', message: `The arguments for ${tool} could not be read${why ? ` (${why})` : ''}; it did not run. ${CUT_OFF_HINT}` };
+  }
+  // Arguments zod would accept as they are, found without zod (arguments-fast.ts); such arguments
+  // are never the empty ones below (a required key would be missing).
+  if (typeof raw === 'object' && raw !== null) {
+    const quick = quickParse(schema, raw);
+    if (quick) return { ok: true, value: quick as z.infer<S> };
   }
   // Only for empty arguments: finding the required keys tries each property (a failed parse apiece).
   const required = isEmpty(raw) ? requiredKeys(schema) : [];

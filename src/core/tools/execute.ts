@@ -30,6 +30,19 @@ const CALL_OUTCOME: Readonly<Record<ToolOutcome, Outcome>> = {
 
 let seq = 0;
 
+// The allowed list of the last decision as a set: the policy engine hands back the same decision (and
+// list) while nothing changed, and a search of the list compares names one by one on every call.
+let allowedList: readonly string[] | undefined;
+let allowedSet: ReadonlySet<string> = new Set();
+
+function allows(allowed: readonly string[], name: string): boolean {
+  if (allowed !== allowedList) {
+    allowedSet = new Set(allowed);
+    allowedList = allowed;
+  }
+  return allowedSet.has(name);
+}
+
 /** The start of a result as one line, for logs and lists. */
 function oneLine(text: string): string {
   const s = text.replace(/\s+/g, ' ').trim();
@@ -81,20 +94,23 @@ function pipeline(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContex
   const finish = (result: ToolResult, outcome: Outcome, extra: Partial<CallEnd> = {}): ToolResult => {
     const scrubbedLLM = scrubber.scrub(result.forLLM);
     const scrubbedUser = result.forUser === undefined ? undefined : scrubber.scrub(result.forUser);
-    const capped = capText(scrubbedLLM, reg.limits.maxResultChars, 'pincer.tools.maxResultChars');
+    // Most results fit: capText's answer (an object) is made only for one that does not.
+    const capped = scrubbedLLM.length <= reg.limits.maxResultChars ? undefined : capText(scrubbedLLM, reg.limits.maxResultChars, 'pincer.tools.maxResultChars');
+    const text = capped ? capped.text : scrubbedLLM;
     // Copied with Object.assign, not a spread: fields added to a spread's copy (outcome below) take
     // V8 off its fast path, microseconds on every call.
     const out: ToolResult = Object.assign({}, result);
-    out.forLLM = result.untrusted ? untrustedText(result.untrusted, capped.text) : capped.text;
+    out.forLLM = result.untrusted ? untrustedText(result.untrusted, text) : text;
     // Wrapped once: a result handed on through another call is not wrapped again.
     if (result.untrusted) out.untrusted = undefined;
     // Pixels cannot be scrubbed; where an image came from (a URL with a token in it) can.
     if (result.images) out.images = result.images.map((image) => ({ ...image, source: scrubber.scrub(image.source) }));
     if (scrubbedUser !== undefined) out.forUser = capText(scrubbedUser, reg.limits.maxUserChars, 'pincer.tools.maxResultChars').text;
-    if (capped.truncated) out.details = { ...out.details, truncatedChars: capped.omitted };
+    if (capped?.truncated) out.details = { ...out.details, truncatedChars: capped.omitted };
 
     let loopWarning: string | undefined;
-    if (outcome !== 'loop') {
+    // With detection off the record is not built (LoopDetector.record would answer ok unread).
+    if (outcome !== 'loop' && loops.enabled) {
       const verdict = loops.record(run, { tool: toolName, args: rawArgs, capability: tool?.capability ?? 'external', poll: tool?.poll }, scrubbedLLM, result.isError);
       if (verdict.level === 'warning') {
         loopWarning = verdict.message;
@@ -118,7 +134,7 @@ function pipeline(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContex
         id: `c${n}`, tool: toolName, calledAs: name, sessionKey: ctx.sessionKey, agentId: ctx.agentId, channel: ctx.channel,
         startedAt, durationMs, outcome, args: scrubber.scrub(summarizeArgs(rawArgs)),
         message: outcome === 'ok' ? undefined : oneLine(out.forLLM),
-        loopWarning, truncated: capped.truncated || undefined, ...extra,
+        loopWarning, truncated: capped?.truncated || undefined, ...extra,
       });
     }
     return out;
@@ -132,7 +148,7 @@ function pipeline(reg: Registry, name: string, rawArgs: unknown, ctx: ToolContex
     return finish(fail(`Tool "${name}" was not offered to you in this request; use only the tools you were given.`), 'refused');
   }
   const decision = policy.evaluate(reg.policyRequest(ctx));
-  if (!decision.allowed.includes(tool.name)) {
+  if (!allows(decision.allowed, tool.name)) {
     const why = decision.removed.find((r) => r.tool === tool.name);
     return finish(fail(`Tool "${name}" is not allowed by policy here${why ? ` (${why.step}: ${why.detail})` : ''}. Do not try to reach the same effect another way; tell the user what you needed instead.`), 'refused');
   }
