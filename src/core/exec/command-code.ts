@@ -41,6 +41,17 @@ export function takesCode(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(CODE_FLAGS, family(name)) || GENERIC_CODE.test(name) || LATEX.test(name);
 }
 
+/**
+ * Whether inlineCode or stdinLanguage can find code for this program at all: both read the program's
+ * family first, and every other family has none (a plain index read, as theirs, so the answers agree).
+ */
+export function findsCode(name: string): boolean {
+  const fam = family(name);
+  return !!CODE_FLAGS[fam] || CODE_FAMILIES.test(fam) || LATEX.test(fam) || GENERIC_CODE.test(fam);
+}
+/** The families inlineCode and stdinLanguage read by name besides CODE_FLAGS, LATEX and GENERIC_CODE. */
+const CODE_FAMILIES = /^(deno|awk|gawk|mawk|nawk|make|gmake|gdb|gdb-multiarch|cgdb|lldb|sqlite3|sqlite|m4)$/;
+
 /** Inline code in `args` of program `name` (not heredocs; see stdinCode). */
 export function inlineCode(name: string, args: readonly string[]): InlineCode[] {
   const fam = family(name);

@@ -4,20 +4,20 @@
 // Running every rule on every argv made the rules most of a decision's time, so each rule declares
 // what it needs and the judge skips it where that is missing.
 import { envConcerns, envRules, envWhen } from './command-env';
-import { codeRules } from './command-rules-code';
+import { codeConcerns, codeRules } from './command-rules-code';
 import { ADMIN_PROGRAMS, adminConcerns, adminProgramRules, adminRules, adminWhen } from './command-rules-admin';
 import { accessGrantRules, attackConcerns, attackRules, attackTailConcerns, attackTailRules, attackTailWhen, attackWhen, CAPTURE_PROGRAMS, ENDLESS_READERS, endlessReadRules, GRANTING_CLIS, NAMED_ATTACK_PROGRAMS, namedAttackRules, watchingRules } from './command-rules-attacks';
 import { genericConcerns, genericRules, genericWhen } from './command-rules-generic';
-import { gatherRules } from './command-rules-gather';
+import { gatherConcerns, gatherRules } from './command-rules-gather';
 import { networkConcerns, networkRules, networkWhen } from './command-rules-network';
-import { remoteRules } from './command-rules-remote';
+import { remoteConcerns, remoteRules, remoteWhen } from './command-rules-remote';
 import { secretsConcerns, secretsRules } from './command-rules-secrets';
 import { stateConcerns, stateRules } from './command-rules-state';
 import { PRIVILEGE_PROGRAMS, privilegeRules, SYSTEM_PROGRAMS, systemConcerns, systemProgramRules, systemRules, systemTailConcerns, systemTailRules, systemTailWhen } from './command-rules-system';
 import { TOOL_PROGRAMS, toolConcerns, toolProgramRules, toolRules, toolWhen } from './command-rules-tools';
 import { indirectPathRules } from './command-rules-indirect';
 import { leakConcerns, leakRules } from './command-rules-leaks';
-import { launcherRules } from './command-rules-launchers';
+import { launcherConcerns, launcherRules, launcherWhen } from './command-rules-launchers';
 import { personalConcerns, personalRules, personalWhen } from './command-rules-personal';
 import { trustConcerns, trustRules } from './command-rules-trust';
 import { windowsStateConcerns, windowsStateRules } from './command-rules-windows-state';
@@ -68,14 +68,14 @@ function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
 export const RULES: readonly (Rule | Scoped)[] = [
   { rule: systemRules, concerns: systemConcerns }, forPrograms(privilegeRules, PRIVILEGE_PROGRAMS),
   { rule: systemTailRules, concerns: systemTailConcerns, when: systemTailWhen }, forPrograms(systemProgramRules, SYSTEM_PROGRAMS),
-  { rule: networkRules, concerns: networkConcerns, when: networkWhen }, forPrograms(toolProgramRules, TOOL_PROGRAMS), { rule: toolRules, concerns: toolConcerns, when: toolWhen }, { rule: envRules, concerns: envConcerns, when: envWhen }, remoteRules, { rule: stateRules, concerns: stateConcerns },
-  { rule: secretsRules, concerns: secretsConcerns }, codeRules, { rule: genericRules, concerns: genericConcerns, when: genericWhen },
+  { rule: networkRules, concerns: networkConcerns, when: networkWhen }, forPrograms(toolProgramRules, TOOL_PROGRAMS), { rule: toolRules, concerns: toolConcerns, when: toolWhen }, { rule: envRules, concerns: envConcerns, when: envWhen }, { rule: remoteRules, concerns: remoteConcerns, when: remoteWhen }, { rule: stateRules, concerns: stateConcerns },
+  { rule: secretsRules, concerns: secretsConcerns }, { rule: codeRules, concerns: codeConcerns }, { rule: genericRules, concerns: genericConcerns, when: genericWhen },
   { rule: adminRules, concerns: adminConcerns, when: adminWhen }, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
   forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), { rule: attackRules, concerns: attackConcerns, when: attackWhen },
   forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS),
-  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen }, gatherRules,
+  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen }, { rule: gatherRules, concerns: gatherConcerns },
   { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, { rule: tracksRules, concerns: tracksConcerns, when: tracksWhen }, indirectPathRules,
-  { rule: leakRules, concerns: leakConcerns }, launcherRules, { rule: personalRules, concerns: personalConcerns, when: personalWhen }, { rule: trustRules, concerns: trustConcerns },
+  { rule: leakRules, concerns: leakConcerns }, { rule: launcherRules, concerns: launcherConcerns, when: launcherWhen }, { rule: personalRules, concerns: personalConcerns, when: personalWhen }, { rule: trustRules, concerns: trustConcerns },
   { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,
 ];
 

@@ -68,8 +68,8 @@ const EXPORTERS = /^(export|declare|typeset|readonly|local|setenv|launchctl)$/;
 
 /** The programs envRules looks at by name: the builtins that export or unset variables. */
 export const envConcerns = (name: string): boolean => EXPORTERS.test(name) || name === 'unset';
-/** What its check without a name needs in any other argv: an assignment before the command. */
-export const envWhen = (v: SegmentView): boolean => v.seg.assignments.length > 0;
+/** What its check without a name needs in any other argv: an assignment of a variable that makes programs load something. */
+export const envWhen = (v: SegmentView): boolean => v.seg.assignments.some((a) => isInjectionVar(a.name));
 
 export function envRules(v: SegmentView): Finding[] {
   const f: Finding[] = [];

@@ -20,14 +20,15 @@ const WEAKEN_VERB = /^(set|add|remove|disable|stop|clear|uninstall|unregister|su
 const CREATE_VERB = /^(new|register|enable|install|restart|start)$/;
 /** A PowerShell cmdlet's name, verb-noun. */
 const CMDLET = /^([a-z]+)-([a-z]\w*)$/;
-/** The shell builtins that set, unset or clear the history. */
+/** The variables that switch the history off (historyRule), and the shell builtins that set, unset or clear it. */
+const HISTORY_VAR = /^(HISTFILE|HISTSIZE|HISTFILESIZE|SAVEHIST|HISTIGNORE)$/;
 const HISTORY_BUILTINS = /^(export|declare|typeset|set|local|readonly|unset|history)$/;
 
 /** The programs adminRules looks at by name: cmdlets (verb-noun), the shell's history builtins, grantRules' programs. */
 export const adminConcerns = (name: string): boolean => CMDLET.test(name) || HISTORY_BUILTINS.test(name) || grantConcerns(name);
 
-/** What its checks without a name (the history switched off by a variable) need in any other argv: an assignment. */
-export const adminWhen = (v: SegmentView): boolean => v.seg.assignments.length > 0;
+/** What its checks without a name (the history switched off by a variable) need in any other argv: such an assignment. */
+export const adminWhen = (v: SegmentView): boolean => v.seg.assignments.some((a) => HISTORY_VAR.test(a.name));
 
 export function adminRules(v: SegmentView): Finding[] {
   const f: Finding[] = [...historyRule(v), ...grantRules(v)];

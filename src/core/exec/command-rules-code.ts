@@ -2,7 +2,7 @@
 // hostile is denied, the recognisably harmless runs, the rest asks. What such code hands to a shell
 // has already become segments of its own (the parser lifts literal command lines out), so this file
 // judges what the code does by itself.
-import { inlineCode, stdinLanguage, type InlineCode } from './command-code';
+import { findsCode, inlineCode, stdinLanguage, type InlineCode } from './command-code';
 import { hugeAllocation } from './command-code-size';
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
@@ -34,6 +34,9 @@ const SAFE_IMPORT = /^(sys|json|math|cmath|platform|re|datetime|time|random|stri
 
 /** Node: `require('x')`/`import('x')` of modules that only compute; `fs` reads are judged by path below. */
 const SAFE_REQUIRE = /^(path|util|os|crypto|assert|url|querystring|string_decoder|buffer|events|zlib|semver|\.\/package\.json|\.\.?\/[\w./-]+\.json|typescript|esbuild|lodash|chalk|node:path|node:util|node:os|node:crypto|node:assert|node:url|node:buffer|node:events|node:zlib)$/;
+
+/** codeRules finds code only for a program whose family takes some (see RULES in command-dispatch.ts). */
+export const codeConcerns = findsCode;
 
 export function codeRules(v: SegmentView): Finding[] {
   const codes: InlineCode[] = inlineCode(v.name, v.args);

@@ -12,16 +12,23 @@ const SECRET_NAME = /(^|[/*])(id_(rsa|dsa|ecdsa|ed25519)\*?|[^/]*\.(pem|key|p12|
 const FAR_ROOT = /^(\/|~|\$HOME|\$\{HOME\}|\/(home|Users|root|etc|var|opt|srv|mnt|media)(\/.*)?|~\/.*|\.\.(\/.*)?)$/;
 /** Programs that take found names on stdin and copy, read, pack or send them. */
 const HANDS_ON = /^(xargs|parallel|while|cp|cat|tar|zip|rsync|scp|curl|nc|tee|base64|gzip|7z|cpio|bash|sh)$/;
+/** The searches patterns() reads, and the clouds a service's environment is asked of. */
+const LOCATES = /^(locate|plocate|mlocate|slocate)$/;
+const SEARCHES = /^(find|locate|plocate|mlocate|slocate|fd|fdfind)$/;
+const ENV_CLOUDS = /^(aws|gcloud|az|doctl|fly|flyctl|render|railway|vercel|netlify|ibmcloud|oci)$/;
 /** Cloud storage CLIs and the verbs that copy local files up. */
 const STORAGE_UPLOAD: Record<string, RegExp> = {
   gsutil: /^(cp|rsync|mv)$/, gcloud: /^storage$/, aws: /^s3$/, s3cmd: /^(put|sync|cp)$/, mc: /^(cp|mirror|mv)$/, azcopy: /^(copy|cp|sync)$/, az: /^storage$/, b2: /^(upload-file|sync|file)$/, rclone: /^(copy|sync|move|copyto)$/, oci: /^os$/,
 };
 
+/** Every program gatherRules can object to: searches, cloud storage CLIs, git, the clouds asked for an environment. */
+export const gatherConcerns = (name: string): boolean => SEARCHES.test(name) || Object.prototype.hasOwnProperty.call(STORAGE_UPLOAD, name) || name === 'git' || ENV_CLOUDS.test(name);
+
 export function gatherRules(v: SegmentView, pipedOut: boolean): Finding[] {
   const f: Finding[] = [...searchRule(v, pipedOut), ...storageRule(v), ...gitHeaderRule(v)];
   // `aws lambda get-function-configuration --query Environment.Variables`, `gcloud run services describe --format=…env…`.
   const w = v.operands;
-  if (/^(aws|gcloud|az|doctl|fly|flyctl|render|railway|vercel|netlify|ibmcloud|oci)$/.test(v.name) && w.some((x) => /^(get|describe|show|list|export)([-:]|$)/.test(x)) && v.args.some((a) => /(^|[.[\s'"{,=])(Environment|env|envs|environmentVariables|env_vars|variables|containerDefinitions\[\]\.environment)\b/i.test(a) && !/^--?env(ironment)?$/.test(a)))
+  if (ENV_CLOUDS.test(v.name) && w.some((x) => /^(get|describe|show|list|export)([-:]|$)/.test(x)) && v.args.some((a) => /(^|[.[\s'"{,=])(Environment|env|envs|environmentVariables|env_vars|variables|containerDefinitions\[\]\.environment)\b/i.test(a) && !/^--?env(ironment)?$/.test(a)))
     f.push(ask('env_dump', `${v.name} is asked for a service's environment variables`));
   return f;
 }
@@ -34,7 +41,7 @@ function patterns(v: SegmentView): { roots: string[]; names: string[] } {
     for (const a of args) { if (a.startsWith('-') || a === '(' || a === '!') break; roots.push(a); }
     return { roots, names: args.filter((a, i) => /^-(i?name|i?path|i?wholename|i?regex|lname)$/.test(before(args, i) ?? '')) };
   }
-  if (/^(locate|plocate|mlocate|slocate)$/.test(name)) return { roots: ['/'], names: args.filter((a) => !a.startsWith('-')) };
+  if (LOCATES.test(name)) return { roots: ['/'], names: args.filter((a) => !a.startsWith('-')) };
   if (name === 'fd' || name === 'fdfind') { const ops = args.filter((a) => !a.startsWith('-')); return { roots: ops.slice(1), names: ops.slice(0, 1) }; }
   return { roots: [], names: [] };
 }

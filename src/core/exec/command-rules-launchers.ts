@@ -5,9 +5,12 @@
 // starting an application, a terminal or a script file from outside the workspace.
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
 
+const PYTHONS = /^(python[\d.]*|pypy[\d.]*|py)$/;
+const GRADLES = /^(gradle|gradlew|\.\/gradlew)$/;
+
 /** Python modules whose `-m` run starts other programs: CGI scripts a web request names, a shell on a pty. */
 function pythonModule(v: SegmentView): Finding[] {
-  if (!/^(python[\d.]*|pypy[\d.]*|py)$/.test(v.name)) return [];
+  if (!PYTHONS.test(v.name)) return [];
   const at = v.args.indexOf('-m');
   const mod = at >= 0 ? v.args[at + 1] : undefined;
   const rest = at >= 0 ? v.args.slice(at + 2) : [];
@@ -18,11 +21,13 @@ function pythonModule(v: SegmentView): Finding[] {
 
 /** A JVM or native agent loaded into a program: `-javaagent:/tmp/a.jar`, `-agentpath:/x.so`. */
 const AGENT = /-(javaagent|agentpath|agentlib):([^\s'"=,]+)/g;
+/** Variables whose options the JVM or a build tool reads as its own. */
+const JAVA_OPTIONS_VAR = /^(JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|JAVA_OPTS|MAVEN_OPTS|GRADLE_OPTS|SBT_OPTS)$/;
 /** Where an agent may come from without asking: the workspace, and the build tools' own caches. */
 const INSIDE = /^(\.\/|[\w-][\w./-]*$|\$\{?(PWD|PROJECT_DIR|projectDir|rootDir)\}?|~\/\.(m2|gradle)\/)/;
 
 function agents(v: SegmentView): Finding[] {
-  const texts = [...v.args, ...v.seg.assignments.filter((a) => /^(JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|JAVA_OPTS|MAVEN_OPTS|GRADLE_OPTS|SBT_OPTS)$/.test(a.name)).map((a) => a.value.text)];
+  const texts = [...v.args, ...v.seg.assignments.filter((a) => JAVA_OPTIONS_VAR.test(a.name)).map((a) => a.value.text)];
   for (const t of texts) {
     if (!t.includes('-agent') && !t.includes('-javaagent')) continue;
     for (const m of t.matchAll(AGENT)) {
@@ -36,7 +41,7 @@ function agents(v: SegmentView): Finding[] {
 
 /** Gradle's `--init-script URL` / `-I URL`: a script fetched and run before the build. */
 function initScript(v: SegmentView): Finding[] {
-  if (!/^(gradle|gradlew|\.\/gradlew)$/.test(v.name)) return [];
+  if (!GRADLES.test(v.name)) return [];
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
     const value = /^(--init-script|-I)$/.test(a) ? v.args[i + 1] : /^--init-script=/.test(a) ? a.slice(14) : /^-I./.test(a) ? a.slice(2) : undefined;
@@ -56,6 +61,12 @@ function launcher(v: SegmentView): Finding[] {
   if (app && /^(terminal|iterm2?|iterm|script editor|automator|warp|alacritty|kitty)$/i.test(app.replace(/\.app$/i, '')) && targets.some((t) => /^(\/|~|\.\.)/.test(t))) return [ask('code_injection', `open -a ${app} runs ${targets[0]} from outside the workspace`)];
   return [];
 }
+
+/** The programs launcherRules looks at by name: python, gradle, open. */
+export const launcherConcerns = (name: string): boolean => PYTHONS.test(name) || GRADLES.test(name) || name === 'open';
+
+/** What its check without a name (an agent loaded) needs in any other argv: the word agent, or a JVM options variable. */
+export const launcherWhen = (v: SegmentView): boolean => v.args.some((a) => a.includes('agent')) || v.seg.assignments.some((a) => JAVA_OPTIONS_VAR.test(a.name));
 
 export function launcherRules(v: SegmentView): Finding[] {
   return [...pythonModule(v), ...agents(v), ...initScript(v), ...launcher(v)];

@@ -113,7 +113,8 @@ export function leakFlows(views: readonly SegmentView[]): Finding[] {
   const f: Finding[] = [];
   const staged = views.flatMap(stagedSecrets);
   if (staged.length && views.some((v) => gitVerb(v).verb === 'push')) f.push(deny('data_exfiltration', `git adds a credential file (${staged.join(', ')}) and pushes it to a remote`));
-  const piped = views.find((v) => readsSecret(v) && v.pipedTo && (SENDERS.test(v.pipedTo.name) || POSTS.test(v.pipedTo.name)));
+  // The sender first: reading a secret is the dearer test, and most pipelines end in no sender.
+  const piped = views.find((v) => v.pipedTo && (SENDERS.test(v.pipedTo.name) || POSTS.test(v.pipedTo.name)) && readsSecret(v));
   if (piped?.pipedTo) f.push(deny('data_exfiltration', `${piped.name} reads a credential file and pipes it to ${piped.pipedTo.name}, which sends it to a server`));
   const substituted = views.some((v) => (v.seg.context === 'command-substitution' || v.seg.context === 'process-substitution') && readsSecret(v));
   // `$(< .env)` reads the file with no command of its own to show for it.

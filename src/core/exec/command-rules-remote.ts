@@ -24,6 +24,18 @@ const IN_PLACE = /^(put-[\w-]*(lifecycle|retention|replication|versioning)[\w-]*
 const ENDING_PATH = /^\/[\w./{}:-]*\/(cancel|delete|destroy|void|close|revoke|purge|terminate|deactivate|expire|permanent-delete|reject)$/i;
 const CLOUD = /^(aws|awslocal|az|gcloud|gsutil|doctl|linode-cli|hcloud|oci|ibmcloud|scw|vultr-cli|exo|upcloud|civo|aliyun|tccli|openstack|nova|glance|neutron|swift|heroku|vercel|netlify|fly|flyctl|railway|render|firebase|supabase|wrangler|eksctl|gh|glab|tea|bq|cf|okteto|doppler|vault|consul|nomad|eb|copilot|sam|serverless|sls|amplify|az-cli|databricks|stripe|twilio|snow|confluent|atlas|mongocli|pscale|neonctl|turso|okta|auth0|sentry-cli|algolia|datadog|linode|upstash|cloudflared|ngrok)$/;
 
+/** A data service's option that deletes (dataServiceRule), and a program whose name says it deletes. */
+const DELETE_FLAG = /^--(delete|drop|purge|truncate|flush|flush-all|flushall|wipe|destroy|delete-all|remove-all|delete-records|reset-offsets)(=|$)/;
+const DELETING_NAME = /(^|[-_.])(delete|drop|purge|flush|truncate|wipe)([-_.]|$)|^memcflush$/;
+/** The programs of remoteRules' `case`s. */
+const REMOTE_CASES = /^(terraform|tofu|terragrunt|terraform-cdk|cdktf|pulumi|k9s|cdk|kubectl|oc|kubecolor|k|helm|dropdb|dropuser|mongorestore|pg_restore|curl|http|https|xh|wget|wget2|mysqladmin|mariadb-admin|redis-cli|valkey-cli|keydb-cli|psql|mysql|mariadb|sqlcmd|clickhouse-client|clickhouse|cqlsh|mongo|mongosh|cockroach|snowsql|duckdb|sqlite3|trino|presto|usql|pgcli|mycli|litecli|npm|pnpm|yarn|bun|cargo|dotnet|nuget|gem|crane|skopeo|regctl|oras|docker|podman)$/;
+
+/** The programs remoteRules looks at by name (clouds, its `case`s, names that say they delete). */
+export const remoteConcerns = (name: string): boolean => CLOUD.test(name) || REMOTE_CASES.test(name) || DELETING_NAME.test(name);
+
+/** What its check without a name (dataServiceRule's deleting option) needs in any other argv. */
+export const remoteWhen = (v: SegmentView): boolean => v.args.some((a) => DELETE_FLAG.test(a));
+
 export function remoteRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   if (CLOUD.test(name)) return cloudRule(name, args);
@@ -98,9 +110,9 @@ const SERVICE_ENDPOINT = /^--?(bootstrap-server|bootstrap-servers|broker-list|br
  * lives on the server the options name.
  */
 function dataServiceRule(name: string, args: string[]): Finding[] {
-  const flag = args.find((a) => /^--(delete|drop|purge|truncate|flush|flush-all|flushall|wipe|destroy|delete-all|remove-all|delete-records|reset-offsets)(=|$)/.test(a));
+  const flag = args.find((a) => DELETE_FLAG.test(a));
   if (flag && args.some((a) => SERVICE_ENDPOINT.test(a)) && !/^(rsync|rclone|git|aws|gsutil|docker|kubectl|helm)$/.test(name)) return gone(`${name} ${flag} deletes data on the server it names`);
-  if (/(^|[-_.])(delete|drop|purge|flush|truncate|wipe)([-_.]|$)|^memcflush$/.test(name) && args.some((a) => SERVICE_ENDPOINT.test(a))) return gone(`${name} deletes or flushes data on the server it names`);
+  if (DELETING_NAME.test(name) && args.some((a) => SERVICE_ENDPOINT.test(a))) return gone(`${name} deletes or flushes data on the server it names`);
   return [];
 }
 

@@ -30,9 +30,9 @@ function touchTargets(args: string[]): string[] {
   return args.filter((a, i) => !a.startsWith('-') && !/^(-[acfhm]*[dtr]|--date|--reference)$/.test(before(args, i) ?? ''));
 }
 
-/** The programs tracksRules looks at by name; any other argv needs a redirection (tracksWhen). */
+/** The programs tracksRules looks at by name; any other argv needs an output redirection that could empty a record (tracksWhen). */
 export const tracksConcerns = (name: string): boolean => ERASERS.test(name) || NAMED.test(name);
-export const tracksWhen = (v: SegmentView): boolean => v.seg.redirects.length > 0;
+export const tracksWhen = (v: SegmentView): boolean => v.seg.redirects.some((r) => r.op === '>' || r.op === '>|' || r.op === '&>');
 
 export function tracksRules(v: SegmentView): Finding[] {
   const { name, args } = v;
