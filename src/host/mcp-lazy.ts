@@ -3,7 +3,9 @@
 // tool call, so the runtime only checks whether a server is defined anywhere (the `pincer.mcp.servers`
 // setting, the workspace's MCP files) and loads the client:
 //   - at once after the first tool call (or a few seconds after the runtime loaded, if no call comes)
-//     when a server is defined;
+//     when a server is defined then; the check itself waits until then, so that call does not wait
+//     for it (reading the setting and the files, and the watcher, which starts VS Code's file
+//     watching: 1-4 ms in host profiles), and a definition made before then is found by it;
 //   - when a definition appears later (the setting changes, an MCP file is created or changed);
 //   - when something asks for the manager or the start prompt.
 // Once loaded, the client watches its definitions itself. Objects cross the seam by shape only (the
@@ -58,11 +60,16 @@ export function registerMcpLazily(
     if (!disposed) load();
   });
 
-  if (serverDefined(folders()[0])) {
-    const firstCall = rt.registry.onCallEnd.on(loadSoon);
-    const timer = setTimeout(loadSoon, START_WITHOUT_CALL_MS);
-    triggers.push(firstCall, { dispose: () => clearTimeout(timer) });
-  } else {
+  let decided = false;
+  const decide = () => {
+    if (decided || disposed || host) return;
+    decided = true;
+    triggers.forEach((d) => d.dispose());
+    triggers.length = 0;
+    if (serverDefined(folders()[0])) {
+      load();
+      return;
+    }
     // Nothing defined yet: a definition that appears loads the client, which then reads it.
     const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${WORKSPACE_MCP_FILES.join(',')}}`)));
     triggers.push(
@@ -72,7 +79,13 @@ export function registerMcpLazily(
         if (e.affectsConfiguration('pincer.mcp') && serverDefined(undefined)) loadSoon();
       }),
     );
-  }
+  };
+  // A timer, not setImmediate: the runtime's code cache is written in a setImmediate after the first
+  // call (extension.ts), and should hold what that call ran.
+  const decideSoon = () => setTimeout(decide, 0);
+  const firstCall = rt.registry.onCallEnd.on(decideSoon);
+  const timer = setTimeout(decideSoon, START_WITHOUT_CALL_MS);
+  triggers.push(firstCall, { dispose: () => clearTimeout(timer) });
   return {
     get manager() { return load().manager; },
     get prompt() { return load().prompt; },
