@@ -14,6 +14,20 @@ import { toToolResult } from './mcp-result';
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 const MAX_DESCRIPTION = 2_000;
 
+// The SDK arms a Node timer of the request's timeout for each call and clears it at the answer. Node
+// keeps one list of timers per duration and throws a list away when its last timer goes, so calls one
+// after another would make and file that duration's list again on every call. One idle timer per
+// duration keeps the list: unreferenced (it never keeps the process alive), and when it comes due it
+// only re-arms itself.
+const listKeepers = new Map<number, NodeJS.Timeout>();
+
+function keepTimerList(ms: number): void {
+  if (listKeepers.has(ms) || !(ms >= 1 && ms <= 2 ** 31 - 1)) return;
+  const keeper = setTimeout(() => keeper.refresh(), ms);
+  keeper.unref();
+  listKeepers.set(ms, keeper);
+}
+
 function parametersOf(t: McpTool): z.ZodType {
   try {
     const s = z.fromJSONSchema(t.inputSchema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -42,6 +56,7 @@ export function bridgeTool(name: string, conn: McpConnection, t: McpTool, timeou
   // The SDK's own limit sits a little past the pipeline's (which is at most timeoutMs), so the
   // pipeline's timeout — it aborts the signal, which cancels on the server — is what the model hears.
   const sdkTimeoutMs = timeoutMs + 1_000;
+  keepTimerList(sdkTimeoutMs);
   const call = (args: unknown, ctx: ToolContext): Promise<ToolResult> => {
     const report = ctx.onProgress;
     const onProgress = report ? (progress: number, total?: number, message?: string) => report({ progress, total, message }) : undefined;

@@ -48,24 +48,52 @@ export class CallAbort {
 
 // The calls running under one caller's signal, heard through one listener per signal: adding and
 // removing a listener on an AbortSignal for every call costs Node's listener bookkeeping each time.
-// The listener stays for the signal's life; the set empties as its calls end.
-const callersCalls = new WeakMap<AbortSignal, Set<(reason: unknown) => void>>();
+// The listener stays for the signal's life; its calls are a list linked through their entries, in
+// the order they started (a Set's add and delete per call leave its table to be rebuilt every few calls).
+interface CallersCalls {
+  first?: CallerEntry;
+  last?: CallerEntry;
+}
 
-/** Runs `listener` when `signal` aborts, until the returned function is called (the call's end). */
-export function onCallerAbort(signal: AbortSignal, listener: (reason: unknown) => void): () => void {
+/** One call heard on its caller's abort, until `forget` (the call's end). */
+export class CallerEntry {
+  prev: CallerEntry | undefined;
+  next: CallerEntry | undefined = undefined;
+  private linked = true;
+
+  constructor(private readonly calls: CallersCalls, readonly listener: (reason: unknown) => void) {
+    this.prev = calls.last;
+    if (calls.last) calls.last.next = this;
+    else calls.first = this;
+    calls.last = this;
+  }
+
+  forget(): void {
+    if (!this.linked) return;
+    this.linked = false;
+    if (this.prev) this.prev.next = this.next;
+    else this.calls.first = this.next;
+    if (this.next) this.next.prev = this.prev;
+    else this.calls.last = this.prev;
+    this.prev = this.next = undefined;
+  }
+}
+
+const callersCalls = new WeakMap<AbortSignal, CallersCalls>();
+
+/** Runs `listener` when `signal` aborts, until the returned entry is forgotten (the call's end). */
+export function onCallerAbort(signal: AbortSignal, listener: (reason: unknown) => void): CallerEntry {
   let calls = callersCalls.get(signal);
   if (!calls) {
-    const set = (calls = new Set());
-    callersCalls.set(signal, set);
+    const list: CallersCalls = (calls = {});
+    callersCalls.set(signal, list);
     signal.addEventListener('abort', () => {
-      for (const l of [...set]) l(signal.reason);
+      const listeners: ((reason: unknown) => void)[] = [];
+      for (let e = list.first; e; e = e.next) listeners.push(e.listener);
+      for (const l of listeners) l(signal.reason);
     });
   }
-  calls.add(listener);
-  const set = calls;
-  return () => {
-    set.delete(listener);
-  };
+  return new CallerEntry(calls, listener);
 }
 
 const ABORT = Symbol('call abort');

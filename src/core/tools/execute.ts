@@ -8,7 +8,7 @@
 // calling a denied tool is looping.
 import { stableJson } from '../guard/stable-json';
 import { parseArguments } from './arguments';
-import { CallAbort, callContext, onCallerAbort } from './call-context';
+import { CallAbort, callContext, onCallerAbort, type CallerEntry } from './call-context';
 import { callAfter, cancelCallTimer, type CallTimer } from './call-timers';
 import type { CallEnd, Outcome } from './call-record';
 import type { Registry } from './registry';
@@ -214,10 +214,10 @@ function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContex
   const budget = Math.min(2 ** 31 - 1, Math.max(0, Math.min(ctx.deadline, now + own) - now));
   return new Promise<ToolResult>((resolve, reject) => {
     let timer: CallTimer | undefined;
-    let forgetCaller: (() => void) | undefined;
+    let caller: CallerEntry | undefined;
     const settle = (make: () => ToolResult) => {
       cancelCallTimer(timer);
-      forgetCaller?.();
+      caller?.forget();
       try {
         resolve(make());
       } catch (e) {
@@ -247,7 +247,7 @@ function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContex
         (e: unknown) => call.aborted || settle(() => failed(tool, call, e, end)),
       );
       // One listener per caller's signal, shared by its calls (call-context.ts).
-      forgetCaller = onCallerAbort(ctx.signal, callerStop);
+      caller = onCallerAbort(ctx.signal, callerStop);
       if (ctx.signal.aborted) callerStop();
       // One entry per call in the calls' shared timer (call-timers.ts): it fires the slow-call notice
       // first when that comes before the budget, then waits out the rest of the budget. Both count
@@ -270,7 +270,7 @@ function runWithLimits(reg: Registry, tool: Tool, args: unknown, ctx: ToolContex
       // stopped, and its answer is not heard (call.aborted).
       call.abort(e);
       cancelCallTimer(timer);
-      forgetCaller?.();
+      caller?.forget();
       release();
       reject(e);
     }

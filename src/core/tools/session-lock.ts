@@ -22,6 +22,12 @@ export class SessionLocks {
    * has no holder and no waiter, and a release called twice does nothing, so reusing it is safe.
    */
   private spare: Lock | undefined;
+  /**
+   * The session whose lock went idle last: its lock stays in the map (not counted by `size`), so the
+   * same session's next call finds it there instead of deleting and adding a map entry per call
+   * (each delete leaves the map's table to be rebuilt). Another session's idle lock replaces it.
+   */
+  private parked: string | undefined;
 
   private fresh(): Lock {
     const l = this.spare ?? new Lock();
@@ -58,6 +64,7 @@ export class SessionLocks {
   }
 
   private take(session: string, l: Lock, exclusive: boolean): () => void {
+    if (session === this.parked) this.parked = undefined;
     if (exclusive) l.writer = true;
     else l.readers++;
     // Wake the next readers in line once we hold the lock as a reader (they may share with us).
@@ -76,14 +83,17 @@ export class SessionLocks {
     const next = l.queue[0];
     if (next) {
       if (free(l, next.exclusive)) next.wake();
-    } else if (!l.writer && l.readers === 0) {
-      this.locks.delete(session);
-      this.spare = l;
+    } else if (!l.writer && l.readers === 0 && session !== this.parked) {
+      const before = this.parked;
+      this.parked = session;
+      if (before === undefined) return;
+      this.spare = this.locks.get(before);
+      this.locks.delete(before);
     }
   }
 
   /** Sessions holding or waiting for the lock (for tests of cleanup). */
   get size(): number {
-    return this.locks.size;
+    return this.locks.size - (this.parked === undefined ? 0 : 1);
   }
 }

@@ -101,11 +101,11 @@ describe('one abort listener per caller signal', () => {
   it('a call that ended is not told of a later abort, and the time limit still stops a call under a signal shared with others', async () => {
     const heard: unknown[] = [];
     const signal = new AbortController();
-    const forget = onCallerAbort(signal.signal, (reason) => heard.push(reason));
+    const ended = onCallerAbort(signal.signal, (reason) => heard.push(reason));
     const kept = onCallerAbort(signal.signal, (reason) => heard.push(`kept: ${String(reason)}`));
-    forget();
+    ended.forget();
     signal.abort('Stop');
-    kept();
+    kept.forget();
     assert.deepEqual(heard, ['kept: Stop']);
 
     const slow = held('held_slow', 40);
