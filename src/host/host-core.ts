@@ -99,13 +99,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const storageReady = () => (attached ??= storage.toolLogStore().then((s) => (s ? log.attach(s) : undefined)));
   // sql.js starts on first need: the sidebar opening, or just after the first tool call (the log
   // keeps that call until the store is there), whichever comes first. A tool that needs the
-  // database during the call opens it itself. A timer, not setImmediate: the runtime's code cache is
-  // written in a setImmediate after the first call (extension.ts), and should hold what the call ran,
-  // not the storage's opening, which comes after the call in every window (~85 KB less cache for the
-  // next window's first call to read: 1.34 -> 1.25 MB).
+  // database during the call opens it itself.
   const firstCall = rt.registry.onCallEnd.on(() => {
     firstCall.dispose();
-    setTimeout(() => void storageReady(), 0);
+    setImmediate(() => void storageReady());
   });
   void sidebar.resolved.then(() => storageReady());
   clock.mark('sidebar+storage+review');
