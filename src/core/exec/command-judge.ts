@@ -48,6 +48,7 @@ const MAX_STAGED_DEPTH = 3;
 /** Tested on every argument of every argv: module-level, since a regex literal in a callback is a new object per call. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 const SPACE = /\s/;
+const NON_ASCII = /[^\x20-\x7e]/;
 
 const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 /** Tools whose arguments are text to search or print: the regex layer would only see mentions. */
@@ -97,7 +98,7 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
     const bad = injectedNames(pairs);
     if (bad.length) f.push(deny('env_injection', `env ${bad.join(', ')} makes the program load or run something else`));
   }
-  if (/[^\x20-\x7e]/.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
+  if (NON_ASCII.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
   if (v.args.some((a) => BIDI.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
   if (!MENTION_TOOLS.test(v.name)) {
     let line = v.name;
@@ -153,7 +154,11 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     const pathContext = { cwd, home, guard };
-    for (const x of all) for (const found of [argumentPathRules(x, pathContext, root), packageRunnerRule(x, cwd, root), gitRemoteRule(x, cwd, root)]) for (const y of found) f.push(y);
+    for (const x of all) {
+      for (const y of argumentPathRules(x, pathContext, root)) f.push(y);
+      for (const y of packageRunnerRule(x, cwd, root)) f.push(y);
+      for (const y of gitRemoteRule(x, cwd, root)) f.push(y);
+    }
     if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
     if (shown.length && !shownUsed.has(0)) {
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();

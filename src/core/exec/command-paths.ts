@@ -53,19 +53,30 @@ export function classifyPath(abs: string, home: string): PathClass | undefined {
 /** Where a path inside a longer argument can start: the scan below runs only on arguments with one (a matchAll costs an iterator and a regex copy). */
 const EMBEDDED_PATH_START = /[=:;@,][/~]/;
 
+/** Hoisted: candidates runs on every argument of every argv, and a regex literal in a function is a new object per evaluation. */
+const OPTION_VALUE = /^--?[\w-]+=(.+)$/;
+const PATH_START = /^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/;
+const PARENT_STEP = /(^|\/)\.\.(\/|$)/;
+const ROOTED = /^(\/|~)/;
+const RUNTIME_NAME = /[$`]/;
+const GLUED_OUTPUT = /^-o((?:\/|~|\.\.?\/).+)$/;
+const OPTION_NAME = /^--?([A-Za-z][\w-]*)(=(.*))?$/;
+const OUTPUT_VALUE = /^(\/|~|\$HOME|\.\.?\/)/;
+const COPYING_CLIS = /^(docker|podman|nerdctl|kubectl|oc|lxc|incus)$/;
+
 /** Candidate paths in the arguments: each word, and the value of `--opt=VALUE` / `-oVALUE`-less forms. */
 function candidates(v: SegmentView, cwdOutside: boolean): string[] {
   const out: string[] = [];
   for (const a of v.args) {
     if (!cwdOutside && !a.includes('/') && !a.startsWith('~') && !a.startsWith('$')) continue;
-    const eq = /^--?[\w-]+=(.+)$/.exec(a);
+    const eq = OPTION_VALUE.exec(a);
     const s = eq ? eq[1] : a;
-    if (/^(\/|~|\$HOME|\$\{HOME\}|\.\.\/)/.test(s) || /(^|\/)\.\.(\/|$)/.test(s)) out.push(s);
+    if (PATH_START.test(s) || PARENT_STEP.test(s)) out.push(s);
     else if (cwdOutside && !a.startsWith('-')) out.push(a);
     // A path inside a longer argument: `if=/etc/shadow`, `xml:/home/u/.bashrc`, `LogFileName=~/.profile`, `x@/etc/shadow`.
     if (EMBEDDED_PATH_START.test(a)) for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
   }
-  for (const x of v.seg.assignments) if (/^(\/|~)/.test(x.value.text)) out.push(x.value.text);
+  for (const x of v.seg.assignments) if (ROOTED.test(x.value.text)) out.push(x.value.text);
   for (const w of v.words) { const p = windowsHomePath(w.raw); if (p) out.push(p); }
   for (const r of v.seg.redirects) if (r.op === '<' || r.op === '<>') out.push(r.target.text);
   return out;
@@ -127,7 +138,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
     else if (cls === 'startup' && !PLAIN_READERS.test(v.name)) f.push(ask('persistence', `${v.name} is given a start-up or scheduled-job file (${p}) it may change`));
   }
   // A program known only at run time already asks as a parse problem, which names the real reason.
-  if (!f.length && root !== undefined && !LOOKERS.test(v.name) && !/[$`]/.test(v.exe)) {
+  if (!f.length && root !== undefined && !LOOKERS.test(v.name) && !RUNTIME_NAME.test(v.exe)) {
     const far = foreignPlace(v, ctx, root);
     if (far) f.push(ask('dangerous_paths', far.kind === 'temp'
       ? `${v.name} is given something in a shared temporary folder (${far.p}), which anyone on the machine can have put there, to load or run`
@@ -196,7 +207,7 @@ const OUTPUT_KEY = /(?:^|[:;,\s])(?:LogFile|logfile|log|OutFile|outfile|OutDir|o
 
 /** `docker cp CONTAINER:SRC DEST`, `kubectl cp POD:SRC DEST`: DEST is written on this machine. */
 export function copyOutTargets(v: SegmentView): WriteTarget[] {
-  if (!/^(docker|podman|nerdctl|kubectl|oc|lxc|incus)$/.test(v.name)) return [];
+  if (!COPYING_CLIS.test(v.name)) return [];
   const w = v.args.filter((a) => !a.startsWith('-'));
   const at = w.findIndex((x) => x === 'cp' || x === 'file' && v.name !== 'docker');
   const [src, dest] = w.slice(at + (w[at] === 'file' ? 2 : 1));
@@ -210,17 +221,19 @@ export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
     // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
-    const glued = a.startsWith('-o') ? /^-o((?:\/|~|\.\.?\/).+)$/.exec(a) : null;
+    const glued = a.startsWith('-o') ? GLUED_OUTPUT.exec(a) : null;
     if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
     // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
     if (a.includes('=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
     // `csplit -f PREFIX`: the pieces are written under the prefix.
     if (v.name === 'csplit' && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
-    const m = a.startsWith('-') ? /^--?([A-Za-z][\w-]*)(=(.*))?$/.exec(a) : null;
+    const m = a.startsWith('-') ? OPTION_NAME.exec(a) : null;
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
-    if (!value || !/^(\/|~|\$HOME|\.\.?\/)/.test(value)) continue;
+    if (!value || !OUTPUT_VALUE.test(value)) continue;
     out.push({ text: value, dynamic: (m[2] !== undefined ? v.words[i] : v.words[i + 1])?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0]}` });
   }
-  return [...out, ...copyOutTargets(v)];
+  const copied = copyOutTargets(v);
+  for (let k = 0; k < copied.length; k++) out.push(copied[k]);
+  return out;
 }

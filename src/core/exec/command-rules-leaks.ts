@@ -111,7 +111,9 @@ function readsSecret(v: SegmentView): boolean {
  */
 export function leakFlows(views: readonly SegmentView[]): Finding[] {
   const f: Finding[] = [];
-  const staged = views.flatMap(stagedSecrets);
+  // A loop, not flatMap: this runs once per decision and nearly every argv adds nothing.
+  const staged: string[] = [];
+  for (const v of views) for (const s of stagedSecrets(v)) staged.push(s);
   if (staged.length && views.some((v) => gitVerb(v).verb === 'push')) f.push(deny('data_exfiltration', `git adds a credential file (${staged.join(', ')}) and pushes it to a remote`));
   // The sender first: reading a secret is the dearer test, and most pipelines end in no sender.
   const piped = views.find((v) => v.pipedTo && (SENDERS.test(v.pipedTo.name) || POSTS.test(v.pipedTo.name)) && readsSecret(v));

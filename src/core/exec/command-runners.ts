@@ -91,8 +91,23 @@ function scriptAction(label: string, w: Word): WrapAction {
 }
 
 /** The table's unwrapping of `argv` by `name`, or undefined when the program is not in the table. */
+/** A runner's option lists as skipOptions reads them, with its script options folded in: worked out once per spec. */
+const OPTION_LISTS = new Map<RunnerSpec, { long: string[]; shortAll: string }>();
+function optionLists(spec: RunnerSpec): { long: string[]; shortAll: string } {
+  let o = OPTION_LISTS.get(spec);
+  if (!o) {
+    const scriptOpts = spec.scriptOptions ?? [];
+    o = { long: [...(spec.long ?? []), ...scriptOpts.filter((x) => x.length > 1)], shortAll: (spec.short ?? '') + scriptOpts.filter((x) => x.length === 1).join('') };
+    OPTION_LISTS.set(spec, o);
+  }
+  return o;
+}
+
+/** R as a Map: looked up for every argv that is not a wrapper. */
+const RUNNER_SPECS = new Map<string, RunnerSpec>(Object.entries(R));
+
 export function runnerActions(argv: Word[], name: string): WrapAction[] | undefined {
-  const spec = Object.prototype.hasOwnProperty.call(R, name) ? R[name] : undefined;
+  const spec = RUNNER_SPECS.get(name);
   if (!spec) return undefined;
   const out: WrapAction[] = [];
   const scriptOpts = spec.scriptOptions ?? [];
@@ -119,9 +134,7 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
     if (spec.sub.length) i++;
   }
   const afterSub = i;
-  const withValue = spec.short ?? '';
-  const long = [...(spec.long ?? []), ...scriptOpts.filter((o) => o.length > 1)];
-  const shortAll = withValue + scriptOpts.filter((o) => o.length === 1).join('');
+  const { long, shortAll } = optionLists(spec);
   i = skipOptions(argv, i, shortAll, long);
   for (let k = 0; k < (spec.skip ?? 0) && i < argv.length; k++) i = skipOptions(argv, i + 1, shortAll, long);
   if (spec.dashDash) {
@@ -139,13 +152,15 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
  * Option values of any program that are shell text: `--exec=…`, `--pre-hook …`, `-wrapper gdb,--args`.
  * A separate value (`--exec cmd`) is taken only for a name that says it runs something.
  */
+const LONG_OPTION = /^--?([A-Za-z][\w-]{2,})(=([\s\S]*))?$/;
+
 export function optionScripts(argv: Word[], name: string): WrapAction[] {
   const out: WrapAction[] = [];
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
     const t = w.text;
     if (t === '--') break;
-    const m = /^--?([A-Za-z][\w-]{2,})(=([\s\S]*))?$/.exec(t);
+    const m = LONG_OPTION.exec(t);
     if (!m || NOT_SHELL.test(m[1]) || !SHELL_OPTION.test(m[1])) continue;
     // `-exec` of find, `-e` of interpreters and the like are the program's own grammar, unwrapped elsewhere.
     if (!t.startsWith('--') && name === 'find') continue;

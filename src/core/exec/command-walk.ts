@@ -39,6 +39,9 @@ const STATEMENTS = new Set([
   'unset_command', 'test_command', 'variable_assignment', 'variable_assignments', 'ERROR',
 ]);
 
+/** Variables whose value a program runs as a command line (`GIT_SSH_COMMAND=…`, `PAGER=…`, `CC=…`). */
+const RUNS_VALUE = /(COMMAND|_CMD|EXEC|HOOK|EDITOR|PAGER|SHELL|WRAPPER|LAUNCHER|RUNNER|ASKPASS)$|^(CC|CXX|LD|AR|FC|CPP)$/;
+
 /** No stdin text: one shared empty list for the commands (nearly all) that get none. */
 const NO_TEXT: readonly string[] = [];
 
@@ -290,7 +293,7 @@ export class SegmentWalker {
     }
     this.embedded(seg, ctx);
     for (const a of seg.assignments) {
-      if (!/(COMMAND|_CMD|EXEC|HOOK|EDITOR|PAGER|SHELL|WRAPPER|LAUNCHER|RUNNER|ASKPASS)$|^(CC|CXX|LD|AR|FC|CPP)$/.test(a.name) || !a.value.text.trim()) continue;
+      if (!RUNS_VALUE.test(a.name) || !a.value.text.trim()) continue;
       const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, `${a.name}=`], redirects: [], heredocs: [], stdinPipe: false });
       if (inner) this.script(a.value, `${a.name}=`, inner);
     }
@@ -300,7 +303,7 @@ export class SegmentWalker {
   private embedded(seg: Segment, ctx: Ctx): void {
     const name = seg.argv[0];
     if (!name || name.dynamic) return;
-    const base = name.text.split('/').pop() ?? '';
+    const base = name.text.slice(name.text.lastIndexOf('/') + 1);
     const stdin = seg.heredocs.length || seg.redirects.some((r) => r.op === '<<<') ? [...seg.heredocs, ...seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)] : NO_TEXT;
     for (const e of embeddedCommandWords(base, seg.argv, stdin)) {
       const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, e.label], redirects: [], heredocs: [], stdinPipe: false });

@@ -234,6 +234,8 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   runuser: scriptOption('c', ['command', 'session-command'], 'runuser -c'),
   script: scriptOption('c', ['command'], 'script -c'),
 };
+/** The same table as a Map: looked up for every argv, where a Map answers faster than hasOwnProperty on the object. */
+const UNWRAPPER_OF = new Map<string, Unwrapper>(Object.entries(UNWRAPPERS));
 
 /** git subcommands that run a command line: `rebase -x`, `submodule foreach`, `bisect run`, `difftool -x`. */
 function gitRunners(argv: Word[]): WrapAction[] {
@@ -274,11 +276,19 @@ export function unwrapCommand(argv: Word[]): WrapAction[] {
   if (!first || first.dynamic) return [];
   const name = first.text.includes('/') ? path.posix.basename(first.text) : first.text;
   if (SHELLS.has(name)) return shell(argv, name);
-  const unwrap = Object.prototype.hasOwnProperty.call(UNWRAPPERS, name) ? UNWRAPPERS[name] : undefined;
+  const unwrap = UNWRAPPER_OF.get(name);
   if (unwrap) return unwrap(argv, name);
   const windows = windowsActions(argv, name);
   if (windows) return windows;
-  const options = [...optionScripts(argv, name), ...embeddedInArguments(argv, name), ...(name === 'git' ? [...gitRunners(argv), ...gitSettingCommands(argv)] : [])];
+  // Appended in place rather than spread: most argvs get no action at all, and this runs on each.
+  const options = optionScripts(argv, name);
+  append(options, embeddedInArguments(argv, name));
+  if (name === 'git') { append(options, gitRunners(argv)); append(options, gitSettingCommands(argv)); }
   const table = runnerActions(argv, name);
-  return table ? [...table, ...options] : [...options, ...unknownProgramActions(argv, name)];
+  return table ? append(table, options) : append(options, unknownProgramActions(argv, name));
+}
+
+function append(to: WrapAction[], more: readonly WrapAction[]): WrapAction[] {
+  for (let k = 0; k < more.length; k++) to.push(more[k]);
+  return to;
 }

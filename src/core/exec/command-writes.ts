@@ -16,12 +16,14 @@ export interface WriteTarget {
 }
 
 const FILE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+/** `>&2`, `>&3-`, `>&-`: a descriptor, not a file. */
+const DESCRIPTOR = /^(\d+-?|-)$/;
 
 export function writeTargets(v: SegmentView): WriteTarget[] {
   const out: WriteTarget[] = [];
   for (const r of v.seg.redirects) {
     const t = r.target;
-    if (FILE_OPS.has(r.op) || (r.op === '>&' && !/^(\d+-?|-)$/.test(t.text))) out.push({ text: t.text, dynamic: t.dynamic, by: `redirection ${r.op}` });
+    if (FILE_OPS.has(r.op) || (r.op === '>&' && !DESCRIPTOR.test(t.text))) out.push({ text: t.text, dynamic: t.dynamic, by: `redirection ${r.op}` });
   }
   const dyn = (s: string) => v.words.some((w) => w.text === s && w.dynamic);
   const add = (list: string[], by: string) => { for (const s of list) if (s !== '' && s !== '-') out.push({ text: s, dynamic: dyn(s), by }); };
