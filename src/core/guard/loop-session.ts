@@ -42,8 +42,9 @@ interface PollState {
 const POLL_MEMORY = 16;
 /** Poll tools tracked per session; the least recently polled is dropped beyond this. */
 const MAX_POLL_TOOLS = 16;
-/** When several detectors fire at once, the most specific description of the loop is reported. */
-const PRIORITY: readonly Detector[] = ['sameCall', 'pingPong', 'pollNoProgress', 'sameResult', 'readOnlyStreak'];
+// When several detectors fire at once, the most specific description of the loop is reported; the
+// candidates are made, and read, in that order: sameCall, pingPong, pollNoProgress, sameResult,
+// readOnlyStreak.
 
 /** Detectors that describe the same stuck episode share one warning. */
 type Family = 'repeat' | 'poll' | 'streak';
@@ -91,25 +92,47 @@ export class LoopSession {
     while (this.history.length >= config.historySize) this.history.shift();
     const isChange = !input.readOnly && !input.isError && !this.history.some((e) => e.sig === sig);
     if (isChange) this.epoch++;
-    const entry: Entry = { ...input, seq, sig, epoch: this.epoch };
+    // Written out rather than spread from input: this runs after every call of the pipeline.
+    const entry: Entry = { seq, tool: input.tool, call: input.call, result: input.result, sig, readOnly: input.readOnly, isError: input.isError, epoch: this.epoch };
     this.history.push(entry);
     if (!input.readOnly) this.streak = 0;
     else if (this.streak++ === 0) this.streakSince = seq;
-    const candidates = [this.sameCall(entry), this.sameResult(entry), this.pingPong(entry), this.readOnlyStreak(entry)];
-    return this.choose(candidates.filter((c): c is Candidate => c !== undefined), config);
+    // Most specific first (see above): choose reads them in the order given.
+    const candidates: Candidate[] = [this.sameCall(entry)];
+    const pingPong = this.pingPong(entry);
+    if (pingPong) candidates.push(pingPong);
+    const sameResult = this.sameResult(entry);
+    if (sameResult) candidates.push(sameResult);
+    const streak = this.readOnlyStreak(entry);
+    if (streak) candidates.push(streak);
+    return this.choose(candidates, config);
   }
 
   private sameCall(e: Entry): Candidate {
-    const matches = this.history.filter((h) => h.sig === e.sig && h.epoch === e.epoch);
-    return { finding: { detector: 'sameCall', count: matches.length, tool: e.tool, isError: e.isError }, since: matches[0].seq };
+    let count = 0;
+    let since = e.seq;
+    for (const h of this.history) {
+      if (h.sig !== e.sig || h.epoch !== e.epoch) continue;
+      if (count++ === 0) since = h.seq;
+    }
+    return { finding: { detector: 'sameCall', count, tool: e.tool, isError: e.isError }, since };
   }
 
   /** Varying arguments, one outcome. Successful changes are excluded: many writes answering "ok" are progress. */
   private sameResult(e: Entry): Candidate | undefined {
     if (!countsForSameResult(e)) return undefined;
-    const matches = this.history.filter((h) => countsForSameResult(h) && h.tool === e.tool && h.result === e.result && h.epoch === e.epoch);
-    if (new Set(matches.map((h) => h.call)).size < 2) return undefined;
-    return { finding: { detector: 'sameResult', count: matches.length, tool: e.tool, isError: e.isError }, since: matches[0].seq };
+    let first: Entry | undefined;
+    let count = 0;
+    // Two different calls among the matches: one whose call differs from the first match's.
+    let varied = false;
+    for (const h of this.history) {
+      if (!countsForSameResult(h) || h.tool !== e.tool || h.result !== e.result || h.epoch !== e.epoch) continue;
+      count++;
+      if (first === undefined) first = h;
+      else if (h.call !== first.call) varied = true;
+    }
+    if (!varied || first === undefined) return undefined;
+    return { finding: { detector: 'sameResult', count, tool: e.tool, isError: e.isError }, since: first.seq };
   }
 
   /** Length of the run at the end of the history that alternates between two different outcomes. */
@@ -136,9 +159,9 @@ export class LoopSession {
    * after the last warning of its family, so a loop that goes on, or a second view of the same loop
    * (A B A B is both ping-pong and two repeated calls), stays quiet until it reaches critical. A new
    * episode (new output from a poll, a new streak, repeats that began after the warning) warns again.
+   * `ordered`: most specific first (see the order above FAMILY).
    */
-  private choose(candidates: Candidate[], config: LoopConfig): Judgement | undefined {
-    const ordered = [...candidates].sort((a, b) => PRIORITY.indexOf(a.finding.detector) - PRIORITY.indexOf(b.finding.detector));
+  private choose(ordered: readonly Candidate[], config: LoopConfig): Judgement | undefined {
     for (const c of ordered) {
       if (c.finding.count >= config[c.finding.detector].critical) return { ...c.finding, level: 'critical' };
     }

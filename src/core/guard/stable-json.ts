@@ -2,7 +2,7 @@
 // model wrote the keys in, or a loop evades detection by shuffling keys. Iterative rather than
 // recursive, because arguments are model output and a deeply nested value must not overflow the stack
 // of the execute pipeline.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /** Stands in for a value that contains itself; a shared (non-cyclic) reference is written out in full. */
 export const CIRCULAR_MARK = '[Circular]';
@@ -20,6 +20,8 @@ type Task =
  * represent (undefined, a function) gives "null".
  */
 export function stableJson(value: unknown): string {
+  const flat = flatObjectJson(value);
+  if (flat !== undefined) return flat;
   const out: string[] = [];
   const ancestors = new Set<object>();
   const tasks: Task[] = [{ kind: 'value', value, key: '' }];
@@ -35,6 +37,34 @@ export function stableJson(value: unknown): string {
     }
   }
   return out.join('');
+}
+
+/**
+ * The usual arguments (one plain object of strings, numbers, booleans and nulls) written in one
+ * loop, as the general walk below would write them: it makes a task object per key and piece
+ * (about 1 us per call of the pipeline's loop check). Undefined for any other value.
+ */
+function flatObjectJson(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const v = obj[key];
+    let text: string;
+    if (typeof v === 'string') text = JSON.stringify(v);
+    else if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : 'null';
+    else if (typeof v === 'boolean') text = v ? 'true' : 'false';
+    else if (v === null) text = 'null';
+    else if (v === undefined) continue;
+    else return undefined;
+    out += (first ? '' : ',') + JSON.stringify(key) + ':' + text;
+    first = false;
+  }
+  return out + '}';
 }
 
 /** Applies what JSON.stringify applies before choosing a representation. */
@@ -99,9 +129,15 @@ function scheduleObject(obj: Record<string, unknown>, tasks: Task[]): void {
   tasks.push({ kind: 'text', text: '{' });
 }
 
+/**
+ * crypto.hash (Node 20.12 and 21.7 on) hashes in one native call, about 0.4 us for a short text
+ * against 0.85 us through a Hash object; an older Node (an older editor's runtime) has only the latter.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+
 /** Short fingerprint of a text; sha1 is native and fast, and loop detection needs no secrecy. */
 export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('base64url');
+  return oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url');
 }
 
 /**

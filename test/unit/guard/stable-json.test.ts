@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { CIRCULAR_MARK, hashCall, hashText, stableJson } from '../../../src/core/guard/stable-json';
 import { rng as prng } from '../../support/rng';
 
@@ -89,6 +90,18 @@ describe('stableJson', () => {
     assert.equal(out.length, 50_000 * ('{"k":'.length + 1) + 50_000 * 2 + '"leaf"'.length);
   });
 
+  it('writes a flat object (its one-loop path) as JSON does with sorted keys, a null prototype too', () => {
+    const o: Record<string, unknown> = { b: 'x "q" \u2028', 10: -0, 2: NaN, a: true, n: null, u: undefined, z: 1e21 };
+    const keys = Object.keys(o).sort();
+    assert.equal(stableJson(o), JSON.stringify(o, keys));
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, o);
+    assert.equal(stableJson(bare), JSON.stringify(o, keys));
+    // A value the loop does not write sends the object down the general walk, with the same rules.
+    assert.equal(stableJson({ b: 1, a: new Number(3), f: () => 1 }), '{"a":3,"b":1}');
+    assert.equal(stableJson({ toJSON: () => ({ y: 1 }) }), '{"y":1}');
+    assert.equal(stableJson({ toJSON: 'not a function', a: 1 }), '{"a":1,"toJSON":"not a function"}');
+  });
+
   it('round-trips random values to what JSON.stringify means, whatever the key order', () => {
     const rand = prng(42);
     for (let i = 0; i < 500; i++) {
@@ -131,5 +144,11 @@ describe('hashCall', () => {
     assert.equal(hashText('x'), hashText('x'));
     assert.notEqual(hashText('x'), hashText('y'));
     assert.match(hashText('x'), /^[A-Za-z0-9_-]{27}$/);
+  });
+
+  it('gives sha1 in base64url, as a Hash object makes it', () => {
+    for (const text of ['', 'x', 'ok\u0000Echo: m5', 'wide \u2014 \ud83d\ude00 and a lone \ud800']) {
+      assert.equal(hashText(text), createHash('sha1').update(text).digest('base64url'));
+    }
   });
 });
