@@ -160,6 +160,8 @@ export class Scrubber {
   private readonly values = new Set<string>();
   /** The keep/reg pattern of the current values (undefined: none needed); null until the next scrub builds it. */
   private valuesCombined: Combined | undefined | null = null;
+  /** The lanes patterns() answered last, and the static lanes they were made with (made again when either changes). */
+  private walked: { readonly lanes: readonly Combined[]; readonly all: readonly Combined[] } | undefined;
 
   constructor(opts?: { placeholder?: string }) {
     this.placeholder = opts?.placeholder ?? DEFAULT_PLACEHOLDER;
@@ -207,8 +209,12 @@ export class Scrubber {
       const keep = s.placeholder !== '' && (hitsPlaceholder || values.some((v) => s.placeholder.includes(v)));
       const rules = valuesRules(s.placeholder, values, keep);
       s.valuesCombined = rules.length ? combine(rules) : undefined;
+      s.walked = undefined;
     }
-    return s.valuesCombined ? [s.valuesCombined, ...lanes] : lanes;
+    if (!s.valuesCombined) return lanes;
+    // Kept rather than spread anew on every scrub: with a key registered, that was an array per call.
+    if (s.walked?.lanes !== lanes) s.walked = { lanes, all: [s.valuesCombined, ...lanes] };
+    return s.walked.all;
   }
 
   /** An exact secret value Pincer holds (an API key, an injected credential). */
