@@ -10,8 +10,12 @@ import { defineTool, fail, ok, type Tool } from '../../tools/types';
 
 const NOTHING = 'No files were modified.';
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  input: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
+  get input() {
+    return z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch".');
+  },
 }).strict();
 
 const description = [

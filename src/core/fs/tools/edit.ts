@@ -14,19 +14,37 @@ import { defineTool, fail, type Tool } from '../../tools/types';
 
 const MAX_EDITS = 100;
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const editSchema = z.object({
-  old_string: z.string().describe('Exact text to replace, copied from the file (without read_file\'s line-number prefixes).'),
-  new_string: z.string().describe('The text to put in its place.'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.'),
+  get old_string() {
+    return z.string().describe('Exact text to replace, copied from the file (without read_file\'s line-number prefixes).');
+  },
+  get new_string() {
+    return z.string().describe('The text to put in its place.');
+  },
+  get replace_all() {
+    return z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one. Default false.');
+  },
 }).strict();
 
 const parameters = z.object({
-  path: z.string().min(1).describe('File to edit, relative to the workspace root (or absolute inside it).'),
-  old_string: z.string().optional().describe('Exact text to replace; must match exactly one place unless replace_all is true. Include enough surrounding lines to make it unique.'),
-  new_string: z.string().optional().describe('Replacement text (use with old_string).'),
-  replace_all: z.boolean().optional().describe('With old_string: replace every occurrence. Default false.'),
-  edits: z.array(editSchema).min(1).max(MAX_EDITS).optional()
-    .describe('Several replacements in this file, instead of old_string/new_string. Each is matched against the ORIGINAL file (not against the result of the previous one); they must not overlap; all are applied or none.'),
+  get path() {
+    return z.string().min(1).describe('File to edit, relative to the workspace root (or absolute inside it).');
+  },
+  get old_string() {
+    return z.string().optional().describe('Exact text to replace; must match exactly one place unless replace_all is true. Include enough surrounding lines to make it unique.');
+  },
+  get new_string() {
+    return z.string().optional().describe('Replacement text (use with old_string).');
+  },
+  get replace_all() {
+    return z.boolean().optional().describe('With old_string: replace every occurrence. Default false.');
+  },
+  get edits() {
+    return z.array(editSchema).min(1).max(MAX_EDITS).optional()
+      .describe('Several replacements in this file, instead of old_string/new_string. Each is matched against the ORIGINAL file (not against the result of the previous one); they must not overlap; all are applied or none.');
+  },
 }).strict();
 
 const description = 'Replaces text in an existing file. Give old_string (copied exactly from the file, enough lines to be unique) and new_string, ' +

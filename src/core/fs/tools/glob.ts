@@ -18,11 +18,21 @@ const STAT_CONCURRENCY = 32;
 /** Matches per statMany call: sent as the walk finds them, so the stats run beside it. */
 const STAT_CHUNK = 1024;
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/**", "*.{js,ts}", "**/test_*.py".'),
-  path: z.string().min(1).optional().describe('Directory to search in. Default: the workspace root.'),
-  limit: z.number().int().min(1).optional().describe(`Maximum paths to return (newest first). Default ${GLOB_DEFAULT_LIMIT}.`),
-  includeIgnored: z.boolean().optional().describe('Also search node_modules and files ignored by .gitignore. Default false.'),
+  get pattern() {
+    return z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts", "src/**", "*.{js,ts}", "**/test_*.py".');
+  },
+  get path() {
+    return z.string().min(1).optional().describe('Directory to search in. Default: the workspace root.');
+  },
+  get limit() {
+    return z.number().int().min(1).optional().describe(`Maximum paths to return (newest first). Default ${GLOB_DEFAULT_LIMIT}.`);
+  },
+  get includeIgnored() {
+    return z.boolean().optional().describe('Also search node_modules and files ignored by .gitignore. Default false.');
+  },
 }).strict();
 
 const description =

@@ -14,19 +14,45 @@ import { looksBinary, searchWithRipgrep } from '../ripgrep-search';
 import { processesToUse } from '../ripgrep-shards';
 import { type FsToolDeps, type ResolvedPath } from '../types';
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  pattern: z.string().min(1).describe('What to search for: a regular expression (ripgrep syntax, close to JavaScript\'s; one line at a time), or with literal: true the exact text.'),
-  path: z.string().min(1).optional().describe('File or directory to search, relative to the workspace root. Default: the workspace root.'),
-  literal: z.boolean().optional().describe('Search for the pattern as plain text, not as a regex. Default false.'),
-  ignoreCase: z.boolean().optional().describe('Match regardless of case. Default false.'),
-  glob: z.string().min(1).optional().describe('Only search files matching this glob: "*.ts" or "*.{js,jsx}" match file names, "src/**/*.test.ts" (with a slash) paths from the workspace root; a leading "!" excludes ("!*.min.js").'),
-  context: z.number().int().min(0).max(50).optional().describe('Lines of context shown before and after each match.'),
-  before: z.number().int().min(0).max(50).optional().describe('Lines of context before each match (overrides context).'),
-  after: z.number().int().min(0).max(50).optional().describe('Lines of context after each match (overrides context).'),
-  includeIgnored: z.boolean().optional().describe('Also search files that .gitignore excludes (node_modules, build output). Default false.'),
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most matches to return. Default ${DEFAULT_CAPS.limit}.`),
-  maxLineChars: z.number().int().min(40).max(1_000_000).optional().describe(`Longest line shown whole; longer lines are cut to a window around the match. Default ${DEFAULT_CAPS.maxLineChars}.`),
-  maxBytes: z.number().int().min(1_000).max(50_000_000).optional().describe(`Most bytes of output. Default ${DEFAULT_CAPS.maxBytes}.`),
+  get pattern() {
+    return z.string().min(1).describe('What to search for: a regular expression (ripgrep syntax, close to JavaScript\'s; one line at a time), or with literal: true the exact text.');
+  },
+  get path() {
+    return z.string().min(1).optional().describe('File or directory to search, relative to the workspace root. Default: the workspace root.');
+  },
+  get literal() {
+    return z.boolean().optional().describe('Search for the pattern as plain text, not as a regex. Default false.');
+  },
+  get ignoreCase() {
+    return z.boolean().optional().describe('Match regardless of case. Default false.');
+  },
+  get glob() {
+    return z.string().min(1).optional().describe('Only search files matching this glob: "*.ts" or "*.{js,jsx}" match file names, "src/**/*.test.ts" (with a slash) paths from the workspace root; a leading "!" excludes ("!*.min.js").');
+  },
+  get context() {
+    return z.number().int().min(0).max(50).optional().describe('Lines of context shown before and after each match.');
+  },
+  get before() {
+    return z.number().int().min(0).max(50).optional().describe('Lines of context before each match (overrides context).');
+  },
+  get after() {
+    return z.number().int().min(0).max(50).optional().describe('Lines of context after each match (overrides context).');
+  },
+  get includeIgnored() {
+    return z.boolean().optional().describe('Also search files that .gitignore excludes (node_modules, build output). Default false.');
+  },
+  get limit() {
+    return z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Most matches to return. Default ${DEFAULT_CAPS.limit}.`);
+  },
+  get maxLineChars() {
+    return z.number().int().min(40).max(1_000_000).optional().describe(`Longest line shown whole; longer lines are cut to a window around the match. Default ${DEFAULT_CAPS.maxLineChars}.`);
+  },
+  get maxBytes() {
+    return z.number().int().min(1_000).max(50_000_000).optional().describe(`Most bytes of output. Default ${DEFAULT_CAPS.maxBytes}.`);
+  },
 }).strict();
 
 export interface GrepToolOptions {

@@ -11,9 +11,15 @@ import { PathError, type FileStat, type FsToolDeps } from '../types';
 export const LIST_DEFAULT_LIMIT = 500;
 const STAT_CONCURRENCY = 16;
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  path: z.string().min(1).optional().describe('Directory to list: relative to the workspace root, or absolute. Default: the workspace root.'),
-  limit: z.number().int().min(1).optional().describe(`Maximum entries to return. Default ${LIST_DEFAULT_LIMIT}.`),
+  get path() {
+    return z.string().min(1).optional().describe('Directory to list: relative to the workspace root, or absolute. Default: the workspace root.');
+  },
+  get limit() {
+    return z.number().int().min(1).optional().describe(`Maximum entries to return. Default ${LIST_DEFAULT_LIMIT}.`);
+  },
 }).strict();
 
 const description =

@@ -12,12 +12,22 @@ import { checkedStat } from '../path-open';
 import { memorySource, openSource, type ByteSource, type RangeReadable } from '../read-range';
 import { type FsToolDeps, type ResolvedPath, type WorkspaceFs } from '../types';
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  path: z.string().min(1).describe('File to read: relative to the workspace root, or absolute.'),
-  offset: z.number().int().min(1).optional().describe('1-based line to start at. Default 1.'),
-  limit: z.number().int().min(1).optional().describe('Maximum lines to return. Default: as much as fits one page of your context budget.'),
-  column: z.number().int().min(1).optional()
-    .describe('Only for a line too long to show whole (minified code, huge JSON): the 1-based character of line `offset` to start at, as a previous result told you.'),
+  get path() {
+    return z.string().min(1).describe('File to read: relative to the workspace root, or absolute.');
+  },
+  get offset() {
+    return z.number().int().min(1).optional().describe('1-based line to start at. Default 1.');
+  },
+  get limit() {
+    return z.number().int().min(1).optional().describe('Maximum lines to return. Default: as much as fits one page of your context budget.');
+  },
+  get column() {
+    return z.number().int().min(1).optional()
+      .describe('Only for a line too long to show whole (minified code, huge JSON): the 1-based character of line `offset` to start at, as a previous result told you.');
+  },
 }).strict();
 
 const description =

@@ -10,10 +10,18 @@ import { convertEol, countLines, decodeLossy, decodeText, encodeText, type TextF
 import { type FsToolDeps, type ProposedChange } from '../types';
 import { defineTool, fail, ok, type Tool } from '../../tools/types';
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads; the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  path: z.string().min(1).describe('File to write, relative to the workspace root (or absolute inside it). Missing parent folders are created.'),
-  content: z.string().describe('The complete new content of the file (or the text to append). "" writes an empty file.'),
-  append: z.boolean().optional().describe('Add content to the end of the file instead of replacing it (creates the file if missing). Default false.'),
+  get path() {
+    return z.string().min(1).describe('File to write, relative to the workspace root (or absolute inside it). Missing parent folders are created.');
+  },
+  get content() {
+    return z.string().describe('The complete new content of the file (or the text to append). "" writes an empty file.');
+  },
+  get append() {
+    return z.boolean().optional().describe('Add content to the end of the file instead of replacing it (creates the file if missing). Default false.');
+  },
 }).strict();
 
 const description = 'Creates a file, or replaces an existing file\'s entire content, or (append: true) adds text to its end. ' +
