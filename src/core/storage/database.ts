@@ -175,6 +175,9 @@ export class Database {
   }
 
   private endedWithin(ms: number): Promise<void> {
+    // Held open until then: a process with nothing else to do (the CLI after its answer) would
+    // otherwise exit in the middle of close(), before its caller's next step.
+    this.worker.ref();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)).unref());
     return Promise.race([this.exited, late]).finally(() => clearTimeout(timer));

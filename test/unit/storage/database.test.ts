@@ -247,4 +247,17 @@ describe('storage database: opening', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'written');
   });
+
+  it('keeps the process alive through close(), so what follows it runs', () => {
+    const dir = tempDir('close-then');
+    // Nothing else holds this process open: while close() waits for the worker's thread to end, the
+    // process must not exit under it (the CLI prints its answer after closing its store).
+    const script = `const { Database } = require(${JSON.stringify(require.resolve('../../../src/core/storage/database'))});
+      Database.open({ dir: ${JSON.stringify(dir)}, workerPath: ${JSON.stringify(STORAGE_WORKER)}, migrations: [] })
+        .then(async (db) => { await db.run('CREATE TABLE t(x)'); await db.close(); console.log('after close'); });`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 15_000 });
+    assert.equal(r.signal, null, 'the child had to be killed: something kept it alive');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'after close');
+  });
 });
