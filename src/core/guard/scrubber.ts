@@ -19,9 +19,9 @@
 // Nothing is built when a Scrubber is constructed (it sits on the start-up path of the extension
 // and the CLI): the static pattern is built on the first scrub, once per process and placeholder,
 // and shared by every Scrubber; for the default placeholder from sources made beforehand
-// (scrub-lane-sources.ts), checked against the rules a little later.
+// (scrub-lane-sources.ts; its unit test fails whenever they differ from what the rules make).
 import { combine, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
-import { combineLanes, laneSources, lanesFromSources } from './scrub-lanes';
+import { combineLanes, lanesFromSources } from './scrub-lanes';
 import { LANE_SOURCES, LANE_SOURCES_PLACEHOLDER } from './scrub-lane-sources';
 import { scrubSplit, SPLIT_MIN } from './scrub-split';
 import { bareTokenLane } from './scrub-bare-tokens';
@@ -29,7 +29,7 @@ import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
 /**
  * The static rules, their modules (scrub-patterns.ts and the rule files it gathers) loaded on first
- * use: a lane's first match, another placeholder, or the check of the sources made beforehand.
+ * use: a lane's first match or another placeholder.
  * Loading them builds most of their sources (about 10 ms in a fresh process), which would otherwise
  * be on the start-up path of every process that constructs a Scrubber. A literal path, so that
  * esbuild bundles it.
@@ -97,29 +97,13 @@ function warm(p: StaticPattern, width: number): void {
 /** The static rules' pattern per placeholder, built on first use. */
 const staticPatterns = new Map<string, StaticPattern>();
 
-/**
- * Set when the lane sources made beforehand (scrub-lane-sources.ts) are found to differ from what
- * the rules make (a rule changed and the file was not made again; its unit test says so): from
- * then on the lanes are built from the rules.
- */
-let staleSources = false;
-
-/** Whether the sources made beforehand are still the rules' (checked off the first scrub's path). */
-function checkSources(placeholder: string): void {
-  const made = laneSources(staticRules(placeholder));
-  if (made.length !== LANE_SOURCES.length || made.some((s, i) => s !== LANE_SOURCES[i])) {
-    staleSources = true;
-    staticPatterns.delete(placeholder);
-  }
-}
-
 /** The pattern, built and compiled wide on the first scrub. */
 function staticPattern(placeholder: string): StaticPattern {
   let p = staticPatterns.get(placeholder);
   if (!p) {
     // For the default placeholder the lanes' sources were made beforehand: building them from the
     // rules costs about as much as compiling them, on the path of the first tool call.
-    const fromSources = placeholder === LANE_SOURCES_PLACEHOLDER && !staleSources;
+    const fromSources = placeholder === LANE_SOURCES_PLACEHOLDER;
     const regexLanes = fromSources ? lanesFromSources(LANE_SOURCES, () => staticRules(placeholder)) : combineLanes(staticRules(placeholder));
     // Last: where a rule of the patterns matches at the same place, the rule wins.
     const bare = bareTokenLane();
@@ -136,10 +120,7 @@ function staticPattern(placeholder: string): StaticPattern {
       built.hitsPlaceholder ||= bare.re.exec(placeholder) !== null;
     }
     staticPatterns.set(placeholder, built);
-    setTimeout(() => {
-      warm(built, NARROW);
-      if (fromSources) checkSources(placeholder);
-    }, NARROW_LATER_MS).unref();
+    setTimeout(() => warm(built, NARROW), NARROW_LATER_MS).unref();
     p = built;
   }
   return p;
