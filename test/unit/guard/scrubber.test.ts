@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MIN_REGISTERED_LENGTH, Scrubber } from '../../../src/core/guard/scrubber';
+import { MIN_REGISTERED_LENGTH, prepareScrubber, Scrubber, scrubberPrepared } from '../../../src/core/guard/scrubber';
 
 describe('Scrubber', () => {
   describe('placeholder', () => {
@@ -113,6 +113,21 @@ describe('Scrubber', () => {
       // 300 values do not make a long text a blow-up (the test's timeout is the bound).
       assert.equal(s.scrub('x'.repeat(200_000)), 'x'.repeat(200_000));
     });
+  });
+
+  it('prepareScrubber builds the pattern at the next turn of the event loop, not on the caller\'s path, and changes no output', async () => {
+    // A placeholder of its own: no other test has built its pattern.
+    const placeholder = '[PREPARED]';
+    assert.equal(scrubberPrepared(placeholder), false);
+    prepareScrubber(placeholder);
+    assert.equal(scrubberPrepared(placeholder), false, 'nothing is compiled before the call returns');
+    // Immediates run in the order they were queued: this one runs after prepareScrubber's.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(scrubberPrepared(placeholder), true);
+    const text = 'export DB_PASSWORD=Qw3rtyUi0pAs9\nplain line: nothing here\nurl postgres://app:Zx8cVb7nM6@db/prod';
+    const out = new Scrubber({ placeholder }).scrub(text);
+    assert.equal(out, new Scrubber().scrub(text).split('[REDACTED]').join(placeholder));
+    assert.equal(out, `export DB_PASSWORD=${placeholder}\nplain line: nothing here\nurl postgres://app:${placeholder}@db/prod`);
   });
 
   it('offers no way to write anything: only scrub, scrubFrom (part of a text), register, unregister and registeredCount', () => {
