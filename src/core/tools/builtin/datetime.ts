@@ -6,13 +6,21 @@ import type { DateTime } from 'luxon';
 import { z } from 'zod';
 import { defineTool, fail, ok } from '../types';
 
+// The fields are getters: zod builds them when the schema is first used (a call's arguments, a listing),
+// not when the runtime loads (every tool call loads it; few ask the time); the schema, its JSON Schema and its errors are the same.
 const parameters = z.object({
-  timezone: z.string().min(1).optional().describe('IANA time zone to answer in, such as "Europe/Berlin" or "UTC". Default: the local zone of the machine.'),
-  at: z.string().min(1).optional().describe(
-    'A moment other than now, ISO 8601: "2026-12-24T18:00", "2026-12-24", or with an offset ("…Z", "…+01:00"). '
-    + 'Answers it in `timezone` and how long from now until it (or since it).',
-  ),
-  from: z.string().min(1).optional().describe('IANA zone `at` is written in when it has no offset. Default: `timezone`.'),
+  get timezone() {
+    return z.string().min(1).optional().describe('IANA time zone to answer in, such as "Europe/Berlin" or "UTC". Default: the local zone of the machine.');
+  },
+  get at() {
+    return z.string().min(1).optional().describe(
+      'A moment other than now, ISO 8601: "2026-12-24T18:00", "2026-12-24", or with an offset ("…Z", "…+01:00"). '
+      + 'Answers it in `timezone` and how long from now until it (or since it).',
+    );
+  },
+  get from() {
+    return z.string().min(1).optional().describe('IANA zone `at` is written in when it has no offset. Default: `timezone`.');
+  },
 }).strict();
 
 /**
