@@ -10,6 +10,12 @@
 // voluntary switch; one preempted when its write wakes the server, an involuntary one, and a process
 // preempted that often runs on cold caches, so its CPU per call grows with it). Goal: ratio <= 1.1.
 //
+// Trace (stdio only, `extra.trace`, separate rounds): per side, the time from an answer's arrival to
+// the next request's send, the send itself and the wait for the answer. On this machine (2 vCPUs of a
+// VM) a pipe write to a server whose CPU has gone idle takes ~40 µs instead of ~5 (the write wakes
+// it), and the server's CPU goes idle about 11-12 µs after it answered: a side whose turnaround is
+// past that pays the slow write on most calls.
+//
 // Calibration (stdio only, `extra.calibration`; the headline figures above are not changed by it):
 // after the rounds, the bridge connection's transport is made to answer `tools/call` itself (no
 // server), and the CPU per call of the bridge and of the SDK client is measured in this process:
@@ -84,7 +90,10 @@ async function measure(transport, resolved, directTransport) {
     const r0 = process.resourceUsage();
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < BATCH; i++) await fn(i);
+    for (let i = 0; i < BATCH; i++) {
+      const r = await fn(i);
+      if (r.isError) throw new Error(r.forLLM ?? JSON.stringify(r.content));
+    }
     const ms = Number(process.hrtime.bigint() - t0) / 1e6 / BATCH; // ms per call
     const c = process.cpuUsage(c0);
     const r1 = process.resourceUsage();
@@ -98,10 +107,9 @@ async function measure(transport, resolved, directTransport) {
   const viaDirect = (i) => direct.callTool({ name: 'echo', arguments: { message: `m${i}` } });
   const viaOwn = (i) => own.callTool({ name: 'echo', arguments: { message: `m${i}` } });
   const reference = transport === 'stdio' ? viaOwn : viaDirect;
-  const viaBridge = async (i) => {
-    const r = await rt.registry.execute('mcp_everything__echo', { message: `m${i}` }, ctx);
-    if (r.isError) throw new Error(r.forLLM);
-  };
+  // Every side's result is checked the same way, by batch(): a wrapper that awaited and checked on
+  // the bridge's side only would cost it a promise and a turn of its own that the reference skips.
+  const viaBridge = (i) => rt.registry.execute('mcp_everything__echo', { message: `m${i}` }, ctx);
   for (let w = 0; w < WARMUP_ROUNDS; w++) {
     await batch(reference);
     await batch(viaBridge);
@@ -115,7 +123,8 @@ async function measure(transport, resolved, directTransport) {
     b.push(await batch(viaBridge));
     if (transport === 'stdio') other.push(await batch(viaDirect));
   }
-  const calibration = transport === 'stdio' ? await calibrate(own, viaOwn, viaBridge, batch) : undefined;
+  const trace = transport === 'stdio' ? await traced(own, { reference: (i) => reference(i), bridge: (i) => viaBridge(i) }, batch) : undefined;
+  const calibration = transport === 'stdio' ? await calibrate(own, viaOwn, viaBridge, batch, rt, settings) : undefined;
   await direct.close();
   await mcp.dispose();
   const value = median(b);
@@ -128,15 +137,84 @@ async function measure(transport, resolved, directTransport) {
     extra: {
       cpuUs,
       contextSwitchesPerCall: { bridge: perCall(viaBridge), reference: perCall(reference) },
-      ...(transport === 'stdio' ? { separateServerDirectMs: median(other), separateServerRatio: Math.round((value / median(other)) * 1000) / 1000, calibration } : {}),
+      ...(transport === 'stdio' ? { separateServerDirectMs: median(other), separateServerRatio: Math.round((value / median(other)) * 1000) / 1000, trace, calibration } : {}),
     },
     goal: 'ratio <= 1.1', pass: value / referenceValue <= 1.1, runs: ROUNDS, statistic: 'median',
     corpus: `${BATCH} sequential echo calls per run after ${WARMUP_ROUNDS} warm-up rounds, server-everything ${require('@modelcontextprotocol/server-everything/package.json').version}`, loadBefore,
   });
 }
 
+/**
+ * Where a call's time goes over stdio, per side (see the header): µs from an answer's arrival to the
+ * next request's send (`turnaroundUs`), in the send (`sendUs`: serialising and the pipe write, which
+ * wakes the server) and from the send to the next answer (`answerUs`). Separate rounds after the
+ * measured ones: the transport's hooks are wrapped only here.
+ */
+async function traced(own, sides, batch) {
+  const tr = own.transport;
+  const send = tr.send;
+  const onmessage = tr.onmessage;
+  let arrived = 0, sent = 0, side;
+  const t = {};
+  const note = (key, us) => ((t[side] ??= { turnaroundUs: [], sendUs: [], answerUs: [] })[key]).push(us);
+  tr.send = function (m, o) {
+    if (m.method !== 'tools/call') return send.call(this, m, o);
+    const t0 = performance.now();
+    if (arrived) note('turnaroundUs', (t0 - arrived) * 1000);
+    const r = send.call(this, m, o);
+    sent = t0;
+    note('sendUs', (performance.now() - t0) * 1000);
+    return r;
+  };
+  tr.onmessage = function (m, e) {
+    const now = performance.now();
+    if (sent && m.id !== undefined) note('answerUs', (now - sent) * 1000);
+    arrived = now;
+    return onmessage.call(this, m, e);
+  };
+  try {
+    for (let r = 0; r < 11; r++) {
+      for (const [name, fn] of Object.entries(sides)) {
+        side = r < 2 ? 'warm' : name;
+        arrived = sent = 0;
+        await batch(fn);
+      }
+    }
+  } finally {
+    tr.send = send;
+    tr.onmessage = onmessage;
+  }
+  const r1 = (x) => Math.round(x * 10) / 10;
+  return Object.fromEntries(Object.keys(sides).map((n) => [n, Object.fromEntries(Object.entries(t[n]).map(([k, xs]) => [k, r1(median(xs))]))]));
+}
+
+/**
+ * The headline rounds run with the rate limit and loop detection off: with their defaults, 100 calls in
+ * a row are refused by the one and stopped by the other. Their cost is recorded here, in process only
+ * (`inProcessCpuUs.bridgeWithGuards`): the rate limit on at its highest setting, loop detection on with
+ * its defaults and a new turn every 50 calls (a turn of an agent makes a few calls, not hundreds).
+ */
+async function withGuards(rt, settings, cpuOf) {
+  rt.applyConfig(readConfig((k) => ({ ...settings, 'rateLimit.enabled': true, 'rateLimit.perMinute': 100_000, 'rateLimit.burst': 100_000, 'loopDetection.enabled': true })[k]));
+  let ctx, turn = 0;
+  const call = (i) => {
+    if (i % 50 === 0) {
+      if (ctx) rt.loops.forget(ctx.turnId);
+      ctx = rt.context({ channel: 'bench', sessionKey: 'bench', turnId: `turn${++turn}` });
+    }
+    return rt.registry.execute('mcp_everything__echo', { message: `m${i}` }, ctx);
+  };
+  const g = [];
+  try {
+    for (let r = 0; r < 11; r++) g.push(await cpuOf(call, 2000));
+  } finally {
+    rt.applyConfig(readConfig((k) => settings[k]));
+  }
+  return median(g.slice(2));
+}
+
 /** See the header: the bridge's added work measured without a server, then spun before the SDK client's calls. */
-async function calibrate(own, viaOwn, viaBridge, batch) {
+async function calibrate(own, viaOwn, viaBridge, batch, rt, settings) {
   const tr = own.transport;
   const send = tr.send;
   // Answers a call as server-everything's echo does, in a later turn of the event loop like a pipe's data.
@@ -148,14 +226,19 @@ async function calibrate(own, viaOwn, viaBridge, batch) {
   };
   const cpuOf = async (fn, n) => {
     const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) await fn(i);
+    for (let i = 0; i < n; i++) {
+      const r = await fn(i);
+      if (r.isError) throw new Error(r.forLLM ?? JSON.stringify(r.content));
+    }
     const c = process.cpuUsage(c0);
     return (c.user + c.system) / n;
   };
   const o = [], b = [];
+  let guarded;
   try {
     for (let w = 0; w < 2; w++) { await cpuOf(viaOwn, 2000); await cpuOf(viaBridge, 2000); }
     for (let r = 0; r < 9; r++) { o.push(await cpuOf(viaOwn, 2000)); b.push(await cpuOf(viaBridge, 2000)); }
+    guarded = await withGuards(rt, settings, cpuOf);
   } finally {
     tr.send = send;
   }
@@ -179,7 +262,7 @@ async function calibrate(own, viaOwn, viaBridge, batch) {
   }
   const r3 = (x) => Math.round(x * 1000) / 1000;
   return {
-    inProcessExtraUs: r3(extraUs), inProcessCpuUs: { bridge: r3(median(b)), reference: r3(median(o)) },
+    inProcessExtraUs: r3(extraUs), inProcessCpuUs: { bridge: r3(median(b)), reference: r3(median(o)), bridgeWithGuards: r3(guarded) },
     ownWithSpinMs: r3(median(s)), bridgeMs: r3(median(br)), ownMs: r3(median(p)),
     bridgeToSpunOwn: r3(median(br) / median(s)), ratio: r3(median(br) / median(p)),
     spinWallPerUs: extraUs > 0 ? r3(((median(s) - median(p)) * 1000) / extraUs) : null,
