@@ -99,25 +99,41 @@ const sharedExternals = {
  * code point under u). Only the regex's `.source` text changes. build() checks the outputs stay ASCII.
  */
 const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * `import { z } from 'zod'` names zod's namespace object as a value, so the bundle builds it: esbuild
+ * defines one getter per export (~250, and the namespaces it holds: core, util, regexes…, ~950 in all)
+ * at every load, and every `z.string()` goes through a getter. `import * as z from 'zod'` is the same
+ * module with the same exports (zod's index re-exports classic/external.js under both), but esbuild then
+ * turns `z.string` into the function itself and builds no namespace object for it. Only the build's
+ * input changes; TypeScript reads the sources as written.
+ */
+const ZOD_NAMED_IMPORT = /^import \{ z \} from 'zod';$/m;
+async function rewriteSource(file, text) {
+  let out = text.replace(ZOD_NAMED_IMPORT, "import * as z from 'zod';");
+  // Most files with non-ASCII text have it only in comments: a regex literal spans one line.
+  if (out.split('\n').some((l) => NON_ASCII.test(l) && l.includes('/') && !/^\s*(\/\/|\*|\/\*)/.test(l))) out = await asciiRegexes(file, out);
+  return out;
+}
+async function asciiRegexes(file, text) {
+  const ts = (await import('typescript')).default;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const spans = [];
+  const visit = (n) => {
+    if (n.kind === ts.SyntaxKind.RegularExpressionLiteral && NON_ASCII.test(n.text)) spans.push([n.getStart(sf), n.end]);
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  let out = text;
+  for (const [start, end] of spans.reverse()) out = out.slice(0, start) + escapeNonAscii(out.slice(start, end)) + out.slice(end);
+  return out;
+}
 const asciiRegexLiterals = {
-  name: 'ascii-regex-literals',
+  name: 'ascii-regex-literals-and-zod-namespace',
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (a) => {
       const text = await fs.promises.readFile(a.path, 'utf8');
-      // Most files with non-ASCII text have it only in comments: a regex literal spans one line.
-      if (!text.split('\n').some((l) => NON_ASCII.test(l) && l.includes('/') && !/^\s*(\/\/|\*|\/\*)/.test(l))) return undefined;
-      const ts = (await import('typescript')).default;
-      const file = ts.createSourceFile(a.path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-      const spans = [];
-      const visit = (n) => {
-        if (n.kind === ts.SyntaxKind.RegularExpressionLiteral && NON_ASCII.test(n.text)) spans.push([n.getStart(file), n.end]);
-        ts.forEachChild(n, visit);
-      };
-      visit(file);
-      if (!spans.length) return undefined;
-      let out = text;
-      for (const [start, end] of spans.reverse()) out = out.slice(0, start) + escapeNonAscii(out.slice(start, end)) + out.slice(end);
-      return { contents: out, loader: 'ts' };
+      const out = await rewriteSource(a.path, text);
+      return out === text ? undefined : { contents: out, loader: 'ts' };
     });
   },
 };
