@@ -52,6 +52,8 @@ record({
     // The load's stages (reading dist/host-core.js and its cache, compiling, its top level, building the
     // window's runtime) and the call after the load (the pipeline, the first scrub, reading the file).
     stagesMedianMs: Object.fromEntries(['readMs', 'compileMs', 'runMs', 'createMs'].map((k) => [k, Math.round(median(later.map((f) => f.stages[k])) * 10) / 10])),
+    // createHostCore's steps (the `createMs` stage above, step by step): what building the window's runtime spends where.
+    createStagesMedianMs: Object.fromEntries(Object.keys(later[0].createStages ?? {}).map((k) => [k, Math.round(median(later.map((f) => f.createStages?.[k] ?? 0)) * 100) / 100])),
     afterLoadMedianMs: Math.round(median(later.map((f) => f.afterLoadMs)) * 10) / 10,
     load1PerRun: later.map((f) => Math.round(f.load1 * 100) / 100),
     firstWindowEver: { wallMs: Math.round(firstEver.wallMs), cpuMs: Math.round(firstEver.cpuMs), coreLoadMs: Math.round(firstEver.coreLoadMs), load1: Math.round(firstEver.load1 * 100) / 100, note: 'empty cache directory: the code cache is written after this call' },

@@ -181,7 +181,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     mcp, mcpView, customTools, mcpServe, teams, teamBoard,
   );
   clock.mark('lm+rest');
-  return {
+  const core: HostCore = {
     createStages: clock.stages,
     services, sidebar, storage, storageReady, review, memory, memoryView: memoryParts.view, exec, chat, subagentsView, mcp, mcpView: mcpView.view, mcpStatus: mcpView.status, customTools, lm, teams, teamBoard, cron,
     commands: {
@@ -206,4 +206,6 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     checkpoints: () => checkpoints,
     skills,
   };
+  clock.mark('commands');
+  return core;
 }
