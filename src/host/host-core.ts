@@ -152,9 +152,10 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
       return exec.ports;
     },
   });
+  clock.mark('toolset');
   customTools.attach(toolset);
   skills.attach(toolset);
-  clock.mark('toolset');
+  clock.mark('customTools+skills.attach');
   const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
     () => chat.models.current());
