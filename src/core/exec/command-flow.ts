@@ -5,6 +5,7 @@ import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
 import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
+import { startsWith } from './command-strings';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
@@ -129,8 +130,8 @@ export function unwrapInner(seg: Segment, argv: Word[] = seg.argv, depth = 0): W
     const t = argv[i].text;
     if (t === '--') { i++; break; }
     if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
-    if (t.startsWith('-') && t.length > 1) {
-      const letter = t.startsWith('--') ? '' : t[t.length - 1];
+    if (startsWith(t, '-') && t.length > 1) {
+      const letter = startsWith(t, '--') ? '' : t[t.length - 1];
       i += valueLetters.includes(letter) && t.length === 2 ? 2 : 1;
       continue;
     }

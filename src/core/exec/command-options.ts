@@ -13,17 +13,31 @@ export interface OptionSpec {
 
 export interface ParsedOptions {
   /** Short letters seen. */
-  short: Set<string>;
+  short: ReadonlySet<string>;
   /** Long names seen, as typed (possibly abbreviated). */
   long: string[];
   /** Values by short letter or long name as typed. */
-  values: Map<string, string[]>;
+  values: ReadonlyMap<string, string[]>;
   operands: string[];
 }
 
+/**
+ * Shared by every result without short letters or without values (most: rules parse the options of
+ * nearly every argv they meet); a Set and a Map made per call were a good part of a decision's
+ * allocations. Read-only in the type, so no caller can fill the shared ones.
+ */
+const NO_LETTERS: ReadonlySet<string> = new Set();
+const NO_VALUES: ReadonlyMap<string, string[]> = new Map();
+
 export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedOptions {
-  const out: ParsedOptions = { short: new Set(), long: [], values: new Map(), operands: [] };
-  const add = (k: string, v: string) => out.values.set(k, [...(out.values.get(k) ?? []), v]);
+  let short: Set<string> | undefined;
+  let values: Map<string, string[]> | undefined;
+  const long: string[] = [];
+  const operands: string[] = [];
+  const add = (k: string, v: string) => {
+    values ??= new Map();
+    values.set(k, [...(values.get(k) ?? []), v]);
+  };
   // Read once: specs come as object literals of many shapes (one per call site), so each read is a slow, megamorphic one.
   const longValue = spec.longValue ?? [];
   const shortValue = spec.shortValue;
@@ -31,13 +45,13 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
-      out.operands.push(...args.slice(i + 1));
+      operands.push(...args.slice(i + 1));
       break;
     }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      out.long.push(name);
+      long.push(name);
       if (eq >= 0) add(name, a.slice(eq + 1));
       else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) add(name, args[++i]);
       continue;
@@ -45,7 +59,7 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
     if (a.startsWith('-') && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
         const c = a[j];
-        out.short.add(c);
+        (short ??= new Set()).add(c);
         if (shortValue?.includes(c)) {
           const rest = a.slice(j + 1);
           if (rest) add(c, rest);
@@ -55,13 +69,13 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       }
       continue;
     }
-    out.operands.push(a);
+    operands.push(a);
     if (posixOrder) {
-      out.operands.push(...args.slice(i + 1));
+      operands.push(...args.slice(i + 1));
       break;
     }
   }
-  return out;
+  return { short: short ?? NO_LETTERS, long, values: values ?? NO_VALUES, operands };
 }
 
 /** Whether `name` (a long option) was given, in full or as a prefix of at least `min` characters. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { PathResolver } from '../fs/types';
 import type { WriteTarget } from './command-writes';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
+import { endsWith, has, startsWith } from './command-strings';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage|\.gradle\/gradle\.properties$|\.m2\/settings(-security)?\.xml$|(\.nuget\/NuGet|\.config\/NuGet|AppData\/Roaming\/NuGet)\/NuGet\.Config$|\.ivy2\/\.credentials$|\.sbt\/(\d[\w.]*\/)?credentials|\.config\/containers\/auth\.json$|\.databrickscfg$|\.snowsql\/config$|\.pulumi\/credentials\.json$|\.kaggle\/kaggle\.json$|(\.cache\/)?huggingface\/token$|\.config\/configstore\/firebase-tools\.json$|\.config\/netlify(\/|$)|\.netlify\/config\.json$|\.fly\/config\.yml$|\.wrangler\/config|\.config\/helm\/repositories\.yaml$|\.dbt\/profiles\.yml$|AppData\/Roaming\/(gcloud|GitHub CLI|rclone|FileZilla|Microsoft\/(Credentials|Protect|Crypto))(\/|$)|AppData\/Local\/(Google\/Chrome\/User Data|Microsoft\/(Credentials|Edge\/User Data)|BraveSoftware)(\/|$)|AppData\/Roaming\/Mozilla\/Firefox(\/|$))/;
@@ -68,11 +69,11 @@ const COPYING_CLIS = /^(docker|podman|nerdctl|kubectl|oc|lxc|incus)$/;
 function candidates(v: SegmentView, cwdOutside: boolean): string[] {
   const out: string[] = [];
   for (const a of v.args) {
-    if (!cwdOutside && !a.includes('/') && !a.startsWith('~') && !a.startsWith('$')) continue;
+    if (!cwdOutside && !has(a, '/') && !startsWith(a, '~') && !startsWith(a, '$')) continue;
     const eq = OPTION_VALUE.exec(a);
     const s = eq ? eq[1] : a;
     if (PATH_START.test(s) || PARENT_STEP.test(s)) out.push(s);
-    else if (cwdOutside && !a.startsWith('-')) out.push(a);
+    else if (cwdOutside && !startsWith(a, '-')) out.push(a);
     // A path inside a longer argument: `if=/etc/shadow`, `xml:/home/u/.bashrc`, `LogFileName=~/.profile`, `x@/etc/shadow`.
     if (EMBEDDED_PATH_START.test(a)) for (const m of a.matchAll(/[=:;@,](\/[^\s;,"'=:]+|~\/[^\s;,"'=:]+)/g)) out.push(m[1]);
   }
@@ -87,6 +88,7 @@ function candidates(v: SegmentView, cwdOutside: boolean): string[] {
  * `$env:APPDATA\gcloud\credentials.db`, `C:\Users\dev\.aws\credentials`), so the same classes apply.
  */
 export function windowsHomePath(raw: string): string | undefined {
+  if (!has(raw, '\\') && !has(raw, '%') && !has(raw, '$')) return undefined; // what the pattern below needs
   if (!/[\\%]|\$env:/i.test(raw)) return undefined;
   const s = raw.replace(/^["']|["']$/g, '').replace(/\\+/g, '/');
   const m = /^(?:%(userprofile|homepath)%|\$env:(userprofile|home|homepath)|\$home|~|[a-z]:\/users\/[^/]+)(\/.*)?$/i.exec(s);
@@ -118,7 +120,7 @@ function resolved(p: string, ctx: PathContext): string {
 const GLOB_SECRETS = ['/etc/shadow', '/etc/gshadow', '/etc/sudoers', '/etc/master.passwd', '/etc/krb5.keytab'];
 
 function globHitsSecret(word: string): boolean {
-  if (!word.startsWith('/etc/') || !/[*?[]/.test(word)) return false;
+  if (!startsWith(word, '/etc/') || !/[*?[]/.test(word)) return false;
   const re = new RegExp(`^${word.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
   return GLOB_SECRETS.some((p) => re.test(p));
 }
@@ -126,9 +128,9 @@ function globHitsSecret(word: string): boolean {
 export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string): Finding[] {
   const f: Finding[] = [];
   if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
-  if (v.args.some((a) => a.endsWith('/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
+  if (v.args.some((a) => endsWith(a, '/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
-  if (v.args.some((a) => a.includes('/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
+  if (v.args.some((a) => has(a, '/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = outsideRoot(root, ctx.cwd);
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
@@ -184,7 +186,7 @@ function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: stri
   if (v.name === 'find' && !v.args.some((a) => FIND_ACTS.test(a))) return undefined;
   for (const a of v.args) {
     // Every form below names a path with `/`, `~` or `$HOME`: most arguments have none of them.
-    if (!a.includes('/') && !a.includes('~') && !a.includes('$')) continue;
+    if (!has(a, '/') && !has(a, '~') && !has(a, '$')) continue;
     if (/^(\w+)=\$\{?\1\}?$/.test(a)) continue; // `env -i HOME=$HOME`: the value the program would have had anyway
     const m = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/.exec(a) ?? /^(file:\/\/)(\/[^\s]*)$/.exec(a)?.slice(1);
     if (!m) continue;
@@ -221,13 +223,13 @@ export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
     // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
-    const glued = a.startsWith('-o') ? GLUED_OUTPUT.exec(a) : null;
+    const glued = startsWith(a, '-o') ? GLUED_OUTPUT.exec(a) : null;
     if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
     // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
-    if (a.includes('=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
+    if (has(a, '=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
     // `csplit -f PREFIX`: the pieces are written under the prefix.
     if (v.name === 'csplit' && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
-    const m = a.startsWith('-') ? OPTION_NAME.exec(a) : null;
+    const m = startsWith(a, '-') ? OPTION_NAME.exec(a) : null;
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
     if (!value || !OUTPUT_VALUE.test(value)) continue;

@@ -9,6 +9,7 @@
 // every corpus line and thousands of generated lines. Parsing through the WASM grammar and copying
 // its tree costs more than the rest of the parse; these lines skip both.
 import { SyntaxNode } from './command-syntax-node';
+import { codeAt, has, indexOf, slice } from './command-strings';
 
 /** Characters of an unquoted word that mean nothing to the shell in any position, by char code (a table: tested on every character of the line). */
 const WORD_CHAR = new Uint8Array(128);
@@ -18,6 +19,8 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 /** A program name the grammar reads as a plain command name. */
 const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/;
 const NUMBER = /^-?[0-9]+$/;
+/** NUMBER, with the pattern only for words that start like one (it runs on every word of the line). */
+const isNumber = (s: string): boolean => (s.charCodeAt(0) === 45 || isDigit(s.charCodeAt(0))) && NUMBER.test(s);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words the grammar may read as syntax: never taken on this path, wherever they stand. */
 const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc',
@@ -34,14 +37,10 @@ type Token =
 export function plainTree(text: string): SyntaxNode | undefined {
   const tokens = tokenize(text);
   if (!tokens || !tokens.length) return undefined;
-  const node: MakeNode = (type, named, start, end, children = []) => {
-    const n = new SyntaxNode(text, type, named, start, end);
-    n.children.push(...children);
-    return n;
-  };
+  const node: MakeNode = (type, named, start, end, children) => new SyntaxNode(text, type, named, start, end, children ?? []);
   const leaf = (t: Token): SyntaxNode => {
     const s = text.slice(t.start, t.end);
-    return node(t.kind === 'raw' ? 'raw_string' : NUMBER.test(s) ? 'number' : 'word', true, t.start, t.end);
+    return node(t.kind === 'raw' ? 'raw_string' : isNumber(s) ? 'number' : 'word', true, t.start, t.end);
   };
   const program: SyntaxNode[] = [];
   let i = 0;
@@ -112,7 +111,7 @@ function command(tokens: Token[], i: number, text: string, node: MakeNode, leaf:
   const name = tokens[i];
   if (name?.kind !== 'word') return undefined;
   const s = text.slice(name.start, name.end);
-  if (!NAME.test(s) || NUMBER.test(s)) return undefined;
+  if (!NAME.test(s) || isNumber(s)) return undefined;
   children.push(node('command_name', true, name.start, name.end, [leaf(name)]));
   i++;
   while (tokens[i]?.kind === 'word' || tokens[i]?.kind === 'raw') children.push(leaf(tokens[i++]));
@@ -128,42 +127,46 @@ function redirect(t: Extract<Token, { kind: 'redirect' }>, node: MakeNode, leaf:
 
 /** Tokens of a plain line, or undefined at the first character this path does not take. */
 function tokenize(text: string): Token[] | undefined {
+  // Character codes read through codeAt (command-strings.ts): `text[i]` and `text.charCodeAt(i)` are
+  // look-ups on the string that turn megamorphic once the process has seen strings of every inner form.
   const out: Token[] = [];
   let i = 0;
   const n = text.length;
-  const isBreak = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || c === '|' || c === '&' || c === ';';
   const word = (): Token | undefined => {
     const start = i;
-    if (text[i] === "'") {
-      const close = text.indexOf("'", i + 1);
+    if (codeAt(text, i) === QUOTE) {
+      const close = indexOf(text, "'", i + 1);
       if (close < 0) return undefined;
-      for (let k = i + 1; k < close; k++) { const c = text.charCodeAt(k); if (c < 0x20 || c > 0x7e) return undefined; }
+      for (let k = i + 1; k < close; k++) { const c = codeAt(text, k); if (c < 0x20 || c > 0x7e) return undefined; }
       i = close + 1;
-      return isBreak(text[i]) ? { kind: 'raw', start, end: i } : undefined;
+      return isBreak(codeAt(text, i)) ? { kind: 'raw', start, end: i } : undefined;
     }
-    while (i < n && isWordChar(text.charCodeAt(i))) i++;
-    if (i === start || !isBreak(text[i]) && text[i] !== '>' && text[i] !== '<') return undefined;
-    const s = text.slice(start, i);
-    return s.includes('==') || KEYWORDS.has(s) ? undefined : { kind: 'word', start, end: i };
+    while (i < n && isWordChar(codeAt(text, i))) i++;
+    const next = codeAt(text, i);
+    if (i === start || !isBreak(next) && next !== GT && next !== LT) return undefined;
+    const s = slice(text, start, i);
+    return has(s, '==') || KEYWORDS.has(s) ? undefined : { kind: 'word', start, end: i };
   };
   while (i < n) {
-    const c = text[i];
-    if (c === ' ' || c === '\t') { i++; continue; }
-    if (c === '&') {
-      if (text[i + 1] !== '&') return undefined;
+    const c = codeAt(text, i);
+    if (c === SPACE || c === TAB) { i++; continue; }
+    if (c === AMP) {
+      if (codeAt(text, i + 1) !== AMP) return undefined;
       out.push({ kind: 'op', op: '&&', start: i, end: i + 2 });
       i += 2;
       continue;
     }
-    if (c === '|') {
-      if (text[i + 1] === '&') return undefined;
-      const op = text[i + 1] === '|' ? '||' : '|';
+    if (c === BAR) {
+      const d = codeAt(text, i + 1);
+      if (d === AMP) return undefined;
+      const op = d === BAR ? '||' : '|';
       out.push({ kind: 'op', op, start: i, end: i + op.length });
       i += op.length;
       continue;
     }
-    if (c === ';') {
-      if (text[i + 1] === ';' || text[i + 1] === '&') return undefined;
+    if (c === SEMI) {
+      const d = codeAt(text, i + 1);
+      if (d === SEMI || d === AMP) return undefined;
       out.push({ kind: 'op', op: ';', start: i, end: i + 1 });
       i++;
       continue;
@@ -171,36 +174,47 @@ function tokenize(text: string): Token[] | undefined {
     const start = i;
     let fd: [number, number] | undefined;
     // `2>`: a descriptor is digits standing alone right before the operator.
-    if (isDigit(text.charCodeAt(i))) {
+    if (isDigit(c)) {
       let k = i;
-      while (k < n && isDigit(text.charCodeAt(k))) k++;
-      if (text[k] === '>') { fd = [i, k]; i = k; } // `0<` is read by the grammar as a word and a redirection
+      while (k < n && isDigit(codeAt(text, k))) k++;
+      if (codeAt(text, k) === GT) { fd = [i, k]; i = k; } // `0<` is read by the grammar as a word and a redirection
     }
-    if (text[i] === '>' || text[i] === '<') {
+    const r = codeAt(text, i);
+    if (r === GT || r === LT) {
       // Only after a space: `a>f` and `f>g` are left to the grammar.
-      if (start > 0 && text[start - 1] !== ' ' && text[start - 1] !== '\t') return undefined;
+      if (start > 0 && codeAt(text, start - 1) !== SPACE && codeAt(text, start - 1) !== TAB) return undefined;
       const opStart = i;
-      const op = text.startsWith('>>', i) ? '>>' : text.startsWith('>&', i) ? '>&' : text[i];
+      const d = codeAt(text, i + 1);
+      const op = r === LT ? '<' : d === GT ? '>>' : d === AMP ? '>&' : '>';
       i += op.length;
-      if (/[>&<|(]/.test(text[i] ?? '')) return undefined;
-      while (text[i] === ' ' || text[i] === '\t') i++;
+      const e = codeAt(text, i);
+      if (e === GT || e === AMP || e === LT || e === BAR || e === OPEN) return undefined;
+      while (codeAt(text, i) === SPACE || codeAt(text, i) === TAB) i++;
       const target = word();
       if (!target) return undefined;
-      const t = text.slice(target.start, target.end);
+      const t = slice(text, target.start, target.end);
       // `>&1` names a descriptor; `>&file`, `>&-` and friends go to tree-sitter.
       if (op === '>&' && !/^[0-9]+$/.test(t)) return undefined;
       if (target.kind === 'raw' || (op !== '>&' && !/^[A-Za-z0-9_./-]+$/.test(t))) return undefined;
       // The grammar drops a lone `-` right before a descriptor (`cat - 2>&1` has no `-`): left to it.
       const prev = out[out.length - 1];
-      if (fd && prev?.kind === 'word' && prev.end - prev.start === 1 && text[prev.start] === '-') return undefined;
+      if (fd && prev?.kind === 'word' && prev.end - prev.start === 1 && codeAt(text, prev.start) === DASH) return undefined;
       out.push({ kind: 'redirect', start, end: target.end, fd, op, opStart, target });
       continue;
     }
     const w = word();
     if (!w) return undefined;
     // A word glued to a redirection (`a>f`) is left to the grammar.
-    if (text[i] === '>' || text[i] === '<') return undefined;
+    const g = codeAt(text, i);
+    if (g === GT || g === LT) return undefined;
     out.push(w);
   }
   return out;
+}
+
+const SPACE = 0x20, TAB = 0x09, AMP = 0x26, BAR = 0x7c, SEMI = 0x3b, GT = 0x3e, LT = 0x3c, QUOTE = 0x27, OPEN = 0x28, DASH = 0x2d;
+
+/** Ends a word: the end of the line (NaN past it), a blank, or an operator's first character. */
+function isBreak(code: number): boolean {
+  return !(code >= 0) || code === SPACE || code === TAB || code === BAR || code === AMP || code === SEMI;
 }

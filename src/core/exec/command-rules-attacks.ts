@@ -8,6 +8,8 @@ import { CAPTURE_PROGRAMS, captureDeviceRule, captureProgramRule } from './comma
 import { describesItself } from './command-rules-network';
 import { workloadConcerns, workloadRules, workloadWhen } from './command-rules-workload';
 import { ask, deny, hostOf, isLoopbackUrl, looksLikeUrl, namesOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
+import { has, someStartsWith, startsWith } from './command-strings';
+import { redirectsToDevice } from './command-rules-exhaust';
 
 /** HTTP load generators: against this machine a benchmark, against another host a flood. */
 const LOAD_TOOLS = /^(ab|ab2|wrk|wrk2|hey|k6|vegeta|bombardier|oha|autocannon|artillery|locust|h2load|httperf|slowhttptest|ddosify|plow|cassowary|ali|jmeter|gatling|tsung|loadtest|go-wrk|boom|baton|pewpew|siege)$/;
@@ -125,8 +127,8 @@ export const attackConcerns = (name: string): boolean => MINER_NAME.test(name) |
  * file), a display, an image, or a mining algorithm or pool with the options that name them.
  */
 export function attackWhen(v: SegmentView): boolean {
-  return v.exe.includes('/') || v.seg.assignments.some((a) => a.name === 'DISPLAY') || v.args.some((a) => a.includes('display') || a.startsWith('--image=')
-    || a === '-a' || a.startsWith('--algo') || a.startsWith('--coin') || a === '-o' || a === '-u' || a === '--url' || a === '--user');
+  return has(v.exe, '/') || v.seg.assignments.some((a) => a.name === 'DISPLAY') || v.args.some((a) => has(a, 'display') || startsWith(a, '--image=')
+    || a === '-a' || startsWith(a, '--algo') || startsWith(a, '--coin') || a === '-o' || a === '-u' || a === '--url' || a === '--user');
 }
 
 /** The programs attackTailRules looks at by name: exploits, shells and interpreters (their script), image runners, workload CLIs. */
@@ -134,7 +136,7 @@ export const attackTailConcerns = (name: string): boolean => EXPLOIT_NAME.test(n
 
 /** What its checks without a name need in any other argv: a path as the program, a device, an image, or what workloadWhen needs. */
 export function attackTailWhen(v: SegmentView): boolean {
-  return v.exe.includes('/') || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/')) || v.args.some((a) => a.startsWith('/dev/') || a.startsWith('--image=')) || workloadWhen(v);
+  return has(v.exe, '/') || redirectsToDevice(v) || someStartsWith(v.args, '/dev/') || someStartsWith(v.args, '--image=') || workloadWhen(v);
 }
 
 /** Any program: a display on another host, a miner by name, image or arguments. */

@@ -6,6 +6,7 @@
 // — is a test or a chore: it asks or runs.
 import { isForkBomb } from './command-flow';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { someHas, startsWith } from './command-strings';
 
 /** Devices that never end. */
 const ENDLESS = /^\/dev\/(zero|u?random|full)$/;
@@ -52,7 +53,14 @@ export const exhaustConcerns = (name: string): boolean => /^(yes|ulimit|dd|fallo
 
 /** What its one check without a name (an endless device read) needs in any other argv: a device path. */
 export function exhaustWhen(v: SegmentView): boolean {
-  return v.args.some((a) => a.includes('/dev/')) || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/'));
+  return someHas(v.args, '/dev/') || redirectsToDevice(v);
+}
+
+/** A redirection whose target is under /dev/ (shared by the gates that look for a device). */
+export function redirectsToDevice(v: SegmentView): boolean {
+  const redirects = v.seg.redirects;
+  for (let i = 0; i < redirects.length; i++) if (startsWith(redirects[i].target.text, '/dev/')) return true;
+  return false;
 }
 
 export function exhaustRules(v: SegmentView): Finding[] {

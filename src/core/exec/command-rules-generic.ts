@@ -3,6 +3,7 @@
 // something a person would want to confirm; a package source pointed at another URL. They ask (the
 // program may mean something else by the word); the named rules deny what they know for sure.
 import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { has, startsWith } from './command-strings';
 
 const CREDENTIAL_WORD = /(token|secret|password|passwd|credential|_?auth|apikey|api-key|api_key|private-key|access-key|keys?$|vault|kubeconfig)/i;
 const READ_VERB = /^(get|show|view|print|export|output|pull|decrypt|read|reveal|list|create|dump|config-helper|get-credentials|get-token|login:ci|whoami)$/i;
@@ -113,5 +114,5 @@ export const genericConcerns = (name: string): boolean => name === 'gh' || CRON.
  * shows secrets, a `-D…=` property, or a program given by its path.
  */
 export function genericWhen(v: SegmentView): boolean {
-  return v.exe.startsWith('/') || v.operands.some((w) => ANY_WORD.test(w)) || v.args.some((a) => SECRET_FLAG.test(a) || (a.startsWith('-D') || a.startsWith('-d')) && a.includes('='));
+  return startsWith(v.exe, '/') || v.operands.some((w) => ANY_WORD.test(w)) || v.args.some((a) => startsWith(a, '-') && (SECRET_FLAG.test(a) || (startsWith(a, '-D') || startsWith(a, '-d')) && has(a, '=')));
 }

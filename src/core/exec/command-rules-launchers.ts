@@ -4,6 +4,7 @@
 // JAVA_TOOL_OPTIONS), a build tool's init script fetched from a URL, and the desktop launcher
 // starting an application, a terminal or a script file from outside the workspace.
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
+import { someHas } from './command-strings';
 
 const PYTHONS = /^(python[\d.]*|pypy[\d.]*|py)$/;
 const GRADLES = /^(gradle|gradlew|\.\/gradlew)$/;
@@ -66,7 +67,7 @@ function launcher(v: SegmentView): Finding[] {
 export const launcherConcerns = (name: string): boolean => PYTHONS.test(name) || GRADLES.test(name) || name === 'open';
 
 /** What its check without a name (an agent loaded) needs in any other argv: the word agent, or a JVM options variable. */
-export const launcherWhen = (v: SegmentView): boolean => v.args.some((a) => a.includes('agent')) || v.seg.assignments.some((a) => JAVA_OPTIONS_VAR.test(a.name));
+export const launcherWhen = (v: SegmentView): boolean => someHas(v.args, 'agent') || v.seg.assignments.some((a) => JAVA_OPTIONS_VAR.test(a.name));
 
 export function launcherRules(v: SegmentView): Finding[] {
   return [...pythonModule(v), ...agents(v), ...initScript(v), ...launcher(v)];

@@ -4,6 +4,8 @@
 import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { isOutsidePath } from './command-rules-system';
 import { ask, deny, hostOf, isLoopbackUrl, isMetadataUrl, looksLikeUrl, type Finding, type SegmentView } from './command-view';
+import { someStartsWith } from './command-strings';
+import { redirectsToDevice } from './command-rules-exhaust';
 
 /** Workspace files that hold secrets by their name: keys, certificates, .env files, credential and token files. */
 export const SECRET_FILE = /(^|\/)(\.env([.\w-]*)?|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|ovpn|tfstate)|id_(rsa|dsa|ecdsa|ed25519)|[^/]*(credential|secret|token|passw)[^/]*|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.htpasswd)$/i;
@@ -100,7 +102,7 @@ export function networkConcerns(name: string): boolean {
 
 /** What networkRules' one check without a name needs in any other argv: a device path (a bash socket is one). */
 export function networkWhen(v: SegmentView): boolean {
-  return v.args.some((a) => a.startsWith('/dev/')) || v.seg.redirects.some((r) => r.target.text.startsWith('/dev/'));
+  return someStartsWith(v.args, '/dev/') || redirectsToDevice(v);
 }
 
 export function networkRules(v: SegmentView): Finding[] {

@@ -8,6 +8,7 @@
 // read or sent on is denied.
 import os from 'node:os';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
+import { has } from './command-strings';
 
 /** An application's data: a file inside its folder under the usual per-user data roots, or a dotfile of settings. */
 const APP_DATA = /^((\.config|\.local\/share|\.var\/app|snap|Library\/(Application Support|Containers|Group Containers|Messages|Mail|Calendars|Safari|Cookies|Accounts|Metadata|Suggestions|Preferences)|AppData\/(Roaming|Local))\/[^/]+(\/.+)?|\.local\/share\/[^/]+\.(xbel|db|sqlite3?|json)|\.[\w-]+(\.[\w-]+)*\.(cfg|conf|ini|json|toml|ya?ml|xml|db|sqlite3?))$/;
@@ -82,7 +83,7 @@ export const personalConcerns = (name: string): boolean => IMAGE_TOOLS.test(name
  * argv: a program that is not only listing or editing, and an argument underHome can read as a place.
  */
 export function personalWhen(v: SegmentView): boolean {
-  return !LISTS_OR_EDITS.test(v.name) && (v.args.some((a) => PLACE_CHAR.test(a)) || !os.homedir().includes('/'));
+  return !LISTS_OR_EDITS.test(v.name) && (v.args.some((a) => PLACE_CHAR.test(a)) || !has(os.homedir(), '/'));
 }
 
 export function personalRules(v: SegmentView): Finding[] {

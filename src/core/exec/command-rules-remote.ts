@@ -6,6 +6,7 @@ import { parseOptions, valuesOf } from './command-options';
 import { grantInText } from './command-rules-grants';
 import { SECRET_PATH } from './command-rules-tools';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
+import { startsWith } from './command-strings';
 
 const gone = (what: string): Finding[] => [deny('remote_destruction', what)];
 
@@ -34,7 +35,7 @@ const REMOTE_CASES = /^(terraform|tofu|terragrunt|terraform-cdk|cdktf|pulumi|k9s
 export const remoteConcerns = (name: string): boolean => CLOUD.test(name) || REMOTE_CASES.test(name) || DELETING_NAME.test(name);
 
 /** What its check without a name (dataServiceRule's deleting option) needs in any other argv. */
-export const remoteWhen = (v: SegmentView): boolean => v.args.some((a) => DELETE_FLAG.test(a));
+export const remoteWhen = (v: SegmentView): boolean => v.args.some((a) => startsWith(a, '--') && DELETE_FLAG.test(a));
 
 export function remoteRules(v: SegmentView): Finding[] {
   const { name, args } = v;

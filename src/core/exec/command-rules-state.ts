@@ -123,7 +123,7 @@ const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-option
 /** npm/pnpm/yarn/pip/conda/poetry/composer/gem config pointed at another source, the editor given an extension from a file or URL, npx of a URL. */
 function repointRules(v: SegmentView): Finding[] {
   const { name, args } = v;
-  const w = args.filter((a) => !a.startsWith('-'));
+  const w = v.operands;
   if (/^(npm|pnpm|yarn|bun|cnpm|pip|pip3|pipx|conda|mamba|poetry|composer|gem|uv|pdm|cargo|nuget|dotnet)$/.test(name)) {
     const setting = w[0] === 'config' && /^(set|add|--add)$/.test(w[1] ?? '') ? w[2] : w[0] === 'set' && name !== 'pip' ? w[1] : w[0] === 'config' && name === 'conda' ? args[args.findIndex((a) => /^--(add|append|prepend|set)$/.test(a)) + 1] : w[0] === 'config' && name === 'poetry' ? w[1] : w[0] === 'config' && name === 'composer' ? w[1] : undefined;
     const key = (setting ?? '').split('=')[0].replace(/^--/, '');

@@ -3,6 +3,7 @@
 import { hasFlag, hasLong, parseOptions } from './command-options';
 import { exhaustConcerns, exhaustRules, exhaustWhen } from './command-rules-exhaust';
 import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
+import { someHas } from './command-strings';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
 /** Pool and volume managers: only these verbs destroy; status, list and get read. */
@@ -88,7 +89,7 @@ export const systemTailConcerns = (name: string): boolean => MINERS.test(name) |
  * pool) or a device (exhaustWhen).
  */
 export function systemTailWhen(v: SegmentView): boolean {
-  return v.seg.via.some((w) => SU_VIA.test(w)) || v.args.some((a) => a.includes('://')) || exhaustWhen(v);
+  return v.seg.via.some((w) => SU_VIA.test(w)) || someHas(v.args, '://') || exhaustWhen(v);
 }
 
 export function systemTailRules(v: SegmentView): Finding[] {

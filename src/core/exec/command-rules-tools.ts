@@ -8,6 +8,7 @@ import { hasFlag, parseOptions, valuesOf } from './command-options';
 import { GIT_COMMAND_SETTING } from './command-wrapper-options';
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, baseName, deny, INTERPRETERS, isPathLike, SHELLS, type Finding, type SegmentView } from './command-view';
+import { has, startsWith } from './command-strings';
 
 /** Files whose contents are credentials: reading them is the first half of an exfiltration. */
 export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
@@ -119,7 +120,7 @@ export const toolConcerns = (name: string): boolean => NODE_PMS.test(name) || PI
 
 /** What its checks without a name (a credential file read) need in any other argv: a path, in an argument or a `<` redirection. */
 export function toolWhen(v: SegmentView): boolean {
-  const place = (a: string) => a.includes('/') || a.startsWith('~') || a.startsWith('$');
+  const place = (a: string) => has(a, '/') || startsWith(a, '~') || startsWith(a, '$');
   return v.args.some(place) || v.seg.redirects.some((r) => (r.op === '<' || r.op === '<>') && place(r.target.text));
 }
 

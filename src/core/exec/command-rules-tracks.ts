@@ -40,7 +40,7 @@ export function tracksRules(v: SegmentView): Finding[] {
   const f: Finding[] = [];
   // `> ~/.bash_history`, `: > /var/log/auth.log`, `cat /dev/null > /var/log/wtmp`: emptied by a redirection.
   if (v.seg.redirects.some((r) => (r.op === '>' || r.op === '>|' || r.op === '&>') && isRecord(r.target.text))) f.push(deny('destructive_ops', 'the command empties or overwrites a log or a shell history (the record of what ran)'));
-  const operands = args.filter((a) => !a.startsWith('-'));
+  const operands = v.operands;
   // What is overwritten: the last operand of a copy or link, `of=` of dd, every file of tee, sed -i and perl -i; what mv takes away: its sources.
   const inPlace = /^(sed|gsed|perl)$/.test(name) && args.some((a) => /^-[a-z]*i/.test(a));
   const written = ERASERS.test(name) || name === 'tee' || inPlace ? operands : /^(cp|ln|install)$/.test(name) ? operands.slice(-1) : name === 'mv' ? operands.slice(0, -1) : name === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)) : [];

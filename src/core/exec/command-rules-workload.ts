@@ -4,6 +4,7 @@
 // OIDC token), the CLIs that turn a login into a bearer token, and the CI runner's own files. Whoever
 // holds these acts as the machine, the pod or the account.
 import { ask, deny, hostOf, type Finding, type SegmentView } from './command-view';
+import { has, startsWith } from './command-strings';
 
 /** The link-local metadata address 169.254.169.254 and the ECS one 169.254.170.2, in every numeric spelling. */
 function metadataIp(host: string): boolean {
@@ -50,7 +51,7 @@ export const workloadConcerns = (name: string): boolean => /^(az|ec2-metadata|aw
  * runner's folder), a URL, an address (a `[` or a dotted number).
  */
 export function workloadWhen(v: SegmentView): boolean {
-  return v.words.some((w) => w.raw.includes('$') || w.text.startsWith('/') || w.text.includes('://') || w.text.includes('[') || w.text.includes('.') && DIGIT.test(w.text));
+  return v.words.some((w) => has(w.raw, '$') || startsWith(w.text, '/') || has(w.text, '://') || has(w.text, '[') || has(w.text, '.') && DIGIT.test(w.text));
 }
 
 export function workloadRules(v: SegmentView): Finding[] {

@@ -2,18 +2,20 @@
 // node crosses into the runtime and allocates; the walker reads children, text and fields many
 // times, so copying once (then freeing the WASM tree) keeps a 200-char command well under 100 µs.
 import type { Language, Tree } from '@vscode/tree-sitter-wasm';
+import { slice } from './command-strings';
 
 export class SyntaxNode {
-  readonly children: SyntaxNode[] = [];
   /** An ERROR or MISSING node somewhere in this subtree. */
   hasError: boolean;
 
+  /** `children` is kept, not copied: the fast path (command-plain-tree.ts) hands over arrays it built. */
   constructor(
     private readonly source: string,
     readonly type: string,
     readonly isNamed: boolean,
     readonly startIndex: number,
     readonly endIndex: number,
+    readonly children: SyntaxNode[],
   ) {
     this.hasError = type === 'ERROR';
   }
@@ -24,7 +26,7 @@ export class SyntaxNode {
   }
 
   get text(): string {
-    return this.source.slice(this.startIndex, this.endIndex);
+    return slice(this.source, this.startIndex, this.endIndex);
   }
 
   get isError(): boolean {
@@ -68,7 +70,7 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
   try {
     const node = (): SyntaxNode => {
       const id = cursor.nodeTypeId;
-      return new SyntaxNode(source, id === 0xffff ? 'ERROR' : types[id] ?? 'ERROR', named[id] ?? true, cursor.startIndex, cursor.endIndex);
+      return new SyntaxNode(source, id === 0xffff ? 'ERROR' : types[id] ?? 'ERROR', named[id] ?? true, cursor.startIndex, cursor.endIndex, []);
     };
     const root = node();
     const stack: SyntaxNode[] = [root];

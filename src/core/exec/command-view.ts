@@ -3,6 +3,7 @@
 // names a group (or another named rule) and says why in words, never by pattern.
 import type { Decision, Segment, Word } from './command-types';
 import type { GroupName } from './command-policy';
+import { endsWith, lastIndexOf, slice, startsWith, toLowerCase } from './command-strings';
 
 export interface SegmentView {
   seg: Segment;
@@ -40,13 +41,14 @@ export const ask = (group: Finding['group'], reason: string): Finding => ({ deci
 export function viewOf(seg: Segment, argv: Word[] = seg.argv): SegmentView {
   const exe = argv[0]?.text ?? '';
   // The basename after the last `/` or `\` (a Windows-style path names the same program).
-  const base = exe.slice(Math.max(exe.lastIndexOf('/'), exe.lastIndexOf('\\')) + 1);
+  const base = slice(exe, Math.max(lastIndexOf(exe, '/'), lastIndexOf(exe, '\\')) + 1);
   const words = argv.slice(1);
   // `curl.exe`, `PowerShell.EXE`: Windows finds the same program without the suffix, so the rules do too.
   const args = words.map((w) => w.text);
   // `pipedTo` is in the literal, unset: the judge sets it on some views, and an object that gains a
   // property changes its hidden class, which would make every rule's reads of a view polymorphic.
-  return { seg, exe, name: base.toLowerCase().replace(/\.exe$/, ''), args, words, operands: operandsOf(args), pipedTo: undefined };
+  const lower = toLowerCase(base);
+  return { seg, exe, name: endsWith(lower, '.exe') ? slice(lower, 0, -4) : lower, args, words, operands: operandsOf(args), pipedTo: undefined };
 }
 
 /**
@@ -59,7 +61,9 @@ export function before<T>(xs: readonly T[], i: number): T | undefined {
 
 /** The arguments that are not options, for SegmentView.operands. */
 export function operandsOf(args: readonly string[]): string[] {
-  return args.filter((a) => !a.startsWith('-'));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) if (!startsWith(args[i], '-')) out.push(args[i]);
+  return out;
 }
 
 /**
@@ -88,6 +92,9 @@ export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish
 
 /** Versioned names run the same program: python3.12 → python3, node18 → node. */
 export function baseName(name: string): string {
+  // Every name below starts with p, r, n or l: the others (most) skip the pattern, which runs on every argv.
+  const c = name.charCodeAt(0);
+  if (c !== 0x70 && c !== 0x72 && c !== 0x6e && c !== 0x6c) return name;
   const m = /^(python|pypy|perl|ruby|node|php|lua)[\d.]*$/.exec(name);
   return m ? m[1] === 'python' && name.startsWith('python3') ? 'python3' : m[1] : name;
 }

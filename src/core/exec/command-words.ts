@@ -5,6 +5,7 @@
 import type { SyntaxNode as Node } from './command-syntax-node';
 import type { Word } from './command-types';
 import { decodeAnsiC } from './command-ansi-c';
+import { endsWith, has, slice } from './command-strings';
 
 /** Node types whose value is only known at run time. */
 const DYNAMIC_TYPES = new Set([
@@ -78,7 +79,7 @@ class WordBuilder {
         return;
       case 'raw_string': {
         const t = n.text;
-        this.literal(t.length >= 2 && t.endsWith("'") ? t.slice(1, -1) : t.slice(1));
+        this.literal(t.length >= 2 && endsWith(t, "'") ? slice(t, 1, -1) : slice(t, 1));
         return;
       }
       case 'ansi_c_string':
@@ -125,7 +126,7 @@ class WordBuilder {
   }
 
   finish(raw: string): Word {
-    const dynamic = this.dynamic || BRACE_EXPANSION.test(this.skeleton);
+    const dynamic = this.dynamic || (has(this.skeleton, '{') && BRACE_EXPANSION.test(this.skeleton));
     return { text: this.text, dynamic, raw };
   }
 }
