@@ -87,6 +87,37 @@ suite('memory and context files', () => {
     assert.match(Buffer.from(await vscode.workspace.fs.readFile(mem('reviewer', 'SOUL.md'))).toString(), /exacting/);
   });
 
+  test('an agent file in any of its three places is picked up, changed and dropped without a reload', async () => {
+    const c = await core();
+    await c.memory.agents.ready();
+    const places = [
+      { dir: ['.pincer', 'agents'], file: 'watch-pincer.md', id: 'watch-pincer', body: '---\nname: Watch Pincer\ndescription: first\n---\nWatched.\n' },
+      { dir: ['.github', 'agents'], file: 'watch-copilot.agent.md', id: 'watch-copilot', body: '---\ndescription: first\n---\nWatched.\n' },
+      { dir: ['.claude', 'agents'], file: 'watch-claude.md', id: 'watch-claude', body: '---\nname: watch-claude\ndescription: first\n---\nWatched.\n' },
+    ];
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const exists = (u: vscode.Uri) => Promise.resolve(vscode.workspace.fs.stat(u)).then(() => true, () => false);
+    for (const p of places) {
+      const dir = vscode.Uri.joinPath(folder, ...p.dir);
+      const file = vscode.Uri.joinPath(dir, p.file);
+      // What this test makes goes again: the first folder that was not there, else the file.
+      const top = vscode.Uri.joinPath(folder, p.dir[0]);
+      const made = !(await exists(top)) ? top : !(await exists(dir)) ? dir : file;
+      await vscode.workspace.fs.createDirectory(dir);
+      try {
+        await vscode.workspace.fs.writeFile(file, Buffer.from(p.body));
+        await waitFor(`${p.file} to define ${p.id}`, () => c.memory.agents.registry.get(p.id)?.description === 'first');
+        await vscode.workspace.fs.writeFile(file, Buffer.from(p.body.replace('description: first', 'description: second')));
+        await waitFor(`${p.file}'s change`, () => c.memory.agents.registry.get(p.id)?.description === 'second');
+        await vscode.workspace.fs.delete(file);
+        await waitFor(`${p.id} to go with its file`, () => !c.memory.agents.registry.get(p.id));
+      } finally {
+        if (made !== file) await vscode.workspace.fs.delete(made, { recursive: true });
+        else await Promise.resolve(vscode.workspace.fs.delete(file)).catch(() => undefined);
+      }
+    }
+  });
+
   test('the Memory view lists the agents, their context files and memory documents', async () => {
     const c = await core();
     const agents = await c.memoryView.getChildren();
