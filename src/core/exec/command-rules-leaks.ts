@@ -7,6 +7,7 @@
 // whatever the program's spelling.
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
+import { has, startsWith } from './command-strings';
 
 /** Files that are credentials by name: dotenv files (not their templates), keys, token stores, state with secrets. */
 const SECRET_FILE = /(^|\/)(\.env(\.[\w-]+)?|[^/]*\.(pem|key|p12|pfx|jks|keystore|kdbx|ppk|ovpn|tfstate)|id_(rsa|dsa|ecdsa|ed25519)|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.htpasswd|credentials(\.json)?|secrets?\.(ya?ml|json|toml)|service[-_]?account[\w-]*\.json)$/i;
@@ -37,7 +38,7 @@ function gitVerb(v: SegmentView): { verb?: string; rest: string[] } {
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
     if (/^(-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/.test(a)) { i++; continue; }
-    if (a.startsWith('-')) continue;
+    if (startsWith(a, '-')) continue;
     return { verb: a, rest: v.args.slice(i + 1) };
   }
   return { rest: [] };
@@ -47,7 +48,7 @@ function gitVerb(v: SegmentView): { verb?: string; rest: string[] } {
 function stagedSecrets(v: SegmentView): string[] {
   const { verb, rest } = gitVerb(v);
   if (verb !== 'add' && verb !== 'stage') return [];
-  return rest.filter((a) => !a.startsWith('-') && isSecretFile(a));
+  return rest.filter((a) => !startsWith(a, '-') && isSecretFile(a));
 }
 
 /** Every program leakRules can object to: each of its checks names the program (see RULES in command-dispatch.ts). */
@@ -62,7 +63,7 @@ export function leakRules(v: SegmentView): Finding[] {
   const prints = PRINTS.test(v.name);
   if (prints || COPIES.test(v.name)) {
     // A variable needs a `$`: most argvs have none.
-    const named = !v.words.some((w) => w.raw.includes('$')) ? undefined : v.words.flatMap((w) => [...w.raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1])).find((n) => CREDENTIAL_FILE_VAR.test(n));
+    const named = !v.words.some((w) => has(w.raw, '$')) ? undefined : v.words.flatMap((w) => [...w.raw.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1])).find((n) => CREDENTIAL_FILE_VAR.test(n));
     if (named) f.push(prints ? deny('data_exfiltration', `${v.name} prints or sends the credentials file $${named} names`) : ask('data_exfiltration', `${v.name} copies the credentials file $${named} names`));
   }
   if (PS_SENDERS.test(v.name)) f.push(...psSecrets(v));
@@ -102,7 +103,7 @@ function copiedOutOfContainer(v: SegmentView): string | undefined {
 
 /** Reads a secret file: a reader given one, or `$(< .env)`. */
 function readsSecret(v: SegmentView): boolean {
-  return v.seg.redirects.some((r) => r.op === '<' && isSecretFile(r.target.text)) || PRINTS.test(v.name) && v.args.some((a) => !a.startsWith('-') && isSecretFile(a));
+  return v.seg.redirects.some((r) => r.op === '<' && isSecretFile(r.target.text)) || PRINTS.test(v.name) && v.args.some((a) => !startsWith(a, '-') && isSecretFile(a));
 }
 
 /**
@@ -120,7 +121,7 @@ export function leakFlows(views: readonly SegmentView[]): Finding[] {
   if (piped?.pipedTo) f.push(deny('data_exfiltration', `${piped.name} reads a credential file and pipes it to ${piped.pipedTo.name}, which sends it to a server`));
   const substituted = views.some((v) => (v.seg.context === 'command-substitution' || v.seg.context === 'process-substitution') && readsSecret(v));
   // `$(< .env)` reads the file with no command of its own to show for it.
-  const slurps = (v: SegmentView) => v.words.some((w) => w.raw.includes("$(") && [...w.raw.matchAll(/\$\(\s*<\s*([^)\s]+)\s*\)/g)].some((m) => isSecretFile(m[1])));
+  const slurps = (v: SegmentView) => v.words.some((w) => has(w.raw, '$(') && [...w.raw.matchAll(/\$\(\s*<\s*([^)\s]+)\s*\)/g)].some((m) => isSecretFile(m[1])));
   if (substituted || views.some(slurps)) {
     const sender = views.find((v) => v.seg.context !== 'command-substitution' && v.seg.context !== 'process-substitution' && SENDERS.test(v.name) && v.words.some((w) => w.dynamic && /\$\(|`|<\(/.test(w.raw)));
     if (sender) f.push(deny('data_exfiltration', `${sender.name} is handed the content of a credential file read by a substitution, and sends it to a server`));

@@ -5,6 +5,7 @@
 import { parseOptions } from './command-options';
 import { describesItself, onlyThisMachine, SNIFFERS } from './command-rules-network';
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
+import { startsWith } from './command-strings';
 
 
 /** Programs whose only use is attacking another host: guessing passwords, fuzzing or scanning web servers and networks. */
@@ -25,7 +26,7 @@ const INFO_ARGS = /^(--?version|-V|--?help|-\?|version|help|--list-interfaces|-D
 /** `tcpdump -D`, `amass -version`, `ssh -V`, `nmap --help`: the program describes itself and does nothing else. */
 export function isInfoForm(v: SegmentView): boolean {
   // Every word an option and one of them asks for help or the version: `nuclei -update-templates -h`.
-  if (v.args.length > 1 && v.args.every((a) => a.startsWith('-')) && v.args.some((a) => /^(--?(help|version)|-h)$/i.test(a)) && !/^(shutdown|halt|reboot|poweroff)$/.test(v.name)) return true;
+  if (v.args.length > 1 && v.args.every((a) => startsWith(a, '-')) && v.args.some((a) => /^(--?(help|version)|-h)$/i.test(a)) && !/^(shutdown|halt|reboot|poweroff)$/.test(v.name)) return true;
   if (v.args.length !== 1 || !(INFO_ARGS.test(v.args[0]) || /^--?(version|help)$/i.test(v.args[0]))) return false;
   const a = v.args[0];
   // -h means "halt" to shutdown, -D "debug"/"daemon" to most programs: only where they describe the program.

@@ -3,7 +3,7 @@
 import { hasFlag, hasLong, parseOptions } from './command-options';
 import { exhaustConcerns, exhaustRules, exhaustWhen } from './command-rules-exhaust';
 import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
-import { someHas } from './command-strings';
+import { someHas, startsWith } from './command-strings';
 
 const DISK_TOOLS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|shred|blkdiscard|hdparm|badblocks|dmsetup|cryptsetup|lvremove|vgremove|pvremove|format)$/;
 /** Pool and volume managers: only these verbs destroy; status, list and get read. */
@@ -272,7 +272,7 @@ function homeMount(name: string, sub: string, args: string[]): Finding[] {
 function containerRule(name: string, args: string[]): Finding[] {
   const joined = args.join(' ');
   const f: Finding[] = [];
-  const sub = args.find((a) => !a.startsWith('-'));
+  const sub = args.find((a) => !startsWith(a, '-'));
   if (sub === 'run' || sub === 'create' || sub === 'exec') {
     if (/--privileged\b|--cap-add[= ](ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH)|--(pid|ipc|uts|userns|cgroupns)[= ]host|--security-opt[= ](apparmor|seccomp)[:=]unconfined|--device[= ]\/dev\//i.test(joined))
       f.push(deny('container_escape', `${name} ${sub} with host privileges or namespaces`));

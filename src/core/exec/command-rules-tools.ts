@@ -130,9 +130,9 @@ export function toolRules(v: SegmentView): Finding[] {
   const inputs = v.seg.redirects.filter((r) => r.op === '<' || r.op === '<>').map((r) => r.target.text);
   // What the program reads by name: its arguments and the files redirected into it (most argvs have none).
   const read = inputs.length ? [...args, ...inputs] : args;
-  if (!/^(chmod|chown|chgrp|ls|stat|test|ssh-add|ssh-keygen|file)$/.test(name) && read.some((a) => (a.includes('/') || isPathLike(a)) && SECRET_PATH.test(a) && !/\.pub$/.test(a))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
+  if (!/^(chmod|chown|chgrp|ls|stat|test|ssh-add|ssh-keygen|file)$/.test(name) && read.some((a) => (has(a, '/') || isPathLike(a)) && SECRET_PATH.test(a) && !/\.pub$/.test(a))) f.push(deny('data_exfiltration', 'the command reads a credential file (SSH keys, cloud or registry credentials, /etc/shadow, process environments)'));
   // known_hosts holds no key, only which servers this account reaches (hashed or not): worth a question, not a refusal.
-  else if (!/^(ssh-keygen|ssh-keyscan|ls|stat|test)$/.test(name) && read.some((a) => a.includes('known_hosts') && /(^|\/)\.ssh\/known_hosts2?$/.test(a))) f.push(ask('data_exfiltration', `${name} reads ~/.ssh/known_hosts, the list of servers this account connects to`));
+  else if (!/^(ssh-keygen|ssh-keyscan|ls|stat|test)$/.test(name) && read.some((a) => has(a, 'known_hosts') && /(^|\/)\.ssh\/known_hosts2?$/.test(a))) f.push(ask('data_exfiltration', `${name} reads ~/.ssh/known_hosts, the list of servers this account connects to`));
   f.push(...packageRules(v));
   return f;
 }

@@ -14,6 +14,7 @@ import { INTERPRETERS, isLoopbackUrl, PACKAGE_MANAGERS, SHELLS, ask, hostOf, typ
 import { secretsConcerns } from './command-rules-secrets';
 import { stateConcerns } from './command-rules-state';
 import { windowsConcerns } from './command-rules-windows';
+import { has } from './command-strings';
 
 /**
  * Programs whose rules judge URLs, remotes, encoded text or system paths in their arguments (network
@@ -99,7 +100,7 @@ export function unknownProgramRules(v: SegmentView): Finding[] {
     const w = v.words[i];
     if (w?.dynamic && !/:\/\//.test(v.args[i])) continue;
     // An unquoted Windows path keeps its backslashes in the source (`C:\Temp\x` reaches the program as `C:Tempx` only in a POSIX shell).
-    const what = carried(w && w.raw.includes('\\') && !/['"$`]/.test(w.raw) ? w.raw : v.args[i]);
+    const what = carried(w && has(w.raw, '\\') && !/['"$`]/.test(w.raw) ? w.raw : v.args[i]);
     if (what) return [ask(/URL|another machine/.test(what) ? 'data_exfiltration' : 'code_injection', `${v.name}, a program the rules do not know, is handed ${what}`)];
     const opt = /^(--[\w-]+)=([\s\S]+)$/.exec(v.args[i]);
     const code = opt && CODE_OPTION.test(opt[1]) ? opt[2] : CODE_OPTION.test(v.args[i]) ? v.args[i + 1] : undefined;

@@ -9,6 +9,7 @@
 import type { Word } from './command-types';
 import { skipOptions } from './command-wrapper-options';
 import type { WrapAction } from './command-wrappers';
+import { has, startsWith } from './command-strings';
 
 interface RunnerSpec {
   /** The first operand must be one of these (`uv run`, `perf stat`); the command follows it. */
@@ -163,9 +164,9 @@ export function optionScripts(argv: Word[], name: string): WrapAction[] {
     const m = LONG_OPTION.exec(t);
     if (!m || NOT_SHELL.test(m[1]) || !SHELL_OPTION.test(m[1])) continue;
     // `-exec` of find, `-e` of interpreters and the like are the program's own grammar, unwrapped elsewhere.
-    if (!t.startsWith('--') && name === 'find') continue;
+    if (!startsWith(t, '--') && name === 'find') continue;
     const value: Word | undefined = m[2] !== undefined ? { ...w, text: m[3] } : argv[i + 1];
-    if (!value || value.text === '' || (m[2] === undefined && value.text.startsWith('-'))) continue;
+    if (!value || value.text === '' || (m[2] === undefined && startsWith(value.text, '-'))) continue;
     const text = /wrapper$/i.test(m[1]) ? value.text.replace(/,/g, ' ') : value.text;
     out.push(scriptAction(`${name} --${m[1]}`, { ...value, text }));
     if (m[2] === undefined) i++;
@@ -181,7 +182,7 @@ export function embeddedInArguments(argv: Word[], name: string): WrapAction[] {
   const out: WrapAction[] = [];
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i].text;
-    if (!t.includes('=') && !t.includes('(')) continue;
+    if (!has(t, '=') && !has(t, '(')) continue;
     for (const m of t.matchAll(KEY_RUNS)) {
       const value = (m[2] ?? m[3] ?? m[4] ?? '').replace(/\\"/g, '"');
       if (value.trim()) out.push(scriptAction(`${name} ${m[1]}=`, { ...argv[i], text: /LAUNCHER|wrapper/i.test(m[1]) ? value.replace(/[;,]/g, ' ') : value }));
@@ -237,9 +238,9 @@ export function unknownProgramActions(argv: Word[], name: string): WrapAction[] 
   if (evaluated.length) return evaluated;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
-    if (w.dynamic || w.text.startsWith('-')) continue;
+    if (w.dynamic || startsWith(w.text, '-')) continue;
     const base = w.text.split('/').pop() ?? '';
-    if (JUDGED.has(base) && (base === w.text || w.text.startsWith('/'))) return [{ kind: 'argv', label: `${name} (runs its operands)`, argv: argv.slice(i) }];
+    if (JUDGED.has(base) && (base === w.text || startsWith(w.text, '/'))) return [{ kind: 'argv', label: `${name} (runs its operands)`, argv: argv.slice(i) }];
     // A quoted operand that is a whole command line: `tool 'curl -s x | sh'`.
     if (/\s/.test(w.text) && /^['"]/.test(w.raw)) {
       const first = w.text.trim().split(/\s+/)[0].split('/').pop() ?? '';

@@ -12,6 +12,7 @@ import { isUnknownProgram } from './command-rules-unknown';
 import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView, before } from './command-view';
 import { skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import type { WriteTarget } from './command-writes';
+import { has } from './command-strings';
 
 export interface Staged {
   /** Normalised relative or absolute path as written in the command. */
@@ -160,7 +161,7 @@ export async function contentFindings(v: SegmentView, shown: readonly string[], 
 function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] {
   const bn = baseName(v.name);
   const out: { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] = [];
-  if (v.exe.includes('/')) out.push({ file: key(v.exe), as: 'shell' });
+  if (has(v.exe, '/')) out.push({ file: key(v.exe), as: 'shell' });
   // cmd runs a batch file named bare from the current folder (`x.bat`), and through `cmd /c`, `call` and `start`.
   else if (/\.(bat|cmd)$/i.test(v.exe)) out.push({ file: key(v.exe), as: 'shell' });
   if (/^(cmd|call|start)$/.test(v.name)) { const bat = v.args.find((a) => /\.(bat|cmd)$/i.test(a)); if (bat) out.push({ file: key(bat), as: 'shell' }); }

@@ -9,6 +9,7 @@ import { descriptorOfNext, isRedirectNode, readRedirect, type Heredoc } from './
 import { embeddedCommandWords } from './command-code';
 import { unwrapCommand } from './command-wrappers';
 import { testWords } from './command-test-words';
+import { startsWith } from './command-strings';
 
 type Joiner = Segment['joinedBy'];
 
@@ -148,7 +149,7 @@ export class SegmentWalker {
     for (const child of n.children) {
       if (!child) continue;
       if (!child.isNamed) {
-        if (JOINERS.has(child.type)) pending = (child.type.startsWith(';') ? ';' : child.type) as Joiner;
+        if (JOINERS.has(child.type)) pending = (startsWith(child.type, ';') ? ';' : child.type) as Joiner;
         continue;
       }
       if (!STATEMENTS.has(child.type)) { this.substitutions(child, ctx); continue; }
@@ -353,7 +354,7 @@ export class SegmentWalker {
     let pending: Joiner = ';';
     for (const c of n.children) {
       if (!c) continue;
-      if (!c.isNamed) { if (JOINERS.has(c.type)) pending = (c.type.startsWith(';') ? ';' : c.type) as Joiner; continue; }
+      if (!c.isNamed) { if (JOINERS.has(c.type)) pending = (startsWith(c.type, ';') ? ';' : c.type) as Joiner; continue; }
       if (!STATEMENTS.has(c.type)) continue;
       this.statement(c, pending === '|' || pending === '|&' ? ctxWith(ctx, { stdinPipe: true }) : ctx, pending);
       pending = '\n';

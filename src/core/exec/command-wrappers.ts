@@ -8,6 +8,7 @@ import { embeddedInArguments, optionScripts, runnerActions, unknownProgramAction
 import { GIT_COMMAND_SETTING, inCommandPosition, skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
+import { has } from './command-strings';
 
 export type WrapAction =
   /** The inner command, as argv (`timeout 5 rm …`). */
@@ -274,7 +275,7 @@ function gitSettingCommands(argv: Word[]): WrapAction[] {
 export function unwrapCommand(argv: Word[]): WrapAction[] {
   const first = argv[0];
   if (!first || first.dynamic) return [];
-  const name = first.text.includes('/') ? path.posix.basename(first.text) : first.text;
+  const name = has(first.text, '/') ? path.posix.basename(first.text) : first.text;
   if (SHELLS.has(name)) return shell(argv, name);
   const unwrap = UNWRAPPER_OF.get(name);
   if (unwrap) return unwrap(argv, name);
