@@ -22,6 +22,7 @@ const { judgeCommand, RULES } = require(path.join(EXEC, 'command-judge.js'));
 const { unwrapInner } = require(path.join(EXEC, 'command-flow.js'));
 const { viewOf } = require(path.join(EXEC, 'command-view.js'));
 const { copyTree } = require(path.join(EXEC, 'command-syntax-node.js'));
+const { dispatchOf } = require(path.join(EXEC, 'command-dispatch.js'));
 const { plainTree } = require(path.join(EXEC, 'command-plain-tree.js'));
 const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
 const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
@@ -117,14 +118,28 @@ async function speed() {
   tree.delete();
   const plainTreeUs = await part(() => { plainTree(cmd); });
   // Each per-argv rule over every argv the judge meets in this command (segments and the commands
-  // inside wrappers), as the dispatch runs it: which rules the time of a decision goes to.
+  // inside wrappers), as the dispatch runs it (command-dispatch.ts): on an argv whose program the rule
+  // concerns, always; on any other, only when the rule's `when` gate accepts the argv, the gate's own
+  // time counted with the rule. gatesUs is every gate alone, rulesRun how many rule runs that makes.
   const views = parsed.segments.flatMap((s) => [viewOf(s), ...unwrapInner(s).map((a) => viewOf(s, a))]);
   const rulesUs = {};
+  const gated = [];
+  let rulesRun = 0;
   for (const r of RULES) {
     const rule = typeof r === 'function' ? r : r.rule;
-    const met = views.filter((v) => typeof r === 'function' || r.concerns(v.name));
-    rulesUs[rule.name] = Math.round(10 * (await part(() => { for (const v of met) rule(v, false); }))) / 10;
+    const met = [];
+    for (const v of views) {
+      const d = dispatchOf(v.name);
+      const at = d.rules.indexOf(rule);
+      if (at < 0) continue;
+      const gate = d.when[at];
+      met.push({ v, gate });
+      if (gate !== undefined) gated.push({ v, gate });
+      if (gate === undefined || gate(v)) rulesRun++;
+    }
+    rulesUs[rule.name] = Math.round(10 * (await part(() => { for (const m of met) if (m.gate === undefined || m.gate(m.v)) rule(m.v, false); }))) / 10;
   }
+  const gatesUs = Math.round(10 * (await part(() => { for (const g of gated) g.gate(g.v); }))) / 10;
   const rulesTotalUs = Math.round(Object.values(rulesUs).reduce((a, b) => a + b, 0));
   const on = () => true;
   const segs = cmd.split(/\s*(?:&&|\||;)\s*/);
@@ -139,5 +154,5 @@ async function speed() {
   record({ name: 'exec-policy-decision', unit: 'us', value: m, reference: 'regex groups alone on the same segments', referenceValue: median(regex),
     goal: '<= 100 median', pass: m <= 100, runs: N, statistic: `median of ${ROUNDS} round medians (${PER_ROUND} decisions each, after ${WARMUP} warm-up decisions)`, corpus: `${cmd.length}-char command`,
     extra: { p95: full.sort((a, b) => a - b)[Math.floor(N * 0.95)], roundMedians: roundMedians.map((x) => Math.round(x)), cpuUsPerDecision, cpuUsPerRound: roundCpu.map((x) => Math.round(x)),
-      treeSitterParseUs: treeSitterOnly, copyTreeUs, plainTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
+      treeSitterParseUs: treeSitterOnly, copyTreeUs, plainTreeUs, parseOnlyUs: parseOnly, judgeWithoutGuardUs: judgeNoGuard, argvsJudged: views.length, rulesRun, gateCalls: gated.length, gatesUs, rulesTotalUs, rulesUs, oneGuardResolveSyncUs: guardResolveSync, oneGuardResolveUs: guardResolve }, loadBefore });
 }
