@@ -7,6 +7,7 @@
 // credentials) is denied, recognisably harmless (prints, arithmetic, JSON on stdin, version checks)
 // runs, anything else asks.
 import type { Word } from './command-types';
+import { toLowerCase } from './command-strings';
 
 export interface InlineCode {
   /** The language family: python, node, perl, ruby, php, lua, julia, r, awk, make, gdb, sqlite, tex, m4, tcl, applescript, powershell. */
@@ -30,7 +31,7 @@ const LATEX = /^(latex|pdflatex|xelatex|lualatex|tex|pdftex|luatex|xetex|latexmk
 
 /** The interpreter family of a program name (`python3.12` → python3), lower-cased. */
 function family(name: string): string {
-  const n = name.toLowerCase();
+  const n = toLowerCase(name);
   const m = /^(python|pypy|perl|ruby|node|php|lua|julia)[\d.]*$/.exec(n);
   if (!m) return n;
   return m[1] === 'python' || m[1] === 'pypy' ? (n.startsWith(`${m[1]}3`) ? `${m[1]}3` : m[1]) : m[1];

@@ -2,6 +2,7 @@
 // shell start-up hooks, git's helpers, interpreter options, proxies and TLS overrides. Setting one
 // in a command is env_injection; the runner strips them from the environment it passes on.
 import { deny, type Finding, type SegmentView } from './command-view';
+import { toUpperCase } from './command-strings';
 
 /** Names matched exactly. */
 const EXACT = new Set([
@@ -22,7 +23,7 @@ const PREFIX = /^(LD_|DYLD_|GIT_CONFIG|GIT_TRACE|BASH_FUNC_|NODE_TLS|NPM_CONFIG_
 
 /** Whether assigning `name` could inject code or redirect trust. Case-insensitive for proxies (http_proxy). */
 export function isInjectionVar(name: string): boolean {
-  return EXACT.has(name) || EXACT.has(name.toUpperCase()) || PREFIX.test(name) || /^BASH_FUNC_.*%%$/.test(name);
+  return EXACT.has(name) || EXACT.has(toUpperCase(name)) || PREFIX.test(name) || /^BASH_FUNC_.*%%$/.test(name);
 }
 
 const EDITOR_VALUE = /^(vim?|nvim|nano|emacs(client)?( -nw)?|micro|hx|helix|kak|ed|joe|mg|code( --wait| -w)?|code-insiders --wait|subl( -w| --wait)?|mate -w|gedit|kate|notepad|true|:|cat)$/;

@@ -5,7 +5,7 @@ import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
 import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
-import { startsWith } from './command-strings';
+import { has, lastIndexOf, replace, slice, startsWith } from './command-strings';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
@@ -109,7 +109,7 @@ function downloadTargets(v: SegmentView): string[] {
 /** `:(){ :|:& };:` and `f(){ f|f& }; f`: a function that pipes itself into itself in the background. */
 export function isForkBomb(normalized: string): boolean {
   // The pattern needs a `{` and a `|`; without them its backtracking scan is pure cost (most commands).
-  if (!normalized.includes('{') || !normalized.includes('|')) return false;
+  if (!has(normalized, '{') || !has(normalized, '|')) return false;
   return /(?:function\s+)?([^\s(){};|&]+)\s*(?:\(\s*\))?\s*\{[^}]*?\1\s*\|\s*&?\s*\1/.test(normalized);
 }
 
@@ -122,9 +122,9 @@ const WRAPPERS = /^(command|builtin|exec|nice|ionice|time|chrt|taskset|nohup|set
  */
 export function unwrapInner(seg: Segment, argv: Word[] = seg.argv, depth = 0): Word[][] {
   const exe = argv[0]?.text ?? '';
-  const name = exe.slice(exe.lastIndexOf('/') + 1);
+  const name = slice(exe, lastIndexOf(exe, '/') + 1);
   if (depth > 6 || !WRAPPERS.test(name)) return [];
-  const valueLetters = WRAPPER_VALUE[name.replace(/^g(?=timeout)/, '')] ?? '';
+  const valueLetters = WRAPPER_VALUE[replace(name, /^g(?=timeout)/, '')] ?? '';
   let i = 1;
   while (i < argv.length) {
     const t = argv[i].text;

@@ -3,6 +3,7 @@
 // a word for the eye but not for a regex (`r\u200bm`) are removed, so the judge sees `rm` either way.
 // The exec tool must run the normalised text, never the original, or parse and execution would differ.
 import { CommandRejected } from './command-types';
+import { indexOf } from './command-strings';
 
 /**
  * Invisible characters: every Unicode format character (Cf: soft hyphen, zero-width space/joiners,
@@ -17,7 +18,7 @@ const ASCII_ONLY = /^[\x00-\x7F]*$/;
 
 /** Throws CommandRejected when the text holds a NUL byte: no shell argument can carry one. */
 export function rejectNul(command: string): void {
-  const at = command.indexOf('\0');
+  const at = indexOf(command, '\0');
   if (at >= 0) {
     throw new CommandRejected(
       `The command contains a NUL byte (at character ${at}); a shell cannot pass one, so the command is refused. Remove it and try again.`,

@@ -1,6 +1,7 @@
 // Option parsing the way getopt_long does it, so that every spelling of a flag means the same thing:
 // `-Rf`, `-rfv`, `-v -rf`, `--recursive --force`, `--rec` (GNU accepts unambiguous prefixes),
 // `-s9`, `-s 9`, `--signal=KILL`, `-o/etc/x`. Rules ask for a flag by its meaning, never by spelling.
+import { indexOf, startsWith } from './command-strings';
 
 export interface OptionSpec {
   /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
@@ -48,15 +49,15 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       operands.push(...args.slice(i + 1));
       break;
     }
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
+    if (startsWith(a, '--')) {
+      const eq = indexOf(a, '=');
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
       long.push(name);
       if (eq >= 0) add(name, a.slice(eq + 1));
       else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) add(name, args[++i]);
       continue;
     }
-    if (a.startsWith('-') && a.length > 1) {
+    if (startsWith(a, '-') && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
         const c = a[j];
         (short ??= new Set()).add(c);

@@ -20,7 +20,7 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 const NAME = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*$/;
 const NUMBER = /^-?[0-9]+$/;
 /** NUMBER, with the pattern only for words that start like one (it runs on every word of the line). */
-const isNumber = (s: string): boolean => (s.charCodeAt(0) === 45 || isDigit(s.charCodeAt(0))) && NUMBER.test(s);
+const isNumber = (s: string): boolean => (codeAt(s, 0) === 45 || isDigit(codeAt(s, 0))) && NUMBER.test(s);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** Words the grammar may read as syntax: never taken on this path, wherever they stand. */
 const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc',
@@ -39,7 +39,7 @@ export function plainTree(text: string): SyntaxNode | undefined {
   if (!tokens || !tokens.length) return undefined;
   const node: MakeNode = (type, named, start, end, children) => new SyntaxNode(text, type, named, start, end, children ?? []);
   const leaf = (t: Token): SyntaxNode => {
-    const s = text.slice(t.start, t.end);
+    const s = slice(text, t.start, t.end);
     return node(t.kind === 'raw' ? 'raw_string' : isNumber(s) ? 'number' : 'word', true, t.start, t.end);
   };
   const program: SyntaxNode[] = [];
@@ -101,7 +101,7 @@ function pipe(cur: SyntaxNode, bar: SyntaxNode, next: SyntaxNode, node: MakeNode
 function command(tokens: Token[], i: number, text: string, node: MakeNode, leaf: (t: Token) => SyntaxNode): { node: SyntaxNode; next: number; opAt: number } | undefined {
   const opAt = i - 1;
   const children: SyntaxNode[] = [];
-  while (tokens[i]?.kind === 'word' && ASSIGNMENT.test(text.slice(tokens[i].start, tokens[i].end))) {
+  while (tokens[i]?.kind === 'word' && ASSIGNMENT.test(slice(text, tokens[i].start, tokens[i].end))) {
     const t = tokens[i++];
     const eq = text.indexOf('=', t.start);
     const parts = [node('variable_name', true, t.start, eq), node('=', false, eq, eq + 1)];
@@ -110,7 +110,7 @@ function command(tokens: Token[], i: number, text: string, node: MakeNode, leaf:
   }
   const name = tokens[i];
   if (name?.kind !== 'word') return undefined;
-  const s = text.slice(name.start, name.end);
+  const s = slice(text, name.start, name.end);
   if (!NAME.test(s) || isNumber(s)) return undefined;
   children.push(node('command_name', true, name.start, name.end, [leaf(name)]));
   i++;

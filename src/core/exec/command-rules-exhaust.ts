@@ -6,7 +6,7 @@
 // — is a test or a chore: it asks or runs.
 import { isForkBomb } from './command-flow';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
-import { someHas, startsWith } from './command-strings';
+import { has, someHas, startsWith } from './command-strings';
 
 /** Devices that never end. */
 const ENDLESS = /^\/dev\/(zero|u?random|full)$/;
@@ -143,7 +143,7 @@ const MANY = /^for\s+\w+\s+in\s+(\$\(\s*seq\s+(\d+\s+)?(\d{5,}|inf)\s*\)|\{\d+\.
  */
 export function endlessSpawning(text: string): Finding[] {
   if (isForkBomb(text) || selfSpawning(text)) return [deny('destructive_ops', 'a function that starts copies of itself without end (fork bomb)')];
-  if (!text.includes('done')) return [];
+  if (!has(text, 'done')) return [];
   for (const m of text.matchAll(/\b(while|until|for)\b/g)) {
     const rest = text.slice(m.index);
     const forever = FOREVER.test(rest) || /^for\s*\(\(\s*;\s*;\s*\)\)\s*;?\s*do\b/.test(rest) || MANY.test(rest);
@@ -161,7 +161,7 @@ export function endlessSpawning(text: string): Finding[] {
 
 /** `NAME(){ … NAME & … }; NAME` or `NAME(){ NAME|NAME; }`: the body starts the function as another process (a tree of copies). */
 function selfSpawning(text: string): boolean {
-  if (!text.includes('{') || !text.includes('}')) return false;
+  if (!has(text, '{') || !has(text, '}')) return false;
   for (const m of text.matchAll(/(?:function\s+)?([^\s(){};|&<>]+)\s*\(\s*\)\s*\{([^}]*)\}/g)) {
     const [, fn, body] = m;
     const esc = fn.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -8,7 +8,7 @@
 // read or sent on is denied.
 import os from 'node:os';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
-import { has, slice, startsWith } from './command-strings';
+import { has, replace, slice, startsWith } from './command-strings';
 
 /** An application's data: a file inside its folder under the usual per-user data roots, or a dotfile of settings. */
 const APP_DATA = /^((\.config|\.local\/share|\.var\/app|snap|Library\/(Application Support|Containers|Group Containers|Messages|Mail|Calendars|Safari|Cookies|Accounts|Metadata|Suggestions|Preferences)|AppData\/(Roaming|Local))\/[^/]+(\/.+)?|\.local\/share\/[^/]+\.(xbel|db|sqlite3?|json)|\.[\w-]+(\.[\w-]+)*\.(cfg|conf|ini|json|toml|ya?ml|xml|db|sqlite3?))$/;
@@ -33,7 +33,7 @@ function underHome(a: string, home: string): string | undefined {
   // Every form below starts with ~, $, %, a slash or a drive letter's colon, and the home folder
   // holds a slash: a word with none of them (most words) cannot name a place under it.
   if (!PLACE_CHAR.test(a) && has(home, '/')) return undefined;
-  const s = a.replace(/^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, '').replace(/\\/g, '/');
+  const s = replace(replace(a, /^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, ''), /\\/g, '/');
   const m = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\/home\/[^/]+|\/Users\/[^/]+|\/root|[A-Za-z]:\/Users\/[^/]+)(?:\/(.*))?$/i.exec(s);
   if (m) return m[1] ?? '';
   if (home && startsWith(s, `${home}/`)) return slice(s, home.length + 1);

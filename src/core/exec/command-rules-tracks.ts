@@ -6,6 +6,7 @@
 // `tail /var/log/syslog`, `history | tail`) changes nothing and is not objected to. Switching the
 // shell history off by variable is command-rules-admin.ts (historyRule).
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
+import { replace } from './command-strings';
 
 /** Where the machine and the shells keep their records. */
 const RECORD = /^(\/private)?\/var\/(log|adm|audit)(\/|$)|^\/run\/log(\/|$)|^\/var\/run\/(utmp|wtmp|btmp)$|(^|\/)\.(bash|zsh|sh|ksh|python|psql|mysql|node_repl|sqlite|lesshst|irb|rediscli)_?history$|(^|\/)\.(zsh_history|histfile|viminfo|lesshst)$|(^|\/)fish_history$|(^|\/)ConsoleHost_history\.txt$|\/winevt\/logs(\/|$)|^(~|\$HOME|\$\{HOME\})\/\.local\/share\/fish\//i;
@@ -15,7 +16,7 @@ const ERASERS = /^(rm|unlink|shred|srm|wipe|truncate|rmdir|remove-item|ri|del|er
 const LOGGERS = /^(auditd|rsyslog|rsyslogd|syslog|syslogd|syslog-ng|systemd-journald|journald|auditbeat|filebeat|osqueryd|falco|wazuh-agent|ossec|falcon-sensor|sysmon|sysmon64|eventlog|splunkd|splunkforwarder|td-agent|fluentd|fluent-bit|vector)(\.service)?$/i;
 
 function isRecord(p: string): boolean {
-  return RECORD.test(p.replace(/\\/g, '/'));
+  return RECORD.test(replace(p, /\\/g, '/'));
 }
 
 /** Programs tracksRules looks at by name (a redirection into a record is looked at for every program). */

@@ -44,7 +44,7 @@ function runnerFileRead(v: SegmentView): string | undefined {
 }
 
 /** The programs workloadRules looks at by name. */
-export const workloadConcerns = (name: string): boolean => /^(az|ec2-metadata|aws-vault|aws|vault)$/.test(name) || name.startsWith('docker-credential-');
+export const workloadConcerns = (name: string): boolean => /^(az|ec2-metadata|aws-vault|aws|vault)$/.test(name) || startsWith(name, 'docker-credential-');
 
 /**
  * What its checks without a name need in any other argv: a word with a `$`, a leading slash (the

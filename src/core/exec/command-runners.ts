@@ -118,7 +118,7 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
     for (const o of scriptOpts) {
       const flag = o.length === 1 ? `-${o}` : `--${o}`;
       if (t === flag && argv[i + 1]) out.push(scriptAction(`${name} ${flag}`, argv[i + 1]));
-      else if (o.length > 1 && t.startsWith(`${flag}=`)) out.push(scriptAction(`${name} ${flag}`, { ...argv[i], text: t.slice(flag.length + 1) }));
+      else if (o.length > 1 && startsWith(t, `${flag}=`)) out.push(scriptAction(`${name} ${flag}`, { ...argv[i], text: t.slice(flag.length + 1) }));
     }
   }
   if (spec.argsAfter) {

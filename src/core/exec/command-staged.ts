@@ -12,7 +12,7 @@ import { isUnknownProgram } from './command-rules-unknown';
 import { ask, baseName, deny, INTERPRETERS, SHELLS, type Finding, type SegmentView, before } from './command-view';
 import { skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import type { WriteTarget } from './command-writes';
-import { has } from './command-strings';
+import { has, replace } from './command-strings';
 
 export interface Staged {
   /** Normalised relative or absolute path as written in the command. */
@@ -23,7 +23,7 @@ export interface Staged {
   shown?: string;
 }
 
-const key = (p: string): string => path.posix.normalize(p.replace(/^\.\//, ''));
+const key = (p: string): string => path.posix.normalize(replace(p, /^\.\//, ''));
 
 /** The files a segment writes (`written`: its writeTargets, which the judge works out once), with their content when the segment shows it. */
 export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Staged[] {
@@ -42,7 +42,7 @@ export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Stage
   else if (v.name === 'printf') content = printfFormat(v.args);
   else if ((v.name === 'cat' || v.name === 'tee') && v.seg.heredocs.length) content = v.seg.heredocs.join('\n');
   else if (v.name === 'cat' && v.seg.redirects.some((r) => r.op === '<<<')) content = v.seg.redirects.find((r) => r.op === '<<<')?.target.text;
-  const appended = targets.some((t) => t.by.includes('>>'));
+  const appended = targets.some((t) => has(t.by, '>>'));
   return targets.map((t) => ({ file: key(t.text), content: appended || fetched.includes(t) ? undefined : content, shown: content }));
 }
 

@@ -65,3 +65,16 @@ export function someStartsWith(list: readonly string[], prefix: string): boolean
   for (let i = 0; i < list.length; i++) if (STARTS_WITH.call(list[i], prefix)) return true;
   return false;
 }
+
+const TO_UPPER_CASE = String.prototype.toUpperCase;
+const REPLACE = String.prototype.replace as (this: string, pattern: RegExp | string, replacement: string) => string;
+
+/** `s.toUpperCase()`. */
+export function toUpperCase(s: string): string {
+  return TO_UPPER_CASE.call(s);
+}
+
+/** `s.replace(pattern, replacement)`, with a replacement string (no function). */
+export function replace(s: string, pattern: RegExp | string, replacement: string): string {
+  return REPLACE.call(s, pattern, replacement);
+}

@@ -3,7 +3,7 @@
 // names a group (or another named rule) and says why in words, never by pattern.
 import type { Decision, Segment, Word } from './command-types';
 import type { GroupName } from './command-policy';
-import { endsWith, lastIndexOf, slice, startsWith, toLowerCase } from './command-strings';
+import { codeAt, endsWith, lastIndexOf, slice, startsWith, toLowerCase } from './command-strings';
 
 export interface SegmentView {
   seg: Segment;
@@ -93,7 +93,7 @@ export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'fish
 /** Versioned names run the same program: python3.12 → python3, node18 → node. */
 export function baseName(name: string): string {
   // Every name below starts with p, r, n or l: the others (most) skip the pattern, which runs on every argv.
-  const c = name.charCodeAt(0);
+  const c = codeAt(name, 0);
   if (c !== 0x70 && c !== 0x72 && c !== 0x6e && c !== 0x6c) return name;
   const m = /^(python|pypy|perl|ruby|node|php|lua)[\d.]*$/.exec(name);
   return m ? m[1] === 'python' && name.startsWith('python3') ? 'python3' : m[1] : name;

@@ -9,7 +9,7 @@ import { descriptorOfNext, isRedirectNode, readRedirect, type Heredoc } from './
 import { embeddedCommandWords } from './command-code';
 import { unwrapCommand } from './command-wrappers';
 import { testWords } from './command-test-words';
-import { startsWith } from './command-strings';
+import { lastIndexOf, slice, startsWith } from './command-strings';
 
 type Joiner = Segment['joinedBy'];
 
@@ -304,7 +304,7 @@ export class SegmentWalker {
   private embedded(seg: Segment, ctx: Ctx): void {
     const name = seg.argv[0];
     if (!name || name.dynamic) return;
-    const base = name.text.slice(name.text.lastIndexOf('/') + 1);
+    const base = slice(name.text, lastIndexOf(name.text, '/') + 1);
     const stdin = seg.heredocs.length || seg.redirects.some((r) => r.op === '<<<') ? [...seg.heredocs, ...seg.redirects.filter((r) => r.op === '<<<').map((r) => r.target.text)] : NO_TEXT;
     for (const e of embeddedCommandWords(base, seg.argv, stdin)) {
       const inner = this.deeper(ctx, { context: 'wrapped', via: [...seg.via, e.label], redirects: [], heredocs: [], stdinPipe: false });

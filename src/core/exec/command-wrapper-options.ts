@@ -1,5 +1,6 @@
 // Skipping a wrapper's own options to find where the wrapped command starts.
 import type { Word } from './command-types';
+import { startsWith } from './command-strings';
 
 /**
  * Index of the first word after the options that start at `start`. `withArg`: short options that
@@ -12,7 +13,7 @@ export function skipOptions(argv: Word[], start: number, withArg: string, long: 
   while (i < argv.length) {
     const w = argv[i];
     const t = w.text;
-    if (w.dynamic || !t.startsWith('-') || t === '-') return i;
+    if (w.dynamic || !startsWith(t, '-') || t === '-') return i;
     if (t === '--') return i + 1;
     if (t.startsWith('--')) {
       // GNU accepts unambiguous prefixes (`--sig KILL` is `--signal KILL`).

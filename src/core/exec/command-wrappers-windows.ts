@@ -7,6 +7,7 @@
 import type { Word } from './command-types';
 import type { WrapAction } from './command-wrappers';
 import { before } from './command-view';
+import { replace, toLowerCase } from './command-strings';
 
 /** Windows paths and variables in the spelling the rules read. */
 export function posixSpelling(text: string): string {
@@ -57,7 +58,7 @@ const WINDOWS_RUNNERS = new Set(['cmd', 'forfiles', 'wmic', 'powershell', 'pwsh'
 
 /** What a Windows command runner hands on, or undefined when `name` is not one. */
 export function windowsActions(argv: Word[], name: string): WrapAction[] | undefined {
-  const n = name.toLowerCase().replace(/\.exe$/, '');
+  const n = replace(toLowerCase(name), /\.exe$/, '');
   // Asked for every command the parser meets: the others leave before any list is built.
   if (!WINDOWS_RUNNERS.has(n)) return undefined;
   const words = argv.slice(1);

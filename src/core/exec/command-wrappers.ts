@@ -8,7 +8,7 @@ import { embeddedInArguments, optionScripts, runnerActions, unknownProgramAction
 import { GIT_COMMAND_SETTING, inCommandPosition, skipOptions, XARGS_VALUE_LETTERS, XARGS_VALUE_LONG, xargsReplaceToken } from './command-wrapper-options';
 import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
-import { has } from './command-strings';
+import { has, startsWith } from './command-strings';
 
 export type WrapAction =
   /** The inner command, as argv (`timeout 5 rm …`). */
@@ -263,7 +263,7 @@ function gitSettingCommands(argv: Word[]): WrapAction[] {
   const out: WrapAction[] = [];
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i].text;
-    const setting = (t === '-c' || t === '--config') && argv[i + 1] ? argv[++i] : t.startsWith('--config=') ? { ...argv[i], text: t.slice('--config='.length) } : undefined;
+    const setting = (t === '-c' || t === '--config') && argv[i + 1] ? argv[++i] : startsWith(t, '--config=') ? { ...argv[i], text: t.slice('--config='.length) } : undefined;
     const eq = setting ? setting.text.indexOf('=') : -1;
     if (!setting || eq < 0 || !GIT_COMMAND_SETTING.test(setting.text.slice(0, eq))) continue;
     out.push({ kind: 'script', label: `git -c ${setting.text.slice(0, eq)}`, script: { ...setting, text: setting.text.slice(eq + 1) } });

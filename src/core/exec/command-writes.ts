@@ -7,6 +7,7 @@ import { PathError, type PathResolver, type ResolvedPath } from '../fs/types';
 import { analyzeSed } from './command-sed';
 import { parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { replace } from './command-strings';
 
 export interface WriteTarget {
   text: string;
@@ -103,7 +104,7 @@ export async function checkWrite(t: WriteTarget, ctx: WriteContext): Promise<Fin
   if (/^\/dev\/(tcp|udp)\//.test(p)) return deny('reverse_shell', `${t.by} to /dev/tcp opens a network connection`);
   if (/^\/dev\//.test(p)) return deny('destructive_ops', `${t.by} writes to a device (${p})`);
   if (/^\/(proc|sys)\//.test(p)) return deny('container_escape', `${t.by} writes to kernel settings under /proc or /sys`);
-  const expanded = p.replace(/^(~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home);
+  const expanded = replace(p, /^(~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home);
   const lexical = ctx.cwd ? path.resolve(ctx.cwd, expanded) : expanded;
   if (PERSIST.test(p) || PERSIST.test(lexical)) return deny('persistence', `${t.by} writes a start-up, scheduled-job or login file (${p})`);
   // /usr/local is where software is installed by hand (`tar -C /usr/local`, `install x /usr/local/bin`): a person decides.
