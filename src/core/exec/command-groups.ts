@@ -50,8 +50,14 @@ const ANY_PATTERN: readonly RegExp[] | undefined = (() => {
   }
 })();
 
+/** `res.some((re) => re.test(line))` as a loop: this runs on nearly every argv of every decision. */
+function anyMatches(res: readonly RegExp[], line: string): boolean {
+  for (let i = 0; i < res.length; i++) if (res[i].test(line)) return true;
+  return false;
+}
+
 export function matchGroupPatterns(line: string, enabled: (g: GroupName) => boolean): GroupName | undefined {
-  if (ANY_PATTERN && !ANY_PATTERN.some((re) => re.test(line))) return undefined;
+  if (ANY_PATTERN && !anyMatches(ANY_PATTERN, line)) return undefined;
   for (const [g, res] of GROUP_ENTRIES) {
     if (enabled(g) && res.some((re) => re.test(line))) return g;
   }

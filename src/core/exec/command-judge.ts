@@ -99,7 +99,7 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
     if (bad.length) f.push(deny('env_injection', `env ${bad.join(', ')} makes the program load or run something else`));
   }
   if (NON_ASCII.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
-  if (v.args.some((a) => BIDI.test(a))) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
+  if (someMatch(v.args, BIDI)) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
   if (!MENTION_TOOLS.test(v.name)) {
     let line = v.name;
     for (let k = 0; k < v.args.length; k++) line += ` ${v.args[k]}`;
@@ -150,8 +150,9 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     for (const x of flowFindings(flow, i)) f.push(x);
     const inner = unwrapInner(v.seg);
     // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
-    const all = inner.length ? [v, ...inner.filter((a) => !listedApart(segments, i, a)).map((a) => viewOf(v.seg, a))] : [v];
-    for (let k = 1; k < all.length; k++) f.push(...rulesFor(all[k], policy, pipedOut));
+    const all = [v];
+    for (let k = 0; k < inner.length; k++) if (!listedApart(segments, i, inner[k])) all.push(viewOf(v.seg, inner[k]));
+    for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     const pathContext = { cwd, home, guard };
     for (const x of all) {
@@ -164,12 +165,13 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
       if (found.length) { f.push(...found); shownUsed.add(0); }
     }
-    const written = [writtenOf[i], ...all.slice(1).map(writeTargets)];
-    staged.push(...stagedOf[i]);
-    for (let k = 1; k < all.length; k++) staged.push(...stagedBy(all[k], written[k]));
+    const written = [writtenOf[i]];
+    for (let k = 1; k < all.length; k++) written.push(writeTargets(all[k]));
+    pushAll(staged, stagedOf[i]);
+    for (let k = 1; k < all.length; k++) pushAll(staged, stagedBy(all[k], written[k]));
     const targets: WriteTarget[] = [];
-    for (const ts of written) targets.push(...ts);
-    for (const x of all) targets.push(...outputOptionTargets(x));
+    for (let k = 0; k < written.length; k++) pushAll(targets, written[k]);
+    for (let k = 0; k < all.length; k++) pushAll(targets, outputOptionTargets(all[k]));
     for (const t of targets) {
       const w = await checkWrite(t, { cwd, guard, root: ctx.cwd, home });
       if (w) f.push(w);
@@ -186,6 +188,17 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
+}
+
+/** `list.some((a) => re.test(a))` without the closure (every argv of every decision). */
+function someMatch(list: readonly string[], re: RegExp): boolean {
+  for (let k = 0; k < list.length; k++) if (re.test(list[k])) return true;
+  return false;
+}
+
+/** `out.push(...xs)` without the spread, which costs a builtin call even for the empty lists most rules return. */
+function pushAll<T>(out: T[], xs: readonly T[]): void {
+  for (let k = 0; k < xs.length; k++) out.push(xs[k]);
 }
 
 /**
