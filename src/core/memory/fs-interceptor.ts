@@ -84,12 +84,15 @@ class Interceptor {
   async run(original: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
     const roots = this.deps.roots();
     if (!roots.length) return original.execute(args, ctx);
-    const who: Scope = { agentId: ctx.agentId, userId: this.deps.userId() };
+    // Asked only where a call is routed: finding the user costs ~0.3 ms on a process's first call
+    // (os.userInfo), which an ordinary read of a workspace file should not pay.
+    const scopeOf = (): Scope => ({ agentId: ctx.agentId, userId: this.deps.userId() });
     const name = original.name as Intercepted;
-    if (name === 'apply_patch') return this.patch(original, args, ctx, who, roots);
+    if (name === 'apply_patch') return this.patch(original, args, ctx, scopeOf(), roots);
     const at = locateInput(args.path ?? (name === 'list_files' ? '.' : undefined), roots, this.names());
-    if (name === 'list_files' && at.root) return this.listRoot(original, args, ctx, who);
+    if (name === 'list_files' && at.root) return this.listRoot(original, args, ctx, scopeOf());
     if (!at.route) return original.execute(args, ctx);
+    const who = scopeOf();
     const route = at.route;
     const routed = await this.service();
     if (!routed) return unavailable(route.path);

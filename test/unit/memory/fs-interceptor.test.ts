@@ -41,6 +41,16 @@ describe('file tools in front of Pincer\'s store (interceptFsTools)', () => {
     assert.equal((await h.call('read_file', { path: 'README.md' })).forLLM, '1\treadme\n', 'other files come from the disk');
   });
 
+  it('asks who the user is only for a routed path, not for an ordinary workspace read', async () => {
+    let asked = 0;
+    const h = await intercepted({ 'README.md': 'readme\n' }, { userId: () => { asked++; return 'alice'; } });
+    assert.equal((await h.call('read_file', { path: 'README.md' })).forLLM, '1\treadme\n');
+    assert.equal(asked, 0, 'a workspace file needs no user');
+    const r = await h.call('read_file', { path: 'SOUL.md' });
+    assert.equal((r.details?.routed as { userId?: string } | undefined)?.userId, 'alice');
+    assert.ok(asked > 0, 'a routed file is scoped to the user');
+  });
+
   it('per-user isolation: bob reads the definition, not alice\'s copy; alice never sees bob\'s', async () => {
     const h = await intercepted();
     await h.call('write_file', { path: 'SOUL.md', content: 'alice soul' });
