@@ -5,7 +5,7 @@ import type { ParsedCommand, Segment, Word } from './command-types';
 import { parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
 import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
-import { has, lastIndexOf, replace, slice, startsWith } from './command-strings';
+import { charAt, has, lastIndexOf, replace, slice, startsWith } from './command-strings';
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
@@ -113,7 +113,7 @@ export function isForkBomb(normalized: string): boolean {
   return /(?:function\s+)?([^\s(){};|&]+)\s*(?:\(\s*\))?\s*\{[^}]*?\1\s*\|\s*&?\s*\1/.test(normalized);
 }
 
-const WRAPPER_VALUE: Record<string, string> = { nice: 'n', ionice: 'cnp', timeout: 'sk', stdbuf: 'ioe', taskset: '', chrt: '', flock: 'wE', watch: 'nd', env: 'uCS', xargs: 'IdEaLnPs', time: 'fo', strace: 'oepsuE', ltrace: 'oepsuE', script: 'cq' };
+const WRAPPER_VALUE = new Map<string, string>(Object.entries({ nice: 'n', ionice: 'cnp', timeout: 'sk', stdbuf: 'ioe', taskset: '', chrt: '', flock: 'wE', watch: 'nd', env: 'uCS', xargs: 'IdEaLnPs', time: 'fo', strace: 'oepsuE', ltrace: 'oepsuE', script: 'cq' }));
 const WRAPPERS = /^(command|builtin|exec|nice|ionice|time|chrt|taskset|nohup|setsid|stdbuf|timeout|gtimeout|env|xargs|busybox|caffeinate|unbuffer|flock|strace|ltrace|watch|catchsegv|doas|sudo|torsocks|proxychains4?|firejail|valgrind|fakeroot|then|do|else)$/;
 
 /**
@@ -124,14 +124,14 @@ export function unwrapInner(seg: Segment, argv: Word[] = seg.argv, depth = 0): W
   const exe = argv[0]?.text ?? '';
   const name = slice(exe, lastIndexOf(exe, '/') + 1);
   if (depth > 6 || !WRAPPERS.test(name)) return [];
-  const valueLetters = WRAPPER_VALUE[replace(name, /^g(?=timeout)/, '')] ?? '';
+  const valueLetters = WRAPPER_VALUE.get(replace(name, /^g(?=timeout)/, '')) ?? '';
   let i = 1;
   while (i < argv.length) {
     const t = argv[i].text;
     if (t === '--') { i++; break; }
     if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) { i++; continue; }
     if (startsWith(t, '-') && t.length > 1) {
-      const letter = startsWith(t, '--') ? '' : t[t.length - 1];
+      const letter = startsWith(t, '--') ? '' : charAt(t, t.length - 1);
       i += valueLetters.includes(letter) && t.length === 2 ? 2 : 1;
       continue;
     }

@@ -1,7 +1,7 @@
 // Option parsing the way getopt_long does it, so that every spelling of a flag means the same thing:
 // `-Rf`, `-rfv`, `-v -rf`, `--recursive --force`, `--rec` (GNU accepts unambiguous prefixes),
 // `-s9`, `-s 9`, `--signal=KILL`, `-o/etc/x`. Rules ask for a flag by its meaning, never by spelling.
-import { indexOf, startsWith } from './command-strings';
+import { charAt, indexOf, slice, startsWith } from './command-strings';
 
 export interface OptionSpec {
   /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
@@ -59,10 +59,10 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
     }
     if (startsWith(a, '-') && a.length > 1) {
       for (let j = 1; j < a.length; j++) {
-        const c = a[j];
+        const c = charAt(a, j);
         (short ??= new Set()).add(c);
         if (shortValue?.includes(c)) {
-          const rest = a.slice(j + 1);
+          const rest = slice(a, j + 1);
           if (rest) add(c, rest);
           else if (i + 1 < args.length) add(c, args[++i]);
           break;

@@ -78,3 +78,10 @@ export function toUpperCase(s: string): string {
 export function replace(s: string, pattern: RegExp | string, replacement: string): string {
   return REPLACE.call(s, pattern, replacement);
 }
+
+const CHAR_AT = String.prototype.charAt;
+
+/** `s[i]` (`s.charAt(i)`): '' past the end, where `s[i]` gives undefined. */
+export function charAt(s: string, i: number): string {
+  return CHAR_AT.call(s, i);
+}
