@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { prepareScrubber } from '../core/guard/scrubber';
 import { serveHttp } from '../core/serve/http-server';
 import { createToolServer } from '../core/serve/tool-server';
 import type { ToolContext } from '../core/tools/types';
@@ -50,6 +51,8 @@ export async function serveMcp(values: Values, positionals: string[], version: s
   if (positionals.length) throw new UsageError(`pincer mcp takes no arguments, got "${positionals.join(' ')}" (pincer --help).`);
   if (!values.http && (values.port !== undefined || values['token-file'] !== undefined)) throw new UsageError('--port and --token-file go with --http.');
   const c = runtimeFor(values);
+  // Every result it serves is scrubbed: the pattern compiles before the first request arrives.
+  prepareScrubber();
   // MCP servers the settings define are part of the toolset too (started as `pincer run` starts them).
   const mcp = await (await import('./cli-mcp')).startCliMcp(values, c.rt, c.root, c.approvals, (m) => say(`warning: ${m}`));
   const end = async () => {

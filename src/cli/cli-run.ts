@@ -8,6 +8,7 @@ import { AutoApplyReviewer, RejectAllReviewer } from '../core/fs/auto-apply-revi
 import { CheckpointingReviewer } from '../core/fs/checkpointing-reviewer';
 import { NodeWorkspaceFs } from '../core/fs/node-fs';
 import { locateRipgrep } from '../core/fs/ripgrep-locate';
+import { prepareScrubber } from '../core/guard/scrubber';
 import { PincerRuntime } from '../core/runtime';
 import { createToolset, type ExecPorts } from '../core/toolset';
 import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
@@ -111,6 +112,8 @@ export async function run(values: Values, positionals: string[]): Promise<number
   const [name, argText] = positionals;
   if (!name) throw new UsageError('pincer run needs a tool name: pincer run <tool> \'{"arg": "value"}\'');
   const { rt, root, jobs, store, approvals } = runtimeFor(values);
+  // Its result is scrubbed: the pattern compiles while the call starts (a listing never pays it).
+  prepareScrubber();
   // MCP servers are started only for a call to one of their tools.
   const mcp = name.startsWith('mcp_') ? await (await import('./cli-mcp')).startCliMcp(values, rt, root, approvals, warnOf) : undefined;
   const controller = new AbortController();

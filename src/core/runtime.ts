@@ -5,7 +5,7 @@ import { systemClock } from './clock';
 import type { PincerConfig } from './config';
 import { LoopDetector, type LoopConfig } from './guard/loop-detector';
 import { RateLimiter } from './guard/rate-limiter';
-import { prepareScrubber, Scrubber } from './guard/scrubber';
+import { Scrubber } from './guard/scrubber';
 import { ToolTiming } from './guard/tool-timing';
 import { PolicyEngine, type PolicyDecision, type PolicyRequest } from './policy/policy-engine';
 import { datetimeTool } from './tools/builtin/datetime';
@@ -45,10 +45,6 @@ export class PincerRuntime {
     });
     this.timing.updateConfig({ defaultSlowMs: opts.config.slowNoticeMs });
     for (const tool of builtinTools(this)) this.registry.register(tool);
-    // The scrubber's first pattern compile (~8 ms in a fresh process) runs at the next turn, so it
-    // overlaps whatever comes before the first result (a model's answer, a command) instead of
-    // delaying that result.
-    prepareScrubber();
   }
 
   /**

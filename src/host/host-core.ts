@@ -4,6 +4,7 @@
 import './zod-jitless';
 import * as os from 'os';
 import * as vscode from 'vscode';
+import { prepareScrubber } from '../core/guard/scrubber';
 import { PincerRuntime } from '../core/runtime';
 import { runToolCommand } from './commands/run-tool';
 import { showEffectiveToolsCommand, type EffectiveToolsQuery } from './commands/show-effective-tools';
@@ -88,6 +89,9 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   const config = readSettings(warn, declared);
   clock.mark('settings');
   const rt = new PincerRuntime({ config, warn });
+  // The host is loaded for a tool call or a chat: the scrubber's first pattern compile (~8 ms) runs at
+  // the next turn, overlapping the model's answer or a command instead of delaying the first result.
+  prepareScrubber();
   clock.mark('runtime');
   const log = new ToolLog(channel, rt);
   const services: HostServices = { rt, docs, log };
