@@ -87,7 +87,7 @@ suite('memory and context files', () => {
     assert.match(Buffer.from(await vscode.workspace.fs.readFile(mem('reviewer', 'SOUL.md'))).toString(), /exacting/);
   });
 
-  test('an agent file in any of its three places is picked up, changed and dropped without a reload', async () => {
+  test('an agent file in any of its three places is picked up, changed and dropped without a reload, also when its folder goes', async () => {
     const c = await core();
     await c.memory.agents.ready();
     const places = [
@@ -111,9 +111,15 @@ suite('memory and context files', () => {
         await waitFor(`${p.file}'s change`, () => c.memory.agents.registry.get(p.id)?.description === 'second');
         await vscode.workspace.fs.delete(file);
         await waitFor(`${p.id} to go with its file`, () => !c.memory.agents.registry.get(p.id));
+        if (made !== file) {
+          // A deleted folder is reported alone, without the files it held.
+          await vscode.workspace.fs.writeFile(file, Buffer.from(p.body));
+          await waitFor(`${p.file} to define ${p.id} again`, () => c.memory.agents.registry.get(p.id)?.description === 'first');
+          await vscode.workspace.fs.delete(made, { recursive: true });
+          await waitFor(`${p.id} to go with ${made.path.slice(folder.path.length + 1)}`, () => !c.memory.agents.registry.get(p.id));
+        }
       } finally {
-        if (made !== file) await vscode.workspace.fs.delete(made, { recursive: true });
-        else await Promise.resolve(vscode.workspace.fs.delete(file)).catch(() => undefined);
+        await Promise.resolve(vscode.workspace.fs.delete(made, { recursive: true })).catch(() => undefined);
       }
     }
   });
