@@ -12,7 +12,8 @@ import { readChatConfig, type ChatConfig } from './agent/provider-config';
 import { readSubagentConfig, type SubagentConfig } from './subagents/subagent-config';
 import { readWebConfig, WEB_USER_ONLY_SETTINGS, type WebConfig } from './web/web-config';
 
-const thresholds = z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
+// Built when the setting has a value (readSetting): zod schemas built at load are load time every tool call's first use pays.
+const thresholds = () => z.object({ warn: z.number().int().min(1), critical: z.number().int().min(1) });
 
 /**
  * Settings a repository must not set for the person: each could loosen what runs, run a program of
@@ -60,7 +61,7 @@ export function readConfig(get: (key: string) => unknown, warn: (message: string
       enabled: bool('loopDetection.enabled', true),
       historySize: num('loopDetection.historySize', 5, 1000, 30),
       thresholds: readSetting(get, 'loopDetection.thresholds', () => z.partialRecord(
-        z.enum(['sameCall', 'sameResult', 'pingPong', 'pollNoProgress', 'readOnlyStreak']), thresholds), {}, warn),
+        z.enum(['sameCall', 'sameResult', 'pingPong', 'pollNoProgress', 'readOnlyStreak']), thresholds()), {}, warn),
     },
     limits: {
       maxResultChars: num('tools.maxResultChars', 1_000, 2_000_000, DEFAULT_LIMITS.maxResultChars),

@@ -21,7 +21,8 @@ export interface ChatConfig {
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
-const url = z.url({ protocol: /^https?$/ });
+/** Built when a base URL is set (most windows set none). */
+const url = () => z.url({ protocol: /^https?$/ });
 
 export function readChatConfig(get: (key: string) => unknown, warn: (message: string) => void): ChatConfig {
   return {

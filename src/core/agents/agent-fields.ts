@@ -64,7 +64,7 @@ export const FILE_FIELDS: Record<string, FieldSpec> = {
  */
 export const SETTINGS_FIELDS: Record<string, FieldSpec> = {
   ...COMMON,
-  tools: { schema: agentToolPolicySchema, allowed: 'an object such as { "allow": ["read_file", "group:web"], "deny": ["exec"] } (the tool policy of this agent)' },
+  tools: { schema: agentToolPolicySchema(), allowed: 'an object such as { "allow": ["read_file", "group:web"], "deny": ["exec"] } (the tool policy of this agent)' },
   instructions: { schema: z.string().max(256 * 1024), allowed: 'the agent\'s instructions as text (they seed its SOUL.md)' },
 };
 

@@ -98,14 +98,17 @@ export const DEFAULT_CREDENTIALED: readonly CredentialedBinary[] = Object.freeze
   },
 ].map((b) => Object.freeze(b)));
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
+const envName = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
 
-/** One entry of pincer.exec.credentialed: a new program, or fields that replace a built-in profile's. */
-const entrySchema = z.object({
+/**
+ * One entry of pincer.exec.credentialed: a new program, or fields that replace a built-in profile's.
+ * Built when the setting has entries (few windows set it), not when the runtime loads.
+ */
+const entrySchema = () => z.object({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/, 'a bare program name such as gh (no slashes)'),
   path: z.string().refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an absolute path').optional(),
-  env: z.array(envName).max(20).optional(),
-  optionalEnv: z.array(envName).max(20).optional(),
+  env: z.array(envName()).max(20).optional(),
+  optionalEnv: z.array(envName()).max(20).optional(),
   denyArgs: z.array(z.string().min(1).max(1000)).max(100).optional(),
   description: z.string().max(300).optional(),
 }).strict();
@@ -147,8 +150,9 @@ export function readCredentialedConfig(get: (key: string) => unknown, warn: (mes
     return [];
   }
   const refused = new Set<string>();
+  const schema = entrySchema();
   for (const [i, item] of raw.entries()) {
-    const parsed = entrySchema.safeParse(item);
+    const parsed = schema.safeParse(item);
     const name = (item as { name?: unknown } | null)?.name;
     if (!parsed.success) {
       const why = parsed.error.issues.map((x) => `${x.path.join('.') || '(entry)'}: ${x.message}`).join('; ');

@@ -22,7 +22,8 @@ export interface MemoryConfig {
   embeddings: EmbeddingsConfig;
 }
 
-const userName = z.string().max(128).regex(/^[^\u0000-\u001f/\\]*$/, 'no control characters or slashes');
+/** Built when pincer.user is set. */
+const userName = () => z.string().max(128).regex(/^[^\u0000-\u001f/\\]*$/, 'no control characters or slashes');
 
 export function readMemoryConfig(get: (key: string) => unknown, warn: (message: string) => void): MemoryConfig {
   const routed = readSetting(get, 'contextFiles.routed', () => z.array(z.enum(ROUTED_CONTEXT_FILES)), [...ROUTED_CONTEXT_FILES], warn);

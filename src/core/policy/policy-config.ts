@@ -2,23 +2,30 @@
 // each bad field falls back to its default and produces a warning that names the setting.
 import { z } from 'zod';
 
-const toolListSchema = z.array(z.string().min(1)).optional();
+// The schemas are built when a setting that uses them has a value (readSetting), not when the module
+// loads: every window's first tool call loads this module, and few windows set these.
+const toolListSchema = () => z.array(z.string().min(1)).optional();
 
-const toolPolicySchema = z.object({
+const toolPolicySchema = () => z.object({
   profile: z.string().optional(),
-  allow: toolListSchema,
-  deny: toolListSchema,
-  alsoAllow: toolListSchema,
+  allow: toolListSchema(),
+  deny: toolListSchema(),
+  alsoAllow: toolListSchema(),
 });
-export type ToolPolicy = z.infer<typeof toolPolicySchema>;
+export type ToolPolicy = z.infer<ReturnType<typeof toolPolicySchema>>;
 
-export const agentToolPolicySchema = toolPolicySchema.extend({
-  byProvider: z.record(z.string(), toolPolicySchema).optional(),
+const buildAgentToolPolicySchema = () => toolPolicySchema().extend({
+  byProvider: z.record(z.string(), toolPolicySchema()).optional(),
 });
-export type AgentToolPolicy = z.infer<typeof agentToolPolicySchema>;
+let agentToolPolicy: ReturnType<typeof buildAgentToolPolicySchema> | undefined;
+/** An agent's `tools` (pincer.agents.<id>.tools, an agent file's settings): built once, on first use. */
+export function agentToolPolicySchema(): ReturnType<typeof buildAgentToolPolicySchema> {
+  return (agentToolPolicy ??= buildAgentToolPolicySchema());
+}
+export type AgentToolPolicy = z.infer<ReturnType<typeof agentToolPolicySchema>>;
 
-const channelPolicySchema = z.object({ allow: toolListSchema, deny: toolListSchema });
-export type ChannelPolicy = z.infer<typeof channelPolicySchema>;
+const channelPolicySchema = () => z.object({ allow: toolListSchema(), deny: toolListSchema() });
+export type ChannelPolicy = z.infer<ReturnType<typeof channelPolicySchema>>;
 
 export interface PolicyConfig {
   /** Global profile; `coding` unless set. */
@@ -68,7 +75,7 @@ export function readSetting<T>(
 }
 
 /** `pincer.agents`: agent id → its settings; the policy reads only `tools`, later issues read more. */
-const agentsSchema = z.record(z.string(), z.looseObject({ tools: agentToolPolicySchema.optional() }));
+const agentsSchema = () => z.record(z.string(), z.looseObject({ tools: agentToolPolicySchema().optional() }));
 
 export function readPolicyConfig(get: (key: string) => unknown, warn: (message: string) => void): PolicyConfig {
   const list = () => z.array(z.string().min(1));
@@ -77,8 +84,8 @@ export function readPolicyConfig(get: (key: string) => unknown, warn: (message: 
     allow: readSetting(get, 'tools.allow', list, [], warn),
     deny: readSetting(get, 'tools.deny', list, [], warn),
     alsoAllow: readSetting(get, 'tools.alsoAllow', list, [], warn),
-    byProvider: readSetting(get, 'tools.byProvider', () => z.record(z.string(), toolPolicySchema), {}, warn),
-    byChannel: readSetting(get, 'tools.byChannel', () => z.record(z.string(), channelPolicySchema), {}, warn),
+    byProvider: readSetting(get, 'tools.byProvider', () => z.record(z.string(), toolPolicySchema()), {}, warn),
+    byChannel: readSetting(get, 'tools.byChannel', () => z.record(z.string(), channelPolicySchema()), {}, warn),
     agents: Object.fromEntries(Object.entries(readSetting(get, 'agents', agentsSchema, {}, warn)).map(([id, a]) => [id, a.tools ?? {}])),
     subagentMaxDepth: readSetting(get, 'subagents.maxDepth', () => z.number().int().min(0).max(5), DEFAULT_POLICY.subagentMaxDepth, warn),
   };

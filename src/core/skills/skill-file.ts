@@ -34,7 +34,8 @@ export interface Skill {
 
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const frontMatterSchema = z.object({
+// Built on the first SKILL.md parsed, not when the runtime loads (every window's first tool call loads it).
+const buildFrontMatterSchema = () => z.object({
   name: z.string({ error: 'is missing or not a string' }).max(64, 'is longer than 64 characters')
     .regex(NAME, 'must be lowercase letters, digits and single hyphens (e.g. "pdf-forms")'),
   description: z.string({ error: 'is missing or not a string' }).trim().min(1, 'is empty').max(1024, 'is longer than 1024 characters'),
@@ -42,6 +43,8 @@ const frontMatterSchema = z.object({
     error: 'must be a list of tool names or one comma-separated string',
   }).optional(),
 });
+
+let frontMatter: ReturnType<typeof buildFrontMatterSchema> | undefined;
 
 export type SkillFileRead = { skill: Skill } | { problem: string };
 
@@ -79,7 +82,7 @@ export function parseSkill(text: string, at: Pick<Skill, 'file' | 'dir' | 'sourc
     return problem('front matter', `not usable YAML: ${(e as Error).message.split('\n')[0]}`);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return problem('front matter', 'must be a YAML mapping with name and description');
-  const parsed = frontMatterSchema.safeParse(data);
+  const parsed = (frontMatter ??= buildFrontMatterSchema()).safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return problem(issue.path.map(String).join('.') || 'front matter', issue.message);
