@@ -131,28 +131,38 @@ export interface McpStatus extends vscode.Disposable {
   readonly shown: { text: string; tooltip: string } | undefined;
 }
 
-/** A warning in the status bar while a server is down (disconnected, or gave up reconnecting); a click opens the view. */
+/**
+ * A warning in the status bar while a server is down (disconnected, or gave up reconnecting); a click
+ * opens the view. The item is created the first time a server is down: most windows never show it, and
+ * creating it (four calls to the workbench) cost the first tool call ~1 ms in the extension host.
+ */
 export function mcpStatusBar(view: McpServersView): McpStatus {
-  const item = vscode.window.createStatusBarItem('pincer.mcpStatus', vscode.StatusBarAlignment.Left, 0);
-  item.name = 'Pincer MCP Servers';
-  item.command = `${MCP_VIEW_ID}.focus`;
-  item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+  let item: vscode.StatusBarItem | undefined;
+  const created = () => {
+    if (item) return item;
+    item = vscode.window.createStatusBarItem('pincer.mcpStatus', vscode.StatusBarAlignment.Left, 0);
+    item.name = 'Pincer MCP Servers';
+    item.command = `${MCP_VIEW_ID}.focus`;
+    item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    return item;
+  };
   let shown: McpStatus['shown'];
   const update = () => {
     const down = view.down();
     if (!down.length) {
       shown = undefined;
-      return item.hide();
+      return item?.hide();
     }
     shown = {
       text: `$(warning) MCP: ${down.length === 1 ? `${down[0].name} is down` : `${down.length} servers down`}`,
       tooltip: down.map((r) => `${r.name}: ${r.error ?? 'disconnected'}`).join('\n'),
     };
-    item.text = shown.text;
-    item.tooltip = shown.tooltip;
-    item.show();
+    const shownItem = created();
+    shownItem.text = shown.text;
+    shownItem.tooltip = shown.tooltip;
+    shownItem.show();
   };
   update();
   const sub = view.onDidChangeTreeData(update);
-  return { get shown() { return shown; }, dispose: () => vscode.Disposable.from(item, sub).dispose() };
+  return { get shown() { return shown; }, dispose: () => { item?.dispose(); sub.dispose(); } };
 }

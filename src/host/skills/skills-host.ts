@@ -25,15 +25,22 @@ export interface SkillsHost extends vscode.Disposable {
   /** What the toolset reads (ToolsetPorts.skills). */
   port: NonNullable<ToolsetPorts['skills']>;
   view: SkillsView;
-  /** Starts watching; every change rebuilds this toolset (use_skill's list) and the view. */
-  attach(toolset: Toolset): void;
+  /**
+   * Starts watching; every change rebuilds this toolset (use_skill's list) and the view. The watchers
+   * and the first report of broken skills start through `later` (the window's after-first-call queue:
+   * ~1-2 ms of the first tool call); a skill read before they started is read again then.
+   */
+  attach(toolset: Toolset, later?: (work: () => void) => void): void;
   commands: Record<string, (...args: never[]) => unknown>;
 }
 
 export function createSkillsHost(context: vscode.ExtensionContext, folders: () => readonly string[], log: vscode.LogOutputChannel): SkillsHost {
   const home = os.homedir();
   const disabled = () => context.globalState.get<string[]>(DISABLED_KEY, []);
-  const catalog = new SkillCatalog({ folders, home, trusted: () => vscode.workspace.isTrusted, disabled });
+  // Whether anything read the skills yet (every read asks for the folders): one read before the
+  // watchers started may have missed a change, so it is read again when they start.
+  let looked = false;
+  const catalog = new SkillCatalog({ folders: () => ((looked = true), folders()), home, trusted: () => vscode.workspace.isTrusted, disabled });
   const usage = () => context.globalState.get<SkillUsage>(USAGE_KEY, {});
   const view = new SkillsView(catalog, disabled, usage);
   const subs: vscode.Disposable[] = [view];
@@ -97,7 +104,10 @@ export function createSkillsHost(context: vscode.ExtensionContext, folders: () =
   };
 
   let toolset: Toolset | undefined;
+  let changes = 0;
+  let disposed = false;
   subs.push(catalog.onDidChange.on(() => {
+    changes++;
     toolset?.rebuild();
     view.refresh();
     report();
@@ -109,17 +119,23 @@ export function createSkillsHost(context: vscode.ExtensionContext, folders: () =
       catalog, confirmPublish,
       used: (name) => void context.globalState.update(USAGE_KEY, countUse(usage(), name, Date.now())).then(() => view.refresh()),
     },
-    attach(t) {
+    attach(t, later = (work) => work()) {
       toolset = t;
-      watch();
-      subs.push(
-        vscode.workspace.onDidChangeWorkspaceFolders(() => {
-          watch();
-          catalog.invalidate();
-        }),
-        vscode.workspace.onDidGrantWorkspaceTrust(() => catalog.invalidate()),
-      );
-      report();
+      later(() => {
+        if (disposed) return;
+        watch();
+        subs.push(
+          vscode.workspace.onDidChangeWorkspaceFolders(() => {
+            watch();
+            catalog.invalidate();
+          }),
+          vscode.workspace.onDidGrantWorkspaceTrust(() => catalog.invalidate()),
+        );
+        // A change reported by the new read is reported by the change's own handler.
+        const before = changes;
+        if (looked) catalog.invalidate();
+        if (changes === before) report();
+      });
     },
     commands: {
       'pincer.skills.open': async (arg?: SkillNode | string) => {
@@ -148,6 +164,7 @@ export function createSkillsHost(context: vscode.ExtensionContext, folders: () =
       },
     },
     dispose: () => {
+      disposed = true;
       if (timer) clearTimeout(timer);
       watchers.forEach((w) => w.dispose());
       subs.forEach((s) => s.dispose());
