@@ -27,6 +27,7 @@ import { tracksConcerns, tracksRules, tracksWhen } from './command-rules-tracks'
 import { unknownProgramRules } from './command-rules-unknown';
 import { windowsConcerns, windowsRules } from './command-rules-windows';
 import type { Finding, SegmentView } from './command-view';
+import { T_ANY, T_ASSIGN, T_BRACKET, T_DASH0, T_DDASH0, T_DEV, T_DISPLAY, T_DOLLAR0, T_DOT_DIGIT, T_EXE_SLASH, T_ODD_HOME, T_OPERAND, T_PLACE_CHAR, T_RAW_DOLLAR, T_REDIRECT_DEV, T_REDIRECT_IN, T_REDIRECT_OUT, T_SLASH, T_SLASH0, T_TILDE0, T_URL, T_VIA, T_AGENT } from './command-traits';
 
 /** One rule over one argv's view; `pipedOut`: its output goes into the next command of a pipeline. */
 export type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
@@ -38,7 +39,7 @@ export type Gate = (v: SegmentView) => boolean;
  * A rule (or part of one) that can object only to some programs; `concerns` answers from the name
  * alone. With `when`, it also runs on any other argv that `when` accepts.
  */
-export type Scoped = { rule: Rule; concerns: (name: string) => boolean; programs?: readonly string[]; when?: Gate };
+export type Scoped = { rule: Rule; concerns: (name: string) => boolean; programs?: readonly string[]; when?: Gate; needs?: number };
 
 /** The program-specific part of a rule, declared with every program name it can object to (see RULES). */
 function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
@@ -58,7 +59,10 @@ function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
  * rule never sees it. A rule whose other checks need something in the argv that most lack (a
  * redirection, a device path, a URL) adds `when`, a cheap test that is true on every argv where
  * those checks could find anything: `{ rule, concerns, when }` runs where either accepts. A new
- * check without a name must be covered by `when`. A rule whose programs are a fixed list of names
+ * check without a name must be covered by `when`. `needs` (command-traits.ts) names what `when`
+ * cannot accept an argv without: the judge calls `when` only on argvs with one of those traits, so
+ * a change to `when` that looks at something new must add its trait (without `needs`, `when` is
+ * always called). A rule whose programs are a fixed list of names
  * is split instead: its part for those programs is listed through `forPrograms` (looked up in
  * PROGRAM_PARTS, one index from name to parts built once), right where its findings stood, and the
  * rest stays bare. The unit test "rule dispatch" (command-rule-dispatch.test.ts) fails when a
@@ -67,15 +71,15 @@ function forPrograms(rule: Rule, programs: readonly string[]): Scoped {
  */
 export const RULES: readonly (Rule | Scoped)[] = [
   { rule: systemRules, concerns: systemConcerns }, forPrograms(privilegeRules, PRIVILEGE_PROGRAMS),
-  { rule: systemTailRules, concerns: systemTailConcerns, when: systemTailWhen }, forPrograms(systemProgramRules, SYSTEM_PROGRAMS),
-  { rule: networkRules, concerns: networkConcerns, when: networkWhen }, forPrograms(toolProgramRules, TOOL_PROGRAMS), { rule: toolRules, concerns: toolConcerns, when: toolWhen }, { rule: envRules, concerns: envConcerns, when: envWhen }, { rule: remoteRules, concerns: remoteConcerns, when: remoteWhen }, { rule: stateRules, concerns: stateConcerns },
-  { rule: secretsRules, concerns: secretsConcerns }, { rule: codeRules, concerns: codeConcerns }, { rule: genericRules, concerns: genericConcerns, when: genericWhen },
-  { rule: adminRules, concerns: adminConcerns, when: adminWhen }, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
-  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), { rule: attackRules, concerns: attackConcerns, when: attackWhen },
+  { rule: systemTailRules, concerns: systemTailConcerns, when: systemTailWhen, needs: T_VIA | T_URL | T_DEV | T_REDIRECT_DEV }, forPrograms(systemProgramRules, SYSTEM_PROGRAMS),
+  { rule: networkRules, concerns: networkConcerns, when: networkWhen, needs: T_DEV | T_REDIRECT_DEV }, forPrograms(toolProgramRules, TOOL_PROGRAMS), { rule: toolRules, concerns: toolConcerns, when: toolWhen, needs: T_SLASH | T_TILDE0 | T_DOLLAR0 | T_REDIRECT_IN }, { rule: envRules, concerns: envConcerns, when: envWhen, needs: T_ASSIGN }, { rule: remoteRules, concerns: remoteConcerns, when: remoteWhen, needs: T_DDASH0 }, { rule: stateRules, concerns: stateConcerns },
+  { rule: secretsRules, concerns: secretsConcerns }, { rule: codeRules, concerns: codeConcerns }, { rule: genericRules, concerns: genericConcerns, when: genericWhen, needs: T_EXE_SLASH | T_OPERAND | T_DASH0 },
+  { rule: adminRules, concerns: adminConcerns, when: adminWhen, needs: T_ASSIGN }, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
+  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), { rule: attackRules, concerns: attackConcerns, when: attackWhen, needs: T_EXE_SLASH | T_ASSIGN | T_DISPLAY | T_DASH0 },
   forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS),
-  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen }, { rule: gatherRules, concerns: gatherConcerns },
-  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, { rule: tracksRules, concerns: tracksConcerns, when: tracksWhen }, indirectPathRules,
-  { rule: leakRules, concerns: leakConcerns }, { rule: launcherRules, concerns: launcherConcerns, when: launcherWhen }, { rule: personalRules, concerns: personalConcerns, when: personalWhen }, { rule: trustRules, concerns: trustConcerns },
+  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen, needs: T_EXE_SLASH | T_REDIRECT_DEV | T_DEV | T_DASH0 | T_RAW_DOLLAR | T_SLASH0 | T_URL | T_BRACKET | T_DOT_DIGIT }, { rule: gatherRules, concerns: gatherConcerns },
+  { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, { rule: tracksRules, concerns: tracksConcerns, when: tracksWhen, needs: T_REDIRECT_OUT }, indirectPathRules,
+  { rule: leakRules, concerns: leakConcerns }, { rule: launcherRules, concerns: launcherConcerns, when: launcherWhen, needs: T_AGENT | T_ASSIGN }, { rule: personalRules, concerns: personalConcerns, when: personalWhen, needs: T_PLACE_CHAR | T_ODD_HOME }, { rule: trustRules, concerns: trustConcerns },
   { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,
 ];
 
@@ -89,10 +93,14 @@ for (const r of RULES) {
   }
 }
 
-/** The rules a program name meets, in RULES order; `when[i]` set: rules[i] runs only on argvs it accepts. */
+/**
+ * The rules a program name meets, in RULES order; `when[i]` set: rules[i] runs only on argvs it
+ * accepts, and `when[i]` is asked only of argvs with one of the traits `needs[i]`.
+ */
 export interface Dispatch {
   rules: Rule[];
   when: (Gate | undefined)[];
+  needs: number[];
 }
 
 /** Worked out once per name (a pure function of the name). */
@@ -101,12 +109,13 @@ const BY_NAME = new Map<string, Dispatch>();
 export function dispatchOf(name: string): Dispatch {
   let d = BY_NAME.get(name);
   if (!d) {
-    d = { rules: [], when: [] };
+    d = { rules: [], when: [], needs: [] };
     for (const r of RULES) {
       const always = typeof r === 'function' || r.concerns(name);
       if (!always && (typeof r === 'function' || !r.when)) continue;
       d.rules.push(typeof r === 'function' ? r : r.rule);
       d.when.push(always || typeof r === 'function' ? undefined : r.when);
+      d.needs.push(always || typeof r === 'function' ? T_ANY : r.needs ?? T_ANY);
     }
     if (BY_NAME.size >= 2000) BY_NAME.clear(); // names come from commands: keep the table bounded
     BY_NAME.set(name, d);

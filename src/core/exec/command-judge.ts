@@ -27,6 +27,8 @@ import { dispatchOf } from './command-dispatch';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
 import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
 import { nextCwd } from './command-cwd';
+import { has } from './command-strings';
+import { T_ODD_HOME, traitsOf } from './command-traits';
 
 /** The per-argv rules and their dispatch live in command-dispatch.ts; re-exported for the bench and tests. */
 export { RULES, rulesOf } from './command-dispatch';
@@ -81,15 +83,17 @@ function describe(f: Finding): string {
 }
 
 /** All rules on one argv (the segment's own, or the command inside a wrapper). */
-function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Finding[] {
+function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, homeTraits: number): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
-  const { rules, when } = dispatchOf(v.name);
+  const { rules, when, needs } = dispatchOf(v.name);
+  // A gate is asked only when the argv has a trait it needs (command-traits.ts): most are not.
+  const traits = traitsOf(v) | homeTraits;
   // Indexed loops: this runs on every argv of every decision, and most rules return [].
   for (let r = 0; r < rules.length; r++) {
     const gate = when[r];
-    if (gate !== undefined && !gate(v)) continue;
+    if (gate !== undefined && ((traits & needs[r]) === 0 || !gate(v))) continue;
     const found = rules[r](v, pipedOut);
     for (let k = 0; k < found.length; k++) f.push(found[k]);
   }
@@ -111,6 +115,8 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut = false): Find
 
 export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy, ctx: JudgeContext): Promise<Verdict> {
   const home = ctx.home ?? os.homedir();
+  // personalWhen reads os.homedir() itself: the trait is of that home, asked once a decision.
+  const homeTraits = has(ctx.home === undefined ? home : os.homedir(), '/') ? 0 : T_ODD_HOME;
   const segments = parsed.segments;
   if (policy.security === 'deny') {
     const reason = "security: running commands is switched off (pincer.exec.security is 'deny'); set it to 'allowlist' or 'full' to run commands";
@@ -146,13 +152,13 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
-    const f: Finding[] = rulesFor(v, policy, pipedOut);
+    const f: Finding[] = rulesFor(v, policy, pipedOut, homeTraits);
     for (const x of flowFindings(flow, i)) f.push(x);
     const inner = unwrapInner(v.seg);
     // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
     const all = [v];
     for (let k = 0; k < inner.length; k++) if (!listedApart(segments, i, inner[k])) all.push(viewOf(v.seg, inner[k]));
-    for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut));
+    for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut, homeTraits));
     for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
     const pathContext = { cwd, home, guard };
     for (const x of all) {

@@ -8,7 +8,7 @@
 // read or sent on is denied.
 import os from 'node:os';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
-import { has, replace, slice, startsWith } from './command-strings';
+import { codeAt, has, replace, slice, startsWith } from './command-strings';
 
 /** An application's data: a file inside its folder under the usual per-user data roots, or a dotfile of settings. */
 const APP_DATA = /^((\.config|\.local\/share|\.var\/app|snap|Library\/(Application Support|Containers|Group Containers|Messages|Mail|Calendars|Safari|Cookies|Accounts|Metadata|Suggestions|Preferences)|AppData\/(Roaming|Local))\/[^/]+(\/.+)?|\.local\/share\/[^/]+\.(xbel|db|sqlite3?|json)|\.[\w-]+(\.[\w-]+)*\.(cfg|conf|ini|json|toml|ya?ml|xml|db|sqlite3?))$/;
@@ -33,11 +33,26 @@ function underHome(a: string, home: string): string | undefined {
   // Every form below starts with ~, $, %, a slash or a drive letter's colon, and the home folder
   // holds a slash: a word with none of them (most words) cannot name a place under it.
   if (!PLACE_CHAR.test(a) && has(home, '/')) return undefined;
+  if (!mayStartAtHome(a, home)) return undefined;
   const s = replace(replace(a, /^-[A-Za-z]*(?=[/~])|^--?[\w-]+=/, ''), /\\/g, '/');
   const m = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|%USERPROFILE%|\/home\/[^/]+|\/Users\/[^/]+|\/root|[A-Za-z]:\/Users\/[^/]+)(?:\/(.*))?$/i.exec(s);
   if (m) return m[1] ?? '';
   if (home && startsWith(s, `${home}/`)) return slice(s, home.length + 1);
   return s === home ? '' : undefined;
+}
+
+/**
+ * Whether `a` can begin (after an option's `-x` or `--name=`) with a form underHome reads: each of
+ * those starts with `~`, `$`, `%`, a slash or backslash, a drive letter's colon, or the home path
+ * itself. A word that starts with anything else (`src/a.ts`, `out/**`) is settled here, before
+ * underHome's rewrites and pattern.
+ */
+function mayStartAtHome(a: string, home: string): boolean {
+  if (home === '') return true; // an empty home: underHome's own comparisons decide
+  const c = codeAt(a, 0);
+  // ~ $ % / \ and -: an option's prefix is stripped first, so an option is left to underHome.
+  if (c === 0x7e || c === 0x24 || c === 0x25 || c === 0x2f || c === 0x5c || c === 0x2d) return true;
+  return codeAt(a, 1) === 0x3a || c === codeAt(home, 0);
 }
 
 function appData(v: SegmentView, home: string): string | undefined {
@@ -83,7 +98,11 @@ export const personalConcerns = (name: string): boolean => IMAGE_TOOLS.test(name
  * argv: a program that is not only listing or editing, and an argument underHome can read as a place.
  */
 export function personalWhen(v: SegmentView): boolean {
-  return !LISTS_OR_EDITS.test(v.name) && (v.args.some((a) => PLACE_CHAR.test(a)) || !has(os.homedir(), '/'));
+  if (LISTS_OR_EDITS.test(v.name)) return false;
+  const home = os.homedir();
+  const args = v.args;
+  for (let i = 0; i < args.length; i++) if (underHome(args[i], home) !== undefined) return true;
+  return false;
 }
 
 export function personalRules(v: SegmentView): Finding[] {

@@ -118,10 +118,23 @@ const SYSTEM_PMS = /^(apt|apt-get|aptitude|dnf|yum|zypper|apk|pacman|yay|paru|sn
 export const toolConcerns = (name: string): boolean => NODE_PMS.test(name) || PIPS.test(name) || SYSTEM_PMS.test(name) || /^(uv|poetry|pdm|pipenv|cargo|go|bundle|composer|deno)$/.test(name)
   || PYTHONS.includes(baseName(name));
 
-/** What its checks without a name (a credential file read) need in any other argv: a path, in an argument or a `<` redirection. */
+/**
+ * What its checks without a name (a credential file or known_hosts read) need in any other argv: a
+ * path that names one, in an argument or a `<` redirection. The path test is the rule's own
+ * (SECRET_PATH; known_hosts needs a `/`), so everyday paths (`out/test`, `src/a.ts`) do not run the
+ * rest of the rule, whose other checks all need a package manager's name.
+ */
 export function toolWhen(v: SegmentView): boolean {
-  const place = (a: string) => has(a, '/') || startsWith(a, '~') || startsWith(a, '$');
-  return v.args.some(place) || v.seg.redirects.some((r) => (r.op === '<' || r.op === '<>') && place(r.target.text));
+  const args = v.args;
+  for (let i = 0; i < args.length; i++) if (namesSecret(args[i])) return true;
+  const redirects = v.seg.redirects;
+  for (let i = 0; i < redirects.length; i++) if ((redirects[i].op === '<' || redirects[i].op === '<>') && namesSecret(redirects[i].target.text)) return true;
+  return false;
+}
+
+/** Necessary for toolRules' read checks on `a`: a place (`/`, `~`, `$` first) that SECRET_PATH or known_hosts matches. */
+function namesSecret(a: string): boolean {
+  return (has(a, '/') || startsWith(a, '~') || startsWith(a, '$')) && (has(a, 'known_hosts') || SECRET_PATH.test(a));
 }
 
 export function toolRules(v: SegmentView): Finding[] {

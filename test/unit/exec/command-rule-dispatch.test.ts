@@ -5,12 +5,15 @@
 // parts of split rules (declared with their program names) are held to the same, through the index.
 // A scoped rule with `when` also runs on the other argvs `when` accepts: on every argv of the
 // corpora that both turn away, it must not object either, and the judge must run it on those it accepts.
+// `when` is asked only of argvs with a trait its `needs` names (command-traits.ts): on every argv of
+// the corpora that `when` accepts, the argv has one.
 import assert from 'node:assert/strict';
 import { unwrapInner } from '../../../src/core/exec/command-flow';
 import { RULES, rulesOf } from '../../../src/core/exec/command-judge';
 import { dispatchOf } from '../../../src/core/exec/command-dispatch';
 import { parseCommand } from '../../../src/core/exec/command-parse';
 import { namesOf, viewOf, type SegmentView } from '../../../src/core/exec/command-view';
+import { T_ANY, T_ODD_HOME, traitsOf } from '../../../src/core/exec/command-traits';
 import { corpus } from './judge-support';
 
 const SCOPED = RULES.filter((r) => typeof r !== 'function');
@@ -61,15 +64,13 @@ describe('exec judge: rule dispatch by program', () => {
 
   it('no scoped rule objects to a program it turns away, on any argv of the corpora', async function () {
     this.timeout(120_000);
-    const views: SegmentView[] = [];
-    for (const c of [...corpus('hostile'), ...corpus('hostile-classes'), ...corpus('benign'), ...corpus('benign-docs')]) {
-      for (const seg of (await parseCommand(c)).segments) views.push(viewOf(seg), ...unwrapInner(seg).map((a) => viewOf(seg, a)));
-    }
+    const views = await corpusViews();
     assert.ok(views.length > 5000, `only ${views.length} argvs`);
     const missed: string[] = [];
     for (const r of SCOPED) {
       for (const v of views) {
-        if (r.concerns(v.name) || r.when?.(v)) continue;
+        // As the judge dispatches: `when` is asked only when the argv has a trait `needs` names.
+        if (r.concerns(v.name) || (r.when && (traitsOf(v) & (r.needs ?? T_ANY)) !== 0 && r.when(v))) continue;
         for (const pipedOut of [false, true]) {
           const f = r.rule(v, pipedOut);
           if (f.length) missed.push(`${r.rule.name} on ${v.name}: ${f[0].reason}`);
@@ -78,4 +79,38 @@ describe('exec judge: rule dispatch by program', () => {
     }
     assert.deepEqual(missed, [], 'scoped rules that would have objected to an argv they turn away');
   });
+
+  it('a gate accepts an argv only when the argv has a trait the gate needs, on every argv of the corpora', async function () {
+    this.timeout(120_000);
+    const views = await corpusViews();
+    const gated = SCOPED.filter((r) => r.when);
+    assert.ok(gated.every((r) => r.needs !== undefined && r.needs !== T_ANY), 'a gate without needs is asked of every argv');
+    const wrong: string[] = [];
+    let skipped = 0;
+    for (const v of views) {
+      // The judge adds the home's trait (T_ODD_HOME) when os.homedir() has no `/`; here it has one, so
+      // only the argv's own traits count.
+      const t = traitsOf(v);
+      for (const r of gated) {
+        if ((t & r.needs!) === 0) skipped++;
+        if (r.when!(v) && (t & r.needs!) === 0) wrong.push(`${r.when!.name} accepts ${v.name} ${v.args.join(' ')}, which has none of its traits`);
+      }
+    }
+    assert.deepEqual(wrong.slice(0, 20), []);
+    // The traits must skip gates, or they only add a pass: most gate calls on the corpora are skipped.
+    assert.ok(skipped > (views.length * gated.length) / 2, `only ${skipped} of ${views.length * gated.length} gate calls skipped`);
+    assert.ok(T_ODD_HOME !== 0 && (T_ANY & T_ODD_HOME) !== 0);
+  });
 });
+
+let views: SegmentView[] | undefined;
+/** Every argv of the corpora: each segment's own, and the commands inside its wrappers. */
+async function corpusViews(): Promise<SegmentView[]> {
+  if (views) return views;
+  const out: SegmentView[] = [];
+  for (const c of [...corpus('hostile'), ...corpus('hostile-classes'), ...corpus('benign'), ...corpus('benign-docs')]) {
+    for (const seg of (await parseCommand(c)).segments) out.push(viewOf(seg), ...unwrapInner(seg).map((a) => viewOf(seg, a)));
+  }
+  views = out;
+  return out;
+}

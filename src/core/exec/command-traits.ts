@@ -1,0 +1,107 @@
+// What an argv holds that the rule gates (`when` in command-dispatch.ts) look for, worked out in one
+// pass over its words. Every gate is a test of the words, redirections or assignments; most argvs
+// have none of what a given gate needs, yet each gate call cost its own function, closures and
+// string scans: about a hundred gate calls a decision, a quarter of the decision's time once the
+// corpora had made their sites megamorphic. Each gated rule now also declares `needs`, the traits
+// without which its gate cannot accept an argv, and the judge calls the gate only when the argv has
+// one of them. The gate still decides: the traits only skip calls whose answer would be false.
+import type { SegmentView } from './command-view';
+import { codeAt, has } from './command-strings';
+
+/** The argv has variable assignments (`NODE_ENV=test cmd`, inherited by the commands it wraps). */
+export const T_ASSIGN = 1 << 0;
+/** A redirection whose target starts with `/dev/`. */
+export const T_REDIRECT_DEV = 1 << 1;
+/** An output redirection that may empty a file (`>`, `>|`, `&>`). */
+export const T_REDIRECT_OUT = 1 << 2;
+/** An input redirection (`<`, `<>`). */
+export const T_REDIRECT_IN = 1 << 3;
+/** The argv was reached through a wrapper (Segment.via is not empty). */
+export const T_VIA = 1 << 4;
+/** The program is given with a `/` (a path). */
+export const T_EXE_SLASH = 1 << 5;
+/** An argument holds a `/`. */
+export const T_SLASH = 1 << 6;
+/** An argument holds `/dev/`. */
+export const T_DEV = 1 << 7;
+/** An argument holds `://`. */
+export const T_URL = 1 << 8;
+/** An argument starts with `~`. */
+export const T_TILDE0 = 1 << 9;
+/** An argument starts with `$`. */
+export const T_DOLLAR0 = 1 << 10;
+/** An argument starts with `-`. */
+export const T_DASH0 = 1 << 11;
+/** An argument starts with `--`. */
+export const T_DDASH0 = 1 << 12;
+/** An argument that does not start with `-` (an operand). */
+export const T_OPERAND = 1 << 13;
+/** An argument holds one of `~ $ % / \ :`. */
+export const T_PLACE_CHAR = 1 << 14;
+/** An argument holds `agent`. */
+export const T_AGENT = 1 << 15;
+/** An argument holds `display`. */
+export const T_DISPLAY = 1 << 16;
+/** An argument holds `[`. */
+export const T_BRACKET = 1 << 17;
+/** An argument holds both a `.` and a digit. */
+export const T_DOT_DIGIT = 1 << 18;
+/** A word as written holds `$` (Word.raw). */
+export const T_RAW_DOLLAR = 1 << 19;
+/** The user's home folder (os.homedir()) has no `/`: set by the caller, which knows the home. */
+export const T_ODD_HOME = 1 << 20;
+/** An argument starts with `/`. */
+export const T_SLASH0 = 1 << 21;
+/** Every trait: the needs of a gate that declares none (it is always called). */
+export const T_ANY = (1 << 22) - 1;
+
+/** One pass over the argv's words, redirections and assignments. */
+export function traitsOf(v: SegmentView): number {
+  const seg = v.seg;
+  let t = seg.assignments.length > 0 ? T_ASSIGN : 0;
+  if (seg.via.length > 0) t |= T_VIA;
+  if (has(v.exe, '/')) t |= T_EXE_SLASH;
+  const redirects = seg.redirects;
+  for (let i = 0; i < redirects.length; i++) {
+    const op = redirects[i].op;
+    if (op === '>' || op === '>|' || op === '&>') t |= T_REDIRECT_OUT;
+    else if (op === '<' || op === '<>') t |= T_REDIRECT_IN;
+    if (codeAt(redirects[i].target.text, 0) === 0x2f && has(redirects[i].target.text, '/dev/')) t |= T_REDIRECT_DEV;
+  }
+  const args = v.args;
+  for (let i = 0; i < args.length; i++) t |= argTraits(args[i]);
+  const words = v.words;
+  for (let i = 0; i < words.length; i++) if (has(words[i].raw, '$')) { t |= T_RAW_DOLLAR; break; }
+  return t;
+}
+
+/** The traits of one argument: its first character, then the characters the gates look for. */
+function argTraits(a: string): number {
+  const c0 = codeAt(a, 0);
+  let t = c0 === 0x2d ? (codeAt(a, 1) === 0x2d ? T_DASH0 | T_DDASH0 : T_DASH0) : T_OPERAND;
+  if (c0 === 0x7e) t |= T_TILDE0;
+  else if (c0 === 0x24) t |= T_DOLLAR0;
+  else if (c0 === 0x2f) t |= T_SLASH0;
+  let dot = false;
+  let digit = false;
+  let g = false;
+  let y = false;
+  for (let i = 0; i < a.length; i++) {
+    const c = codeAt(a, i);
+    if (c === 0x2f) t |= T_SLASH | T_PLACE_CHAR;
+    else if (c === 0x7e || c === 0x24 || c === 0x25 || c === 0x5c || c === 0x3a) t |= T_PLACE_CHAR;
+    else if (c === 0x5b) t |= T_BRACKET;
+    else if (c === 0x2e) dot = true;
+    else if (c >= 0x30 && c <= 0x39) digit = true;
+    else if (c === 0x67) g = true;
+    else if (c === 0x79) y = true;
+  }
+  if (dot && digit) t |= T_DOT_DIGIT;
+  if (t & T_SLASH) {
+    if (has(a, '/dev/')) t |= T_DEV;
+    if (has(a, '://')) t |= T_URL;
+  }
+  if (g && has(a, 'agent')) t |= T_AGENT;
+  if (y && has(a, 'display')) t |= T_DISPLAY;
+  return t;
+}
