@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { Emitter } from '../events';
+import { CallResultSchema } from './call-result-schema';
 import type { ResolvedServer } from './config-expand';
 
 export type McpState = 'starting' | 'connected' | 'disconnected' | 'failed' | 'closed';
@@ -76,6 +77,8 @@ export class McpConnection {
   private cancelRetry?: () => void;
   private attempt = 0;
   private toolsValue: readonly McpTool[] = [];
+  /** Tools whose calls go through the SDK's callTool for its checks (see send). */
+  private checkedTools: ReadonlySet<string> = new Set();
   private readonly o: McpConnectionOptions & typeof DEFAULTS;
 
   constructor(readonly server: ResolvedServer, opts: McpConnectionOptions) {
@@ -119,12 +122,30 @@ export class McpConnection {
     });
   }
 
+  /**
+   * The SDK's callTool is its request() with two checks around it: a tool that requires task-based
+   * execution is refused, and the structured content of a tool with an output schema is validated.
+   * A tool with neither (nearly every tool) is called with request() itself: callTool is an async
+   * function, whose await and return cost each call a promise step of its own before the answer
+   * reaches the caller. Its answer is read with CallResultSchema (call-result-schema.ts).
+   */
   private send<T>(client: Client, tool: string, args: Record<string, unknown>, opts: CallOptions, then?: (r: CallToolResult) => T | PromiseLike<T>): Promise<T> {
     const onProgress = opts.onProgress;
-    return (client.callTool({ name: tool, arguments: args }, undefined, {
+    const params = { name: tool, arguments: args };
+    const options = {
       signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
-      onprogress: onProgress ? (p) => onProgress(p.progress, p.total, p.message) : undefined,
-    }) as Promise<CallToolResult>).then(then ?? ((r) => r as T), this.rethrow);
+      onprogress: onProgress ? (p: { progress: number; total?: number; message?: string }) => onProgress(p.progress, p.total, p.message) : undefined,
+    };
+    const sent = this.checkedTools.has(tool)
+      ? client.callTool(params, undefined, options) as Promise<CallToolResult>
+      : client.request({ method: 'tools/call', params }, CallResultSchema, options);
+    return sent.then(then ?? ((r) => r as T), this.rethrow);
+  }
+
+  /** The server's tools, and which of them the SDK's callTool has checks for (send). */
+  private setTools(tools: readonly McpTool[]): void {
+    this.toolsValue = tools;
+    this.checkedTools = new Set(tools.filter((t) => t.outputSchema || t.execution?.taskSupport === 'required').map((t) => t.name));
   }
 
   /** A failed call's error, explained (one function for every call, not one per call). */
@@ -150,7 +171,7 @@ export class McpConnection {
         throw new Error(`MCP server "${this.name}" was stopped.`);
       }
       this.client = client;
-      this.toolsValue = await this.listAll(client);
+      this.setTools(await this.listAll(client));
       this.attempt = 0;
       this.lastErrorText = undefined;
       this.setState('connected');
@@ -234,7 +255,7 @@ export class McpConnection {
       this.o.log(`could not re-list tools after a change: ${error?.message ?? 'no list'}`);
       return;
     }
-    this.toolsValue = tools;
+    this.setTools(tools);
     this.onToolsChanged.fire(tools);
   }
 
