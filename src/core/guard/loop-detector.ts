@@ -38,6 +38,8 @@ const OK: LoopVerdict = Object.freeze({ level: 'ok' });
 export class LoopDetector {
   private config: LoopConfig;
   private readonly sessions = new Map<string, LoopSession>();
+  /** The key of the most recently used session (the map's last), if it is still there. */
+  private lastKey: string | undefined;
 
   constructor(config: Partial<LoopConfig> = {}) {
     this.config = resolveLoopConfig(DEFAULT_LOOP_CONFIG, config);
@@ -90,9 +92,14 @@ export class LoopDetector {
     return { level: 'critical', ...session.halt };
   }
 
-  /** Finds a session and marks it most recently used, creating it if asked. */
+  /**
+   * Finds a session and marks it most recently used, creating it if asked. The map's order is the
+   * recency order; a session that is already the last one (a run's calls, one after another) is not
+   * moved: a delete and a set per call leave the map's table to be rebuilt every few calls.
+   */
   private touch(key: string, create: boolean): LoopSession | undefined {
     let session = this.sessions.get(key);
+    if (session && key === this.lastKey) return session;
     if (session) {
       this.sessions.delete(key);
     } else {
@@ -101,6 +108,7 @@ export class LoopDetector {
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value as string);
     }
     this.sessions.set(key, session);
+    this.lastKey = key;
     return session;
   }
 }

@@ -7,9 +7,9 @@ import type { Finding } from './loop-messages';
 interface Entry {
   seq: number;
   tool: string;
-  /** Hash of tool name + canonical arguments. */
+  /** Fingerprint of tool name + canonical arguments (stable-json.ts hashCall). */
   call: string;
-  /** Hash of the outcome (error flag + text). */
+  /** Fingerprint of the outcome (error flag + text). */
   result: string;
   /** call + result: the same call that came back the same way. */
   sig: string;
@@ -88,7 +88,9 @@ export class LoopSession {
 
   add(input: CallInput, config: LoopConfig): Judgement | undefined {
     const seq = ++this.seq;
-    const sig = `${input.call}:${input.result}`;
+    // The call's length first: fingerprints may be texts (stable-json.ts hashText), and with a plain
+    // separator the pair ("a:b", "c") would read the same as ("a", "b:c").
+    const sig = `${input.call.length}:${input.call}${input.result}`;
     while (this.history.length >= config.historySize) this.history.shift();
     const isChange = !input.readOnly && !input.isError && !this.history.some((e) => e.sig === sig);
     if (isChange) this.epoch++;

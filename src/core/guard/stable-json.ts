@@ -135,9 +135,21 @@ function scheduleObject(obj: Record<string, unknown>, tasks: Task[]): void {
  */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
 
-/** Short fingerprint of a text; sha1 is native and fast, and loop detection needs no secrecy. */
+/**
+ * A text up to this long is its own fingerprint: hashing it costs more than keeping it (~1 us of
+ * every call of the pipeline's loop check, for a call's arguments and for its result), and the
+ * fingerprints kept are bounded (the loop detector's history window, its number of sessions).
+ */
+const KEPT_MAX = 128;
+
+/**
+ * Fingerprint of a text: the text itself when short, else its sha1 (native and fast; loop detection
+ * needs no secrecy). The first character tells the two kinds apart, so a short text can never equal
+ * a long one's digest.
+ */
 export function hashText(text: string): string {
-  return oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url');
+  if (text.length <= KEPT_MAX) return `=${text}`;
+  return `#${oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url')}`;
 }
 
 /**

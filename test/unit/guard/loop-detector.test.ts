@@ -268,6 +268,24 @@ describe('LoopDetector', () => {
     assert.equal(d.haltedReason('one'), undefined);
   });
 
+  it('drops the least recently used session first, a session used several times in a row included', () => {
+    const d = new LoopDetector();
+    run(d, repeat(5, () => [read('a.ts'), 'same']), 'kept');
+    run(d, repeat(5, () => [read('a.ts'), 'same']), 'dropped');
+    // 'kept' is used twice in a row (the second use finds it already the most recent) between
+    // new sessions; 'dropped' is not used again, so 600 new sessions push it out.
+    for (let i = 0; i < 600; i++) {
+      d.record(`s${i}`, read('b.ts'), 'x', false);
+      assert.ok(d.haltedReason('kept'));
+      assert.ok(d.haltedReason('kept'));
+    }
+    assert.equal(d.haltedReason('dropped'), undefined);
+    // A session forgotten while it was the most recent starts clean when it comes back.
+    d.forget('kept');
+    assert.equal(d.haltedReason('kept'), undefined);
+    assert.deepEqual(fired(run(d, repeat(5, () => [read('a.ts'), 'same']), 'kept')), ['3:warning:sameCall', '5:critical:sameCall']);
+  });
+
   it('rejects invalid configuration with a clear error and keeps the old one', () => {
     const bad: unknown[] = [
       { historySize: 0 }, { historySize: NaN }, { historySize: 2.5 }, { historySize: 4 }, { historySize: 1e9 },

@@ -140,15 +140,25 @@ describe('hashCall', () => {
     assert.equal(hashCall('t', { a: 1, b: undefined }), hashCall('t', { a: 1 }));
   });
 
-  it('hashes text deterministically and compactly', () => {
+  it('keeps a short text as its own fingerprint, deterministically', () => {
     assert.equal(hashText('x'), hashText('x'));
     assert.notEqual(hashText('x'), hashText('y'));
-    assert.match(hashText('x'), /^[A-Za-z0-9_-]{27}$/);
+    for (const text of ['', 'x', 'ok\u0000Echo: m5', 'wide \u2014 \ud83d\ude00 and a lone \ud800', 'a'.repeat(128)]) {
+      assert.equal(hashText(text), `=${text}`);
+    }
   });
 
-  it('gives sha1 in base64url, as a Hash object makes it', () => {
-    for (const text of ['', 'x', 'ok\u0000Echo: m5', 'wide \u2014 \ud83d\ude00 and a lone \ud800']) {
-      assert.equal(hashText(text), createHash('sha1').update(text).digest('base64url'));
+  it('gives a long text sha1 in base64url, as a Hash object makes it, compactly', () => {
+    for (const text of ['a'.repeat(129), `wide \u2014 \ud83d\ude00 and a lone \ud800 ${'z'.repeat(200)}`, 'x'.repeat(100_000)]) {
+      assert.equal(hashText(text), `#${createHash('sha1').update(text).digest('base64url')}`);
+      assert.match(hashText(text), /^#[A-Za-z0-9_-]{27}$/);
     }
+  });
+
+  it('hostile: a short text that spells a long text\'s digest is not mistaken for it', () => {
+    const long = 'q'.repeat(500);
+    const digest = createHash('sha1').update(long).digest('base64url');
+    assert.notEqual(hashText(digest), hashText(long));
+    assert.notEqual(hashText(`#${digest}`), hashText(long));
   });
 });
