@@ -6,7 +6,8 @@
 // Compared with the one pass on this thread (runCombined):
 //   - each document as its bench scrubs it (Scrubber.scrub);
 //   - each corpus as one long text, scrubbed on two threads (scrub-split.ts; the run fails unless
-//     the worker took part);
+//     the worker took part), and its chunks (scrub-chunks.ts) shared out between two walks in
+//     several orders, as the two threads may take them;
 //   - each long text cut at CUTS line breaks spread over it: the first part's scan stopped at the
 //     cut (where it can) joined to a scan started fresh there (runFrom).
 // With PINCER_OUT_BEFORE=<another build>, every output is also compared with that build's scrub
@@ -26,6 +27,7 @@ const guard = (dir, m) => require(path.join(dir, 'src/core/guard', m));
 const { Scrubber } = guard(outDir, 'scrubber.js');
 const { runCombined, runFrom } = guard(outDir, 'scrub-combine.js');
 const split = guard(outDir, 'scrub-split.js');
+const { chunkBounds, ChunkWalk, joinChunks } = guard(outDir, 'scrub-chunks.js');
 const { buildCorpus, evaluate } = require(path.join(outDir, 'test/support/secrets/corpus.js'));
 const { SECRET_CASES } = require(path.join(outDir, 'test/unit/guard/scrub-corpus-secrets.js'));
 const { CLEAN_CASES } = require(path.join(outDir, 'test/unit/guard/scrub-corpus-clean.js'));
@@ -80,11 +82,37 @@ for (const { name, docs } of corpora) {
   const whole = docs.join('\n');
   const wholeExpected = runCombined(patterns, whole, PLACEHOLDER);
   // Ends a pause a busy machine may have started (splitBackoff): this text must go to the worker.
+  // The two threads share the text's chunks as each comes free, so on a busy machine this thread can
+  // take them all before the worker claims one: tried again (each output checked) until the worker
+  // answered a chunk, its claimed chunks waited for however long they take.
   await split.whenSplitReady();
-  const counts = { ...split.splitCounts };
-  if (scrubber.scrub(whole) !== wholeExpected) fail(`${name}: whole text on two threads vs one pass`);
-  const usedWorker = split.splitCounts.split - counts.split;
+  const patience = { ...split.splitPatience };
+  Object.assign(split.splitPatience, { factor: 0, minMs: 60_000 });
+  let usedWorker = 0;
+  for (let tries = 0; tries < 10 && !usedWorker; tries++) {
+    const counts = { ...split.splitCounts };
+    if (scrubber.scrub(whole) !== wholeExpected) fail(`${name}: whole text on two threads vs one pass`);
+    usedWorker = split.splitCounts.split - counts.split;
+    if (whole.length < split.SPLIT_MIN) break;
+  }
+  Object.assign(split.splitPatience, patience);
   if (whole.length >= split.SPLIT_MIN && usedWorker !== 1) fail(`${name}: the whole text was not scrubbed on two threads (${JSON.stringify(split.splitCounts)})`);
+  // Its chunks (about 40) shared out between two walks in rising order, as the threads may take them.
+  let seed = 11;
+  const plans = [(k) => k % 2, (k) => Math.floor(k / 3) % 2, () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 1];
+  const bounds = chunkBounds(whole, Math.max(4096, Math.floor(whole.length / 40)));
+  for (const [p, plan] of plans.entries()) {
+    const walks = [new ChunkWalk(patterns, whole, PLACEHOLDER), new ChunkWalk(patterns, whole, PLACEHOLDER)];
+    const over = [false, false];
+    const results = [];
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const w = over[plan(k)] ? 1 - plan(k) : plan(k);
+      if (over[w]) break;
+      results[k] = walks[w].scan(bounds[k], bounds[k + 1]);
+      if (!results[k].stopped) over[w] = true;
+    }
+    if (joinChunks(whole, bounds, results) !== wholeExpected) fail(`${name}: ${bounds.length - 1} chunks shared out by plan ${p}`);
+  }
   if (before && before.scrub(whole) !== wholeExpected) fail(`${name}: whole text, this build vs ${beforeDir}`);
   // Cut at line breaks spread over the whole text.
   let stopped = 0;

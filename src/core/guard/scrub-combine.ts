@@ -40,6 +40,25 @@ export interface Combined {
    * groups, and the Combined whose groups, renders and accepts read it.
    */
   readonly exact?: (text: string, at: number, length: number) => readonly [Combined, RegExpExecArray];
+  /**
+   * How far past a position the pattern can look, at most (its matches and lookaheads), when that
+   * is bounded: a search for its next match may then stop early (scrub-chunks.ts) with a stand-in
+   * for "none up to here" (beyondMark).
+   */
+  readonly reach?: number;
+}
+
+/** A stand-in for a pattern's pending match: none starts before `index`, and what comes after is not known yet. */
+export interface Beyond extends RegExpExecArray {
+  readonly beyond: true;
+}
+
+/** The stand-in saying that no match starts before `index`. */
+export function beyondMark(index: number): Beyond {
+  const m = [''] as unknown as RegExpExecArray & { beyond: boolean };
+  m.index = index;
+  m.beyond = true;
+  return m as Beyond;
 }
 
 /** A Combined whose matcher is one compiled pattern (what combine builds). */
@@ -216,6 +235,15 @@ function matchFrom(re: Matcher, text: string, from: number): RegExpExecArray | n
   return re.exec(text);
 }
 
+/**
+ * Each pattern's first match in `text` at or after `from` (what runFrom starts with). A pattern's
+ * entry stays valid for any later start it does not lie before: a match at a position does not
+ * depend on where the search began, and null (none up to the end) holds for any later start too.
+ */
+export function pendingFrom(patterns: readonly Combined[], text: string, from: number): (RegExpExecArray | null)[] {
+  return patterns.map((c) => matchFrom(c.re, text, from));
+}
+
 /** What runFrom returns. */
 export interface RunResult {
   /**
@@ -275,8 +303,10 @@ export function runFrom(patterns: readonly Combined[], text: string, placeholder
   let last = from;
   let at = from;
   let stopAt = cut > from && text.charCodeAt(cut - 1) === NEWLINE ? cut : -1;
-  // `first`: the patterns' matches from `from` on, already found (firstMatches).
-  const next = first ?? patterns.map((c) => matchFrom(c.re, text, from));
+  // `first`: the patterns' pending matches, already found (firstMatches, pendingFrom), each at or
+  // after `from` or found from a start at or before it; entries before `from` are searched again.
+  // Updated in place, so that a caller scanning on from the cut can hand them on.
+  const next = first ?? pendingFrom(patterns, text, from);
   for (;;) {
     let k = -1;
     for (let i = 0; i < patterns.length; i++) {
@@ -301,6 +331,12 @@ export function runFrom(patterns: readonly Combined[], text: string, placeholder
         if (i !== k && m !== null && m.index < fallbackEnd && (inside < 0 || m.index < (next[inside] as RegExpExecArray).index)) inside = i;
       }
       if (inside >= 0) k = inside;
+    }
+    if ((next[k] as Partial<Beyond>).beyond === true) {
+      // The first pending place (or the first inside the fallback's match) is where that pattern's
+      // search stopped early (scrub-chunks.ts): search on from there, then choose again.
+      next[k] = matchFrom(patterns[k].re, text, Math.max(at, (next[k] as Beyond).index));
+      continue;
     }
     let hit = next[k] as RegExpExecArray;
     let lane = patterns[k];

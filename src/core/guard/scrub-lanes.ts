@@ -44,10 +44,18 @@ export function laneSources(rules: readonly ScrubRule[]): string[] {
  * about as much as V8's compile of them, on the first scrub of a process. The rules are asked for
  * on a lane's first match, when its `exact` needs them; `sources` must be laneSources(rules()).
  */
-export function lanesFromSources(sources: readonly string[], rules: () => readonly ScrubRule[]): RegexCombined[] {
+export function lanesFromSources(sources: readonly string[], rules: () => readonly ScrubRule[], reach: readonly (number | undefined)[] = []): RegexCombined[] {
   let lanes: ScrubRule[][] | undefined;
-  return sources.map((source, i) => scanLane(source, () => (lanes ??= laneRules(rules()))[i]));
+  return sources.map((source, i) => scanLane(source, () => (lanes ??= laneRules(rules()))[i], reach[i]));
 }
+
+/**
+ * Per lane made beforehand (scrub-lane-sources.ts), how far past a position its pattern can look
+ * (Combined.reach), where that is bounded: the rare-anchor lane's quantifiers are all bounded, its
+ * matches and lookaheads reaching at most about 4,250 characters; the main lane has unbounded
+ * values. scrub-lane-sources.test.ts measures the sources against these bounds.
+ */
+export const LANE_SOURCES_REACH: readonly (number | undefined)[] = [undefined, 4352];
 
 /** A match of no rule: kept as it is. */
 const NO_RULE: Combined = { re: { lastIndex: 0, exec: () => null }, groups: [], inner: [], renders: [], accepts: [] };
@@ -69,7 +77,7 @@ function laneSource(rules: readonly ScrubRule[]): string {
  * since the pattern is nothing but those alternatives — and only rules whose anchor is the
  * character there are tried. Each rule's pattern is compiled the first time it is needed.
  */
-function scanLane(source: string, rulesOf: () => readonly ScrubRule[]): RegexCombined {
+function scanLane(source: string, rulesOf: () => readonly ScrubRule[], reach?: number): RegexCombined {
   /** The lane's rules in the order of the alternatives of `source`, looked up on its first match. */
   let ordered: readonly ScrubRule[] | undefined;
   const alone: (RegexCombined | undefined)[] = [];
@@ -108,7 +116,7 @@ function scanLane(source: string, rulesOf: () => readonly ScrubRule[]): RegexCom
   };
   return {
     re: new RegExp(source, 'g'),
-    groups: [], inner: [], renders: [], accepts: [], exact,
+    groups: [], inner: [], renders: [], accepts: [], exact, ...(reach === undefined ? {} : { reach }),
   };
 }
 

@@ -1,49 +1,61 @@
-// A long text is scrubbed on two threads: cut at a line break, this thread scrubs the first part
-// while a worker thread (scrub-worker.ts) scrubs the second, and the two outputs are joined. The
-// caller gets the same string as from one pass: the first part's scan stops at the cut only where a
-// scan started fresh there makes exactly the rest of the output (runFrom says when); otherwise it
-// goes on to the end itself and the worker's answer is dropped. The worker gets the whole text, so
-// the rules' lookbehinds and checks see before the cut what they see in one pass.
+// A long text is scrubbed on two threads: cut into chunks at line breaks, this thread and a worker
+// thread (scrub-worker.ts) each claim the next chunk as they finish one (scrub-chunks.ts), and the
+// outputs are joined in order. The caller gets the same string as from one pass: a chunk's scan
+// stops at its end only where a scan started fresh there makes exactly the rest of the output
+// (runFrom says when); otherwise it goes on to the end itself and later chunks are dropped. The
+// worker gets the whole text, so the rules' lookbehinds and checks see before a cut what they see
+// in one pass.
 //
-// `scrub` is synchronous (its callers are), so this thread waits for the answer with Atomics.wait
-// on a counter the worker bumps after each answer, and takes it with receiveMessageOnPort: no turn
-// of the event loop is needed. The worker is started by the first long text (which is scrubbed here
-// alone, while it starts and compiles the rules), kept unreferenced (it never holds a process open)
-// and stopped after a quiet minute. If it cannot start, fails, or is late, this thread scrubs the
-// rest itself. Wall-clock time halves at best; CPU time grows a little (the text is copied to the
-// worker and the second part's output copied back).
+// `scrub` is synchronous (its callers are), so this thread waits for the worker's answers with
+// Atomics.wait on a counter the worker bumps after each, and takes them with receiveMessageOnPort:
+// no turn of the event loop is needed. The worker is started by the first long text (which is
+// scrubbed here alone, while it starts and compiles the rules), kept unreferenced (it never holds a
+// process open) and stopped after a quiet minute. If it cannot start, fails, or is late, this
+// thread scans its chunks itself. Wall-clock time halves at best; CPU time grows a little (the text
+// is copied to the worker, each thread's first chunk searches the patterns to their next match,
+// and the worker's output is copied back).
 //
 // The text goes to the worker as its UTF-16 code units in a SharedArrayBuffer kept between jobs,
 // not in the message: posting a 10 MB string serializes it on this thread before its own part can
 // start (about 12 ms here, on fresh memory each time, and as much again to deserialize it) where
 // writing it into the kept buffer costs about 2 ms; the worker makes its string from the buffer
-// (about 4 ms) while this thread scans. The buffer is
-// written only while the worker has no job (a job is given only once the last answer was taken).
+// (about 4 ms) while this thread scans. The buffer is written again only once every chunk of the
+// last job was claimed (this thread finished the job), and the worker copies a job's text before it
+// claims a chunk of it, so a copy made while the next text is written is of a job it can no longer
+// claim from, and is dropped.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { runCombined, runFrom, type Combined } from './scrub-combine';
-import { joinPieces, type Pieces } from './scrub-output';
+import { runCombined, type Combined } from './scrub-combine';
+import { chunkBounds, ChunkWalk, claimChunk, claimWord, endClaims, joinChunks, type ChunkResult } from './scrub-chunks';
+import type { Pieces } from './scrub-output';
 
 /** Shorter texts stay on the calling thread: the copies and the hand-over would eat the gain. */
 export const SPLIT_MIN = 512 * 1024;
 
-/** What the worker is asked: the scrubbed text of `text` from `from` on, for these registered values. */
+/**
+ * What the worker is asked: to claim chunks of the text (scrub-chunks.ts) until none is left, for
+ * these registered values, and answer each.
+ */
 export interface SplitJob {
   readonly id: number;
   /** The text as UTF-16 code units (little-endian) in its first `length` * 2 bytes. */
   readonly buffer: SharedArrayBuffer;
   readonly length: number;
-  readonly from: number;
+  /** The chunks' bounds (chunkBounds). */
+  readonly bounds: readonly number[];
   readonly placeholder: string;
   readonly values: readonly string[];
 }
 
 /**
- * The scrubbed text from `from` on, as pieces of the text (the answer stays small: mostly offsets),
- * or undefined when nothing was replaced there.
+ * One chunk's scrubbed text, as pieces of the text (the answer stays small: mostly offsets), or
+ * undefined when nothing was replaced there; `done` once the worker claims no more of the job.
  */
-export type SplitReply = { readonly id: number; readonly pieces: Pieces | undefined } | { readonly id: number; readonly error: string };
+export type SplitReply =
+  | { readonly id: number; readonly chunk: number; readonly pieces: Pieces | undefined; readonly stopped: boolean }
+  | { readonly id: number; readonly done: true }
+  | { readonly id: number; readonly error: string };
 
 /** The worker's start-up data: its end of the channel and the shared signal words. */
 export interface SplitWorkerData {
@@ -51,20 +63,23 @@ export interface SplitWorkerData {
   readonly signal: SharedArrayBuffer;
 }
 
-/** Signal words: answers posted so far (bumped after each), and 1 once the worker has compiled the rules. */
+/**
+ * Signal words: answers posted so far (bumped after each), 1 once the worker has compiled the rules,
+ * and the claim word of the current job (claimWord).
+ */
 export const SIGNAL_ANSWERS = 0;
 export const SIGNAL_READY = 1;
+export const SIGNAL_CLAIM = 2;
 
 /** How long an unused worker is kept. */
 const IDLE_MS = 60_000;
 /**
- * How long the worker's answer is waited for, after the first part is done, before this thread does
- * the rest itself: meant for a worker that died (which a blocked thread cannot hear of), so it is
- * generous. A busy machine slows both threads alike.
+ * How long a chunk the worker claimed is waited for, once this thread has no chunk left to claim,
+ * before it scans the chunk itself: `factor` times this thread's mean time per chunk, at least
+ * `minMs`. The worker is then busy with its last chunk (or has not started): scanning it here costs
+ * about a chunk too, so a short wait is enough. After one wait runs out, none is waited for.
  */
-export const splitPatience = { factor: 10, minMs: 1000 };
-/** How far from the aim a line break (a blank line first) and the start of a BEGIN … END block are looked for. */
-const CUT_WINDOW = 64 * 1024;
+export const splitPatience = { factor: 2, minMs: 1 };
 
 interface Helper {
   readonly worker: Worker;
@@ -103,18 +118,20 @@ export function setSplitWorkerPath(p: string): string {
 }
 
 /**
- * How long texts went (for the benches and tests): on two threads; on this one alone because the
- * first part's scan could not stop at the cut (a match across it); finished here because the
- * worker failed or was late; on this one alone because the machine was found busy (splitBackoff).
+ * How long texts went (for the benches and tests): on two threads (the worker answered chunks);
+ * with a chunk's scan going on past its end to the end of the text (a match across the cut, also
+ * counted as how the text went otherwise); with a chunk the worker claimed scanned here, its answer
+ * late or never coming; on this one alone because the worker claimed no chunk; on this one alone
+ * because the machine was found busy (splitBackoff).
  */
-export const splitCounts = { split: 0, crossed: 0, late: 0, paused: 0 };
+export const splitCounts = { split: 0, crossed: 0, late: 0, alone: 0, paused: 0 };
 
 /**
  * On a busy machine the two threads wait for cores, and a text split in two can take longer than
  * on one thread (measured here at load 5-7: 118-154 ms on two threads against 78-104 ms on one,
  * medians of 21 rounds of the 10 MB bench text). So the time per character of the last split text
  * is compared with that of the last long text scrubbed on this thread alone: when splitting was
- * not faster (or the answer was late), the next `texts` long texts are scrubbed on this thread
+ * not faster, the next `texts` long texts are scrubbed on this thread
  * alone, each measured, then a split is tried again. With no one-thread time yet, one long text is
  * scrubbed alone to get one. whenSplitReady ends a pause (tests and benches that want a split).
  */
@@ -180,7 +197,7 @@ function start(): void {
   }
   const { MessageChannel, Worker } = workerThreads();
   const { port1, port2 } = new MessageChannel();
-  const shared = new SharedArrayBuffer(8);
+  const shared = new SharedArrayBuffer(12);
   let worker: Worker;
   try {
     worker = new Worker(workerPath, { workerData: { port: port2, signal: shared } satisfies SplitWorkerData, transferList: [port2] });
@@ -204,14 +221,18 @@ function start(): void {
   helper = h;
 }
 
-/** Takes answers that came after their job was given up. */
+/** Takes answers that came after their job was given up; the job is over once its `done` came. */
 function drain(h: Helper): void {
   for (let m = receive(h.port); m; m = receive(h.port)) {
-    if ((m.message as SplitReply).id === h.pending) h.pending = undefined;
+    const reply = m.message as SplitReply;
+    if (reply.id === h.pending && !('chunk' in reply)) h.pending = undefined;
   }
 }
 
-/** The worker, when it is ready and free; starts it on first use. */
+/**
+ * The worker, when it has compiled the rules; starts it on first use. It need not be free: a job
+ * posted while it finishes an earlier one is joined late, or left to this thread.
+ */
 function readyHelper(): Helper | undefined {
   if (disabled) return undefined;
   if (!helper) {
@@ -219,69 +240,44 @@ function readyHelper(): Helper | undefined {
     return undefined;
   }
   if (helper.pending !== undefined) drain(helper);
-  if (helper.pending !== undefined || Atomics.load(helper.signal, SIGNAL_READY) !== 1) return undefined;
-  return helper;
+  return Atomics.load(helper.signal, SIGNAL_READY) === 1 ? helper : undefined;
 }
 
-/** The answer to job `id`, or undefined when it has not come by `deadline` (performance.now()). */
-function answer(h: Helper, id: number, deadline: number): SplitReply | undefined {
+/**
+ * Takes the worker's answers to job `id` into `got` (per chunk) until chunk `want` is in or
+ * `deadline` (performance.now()) passes; returns whether the worker gave up the job (an error).
+ */
+function collect(h: Helper, id: number, got: Map<number, ChunkResult>, want: number, deadline: number): boolean {
   for (;;) {
     const seen = Atomics.load(h.signal, SIGNAL_ANSWERS);
-    const m = receive(h.port);
-    if (m) {
+    for (let m = receive(h.port); m; m = receive(h.port)) {
       const reply = m.message as SplitReply;
-      if (reply.id === id) {
+      if (reply.id !== id) continue;
+      if ('chunk' in reply) got.set(reply.chunk, { pieces: reply.pieces, stopped: reply.stopped });
+      else {
         h.pending = undefined;
-        return reply;
+        if ('error' in reply) return true;
       }
-      continue;
     }
+    if (got.has(want) || h.pending !== id) return false;
     const left = deadline - performance.now();
-    if (left <= 0 || helper !== h) return undefined;
+    if (left <= 0 || helper !== h) return false;
     try {
       Atomics.wait(h.signal, SIGNAL_ANSWERS, seen, left);
     } catch {
       // A thread that may not block (a browser's main thread) cannot wait: scrub on one thread.
       disabled = true;
-      return undefined;
+      return true;
     }
   }
 }
 
 /**
- * Where the cut is aimed, as a share of the text: a little past the middle, because the worker first
- * makes its string of the whole text from the buffer (about 4 ms for the 10 MB bench text, two bytes
- * a character: scrub-worker.ts) while this thread only writes it there (about 2.3 ms); both scan at
- * about the same speed (~65 ms for the whole text), so the worker's part is shorter by that difference.
- */
-export const CUT_SHARE = 0.52;
-
-/**
- * Where to cut: just after a line break at or past CUT_SHARE of the text, preferring the end of a
- * blank line (a multi-line value rarely spans one) and not inside a BEGIN … END block. Only a
- * window around the aim is searched (slices of a long string are views, not copies). -1: no such
- * place. Any line break would do for the output (runFrom checks the cut); this one rarely fails it.
- */
-export function cutPoint(text: string): number {
-  const aim = Math.floor(text.length * CUT_SHARE);
-  const ahead = text.slice(aim, aim + CUT_WINDOW);
-  const blank = ahead.indexOf('\n\n');
-  const nl = blank >= 0 ? blank + 1 : ahead.indexOf('\n');
-  if (nl < 0) return -1;
-  let cut = aim + nl + 1;
-  const behind = text.slice(Math.max(0, cut - CUT_WINDOW), cut);
-  if (behind.lastIndexOf('-----BEGIN ') > behind.lastIndexOf('-----END ')) {
-    const end = text.slice(cut, cut + CUT_WINDOW).indexOf('-----END ');
-    const after = end < 0 ? -1 : text.indexOf('\n', cut + end);
-    if (after < 0) return -1;
-    cut = after + 1;
-  }
-  return cut < text.length ? cut : -1;
-}
-
-/**
  * `text` scrubbed by `patterns` on two threads, or undefined when that cannot be done now (no
- * worker ready, no place to cut): the caller then scrubs it alone.
+ * worker ready, no place to cut): the caller then scrubs it alone. Both threads claim chunks
+ * (scrub-chunks.ts) until none is left; then this thread takes the worker's answers in chunk order,
+ * waiting for a chunk still being scanned there at most splitPatience, and scans itself any chunk
+ * the worker has not answered by then.
  */
 export function scrubSplit(patterns: readonly Combined[], text: string, placeholder: string, values: readonly string[]): string | undefined {
   if (paused > 0) {
@@ -294,8 +290,9 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   }
   const h = readyHelper();
   if (!h) return undefined;
-  const cut = cutPoint(text);
-  if (cut < 0) return undefined;
+  const bounds = chunkBounds(text);
+  const count = bounds.length - 1;
+  if (count < 2) return undefined;
   const start = performance.now();
   const bytes = text.length * 2;
   if (!h.buffer || h.buffer.length < bytes) h.buffer = Buffer.from(new SharedArrayBuffer(bytes + (bytes >> 3)));
@@ -303,30 +300,59 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   const id = nextId++;
   h.pending = id;
   clearTimeout(h.idle);
-  h.port.postMessage({ id, buffer: h.buffer.buffer as SharedArrayBuffer, length: text.length, from: cut, placeholder, values } satisfies SplitJob);
-  const t0 = performance.now();
-  const head = runFrom(patterns, text, placeholder, 0, cut);
-  if (!head.stopped) {
-    splitCounts.crossed += 1;
-    idleLater(h);
-    return head.output?.toString() ?? text;
+  Atomics.store(h.signal, SIGNAL_CLAIM, claimWord(id, 0));
+  h.port.postMessage({ id, buffer: h.buffer.buffer as SharedArrayBuffer, length: text.length, bounds, placeholder, values } satisfies SplitJob);
+  const results: ChunkResult[] = [];
+  const mine = new ChunkWalk(patterns, text, placeholder);
+  let scanned = 0;
+  for (let k = claimChunk(h.signal, SIGNAL_CLAIM, id, count); k >= 0; k = claimChunk(h.signal, SIGNAL_CLAIM, id, count)) {
+    const r = mine.scan(bounds[k], bounds[k + 1]);
+    results[k] = r.output ? { output: r.output, stopped: r.stopped } : { stopped: r.stopped };
+    scanned += 1;
+    if (!r.stopped) {
+      endClaims(h.signal, SIGNAL_CLAIM, id, count);
+      break;
+    }
   }
-  const took = performance.now() - t0;
-  const reply = answer(h, id, performance.now() + Math.max(splitPatience.minMs, splitPatience.factor * took));
+  const perChunk = (performance.now() - start) / Math.max(1, scanned);
+  const got = new Map<number, ChunkResult>();
+  let redo: ChunkWalk | undefined;
+  let patient = true;
+  let worker = 0;
+  let redone = 0;
+  let crossed = false;
+  for (let k = 0; k < count; k++) {
+    if (!results[k]) {
+      if (patient && collect(h, id, got, k, performance.now() + Math.max(splitPatience.minMs, splitPatience.factor * perChunk))) patient = false;
+      const answered = got.get(k);
+      if (answered) {
+        results[k] = answered;
+        worker += 1;
+      } else {
+        // Not answered in time: scanned here, in rising order, so one walk serves every such chunk.
+        patient = false;
+        const r = (redo ??= new ChunkWalk(patterns, text, placeholder)).scan(bounds[k], bounds[k + 1]);
+        results[k] = r.output ? { output: r.output, stopped: r.stopped } : { stopped: r.stopped };
+        redone += 1;
+      }
+    }
+    if (!results[k].stopped) {
+      crossed = true;
+      results.length = k + 1;
+      break;
+    }
+  }
   idleLater(h);
-  let tail: string | undefined;
-  if (reply && !('error' in reply)) {
-    splitCounts.split += 1;
+  const out = joinChunks(text, bounds, results);
+  if (crossed) splitCounts.crossed += 1;
+  if (redone > 0) splitCounts.late += 1;
+  else if (worker > 0) splitCounts.split += 1;
+  else splitCounts.alone += 1;
+  if (redone > 0 || worker > 0) {
     rates.split = (performance.now() - start) / text.length;
     if (!(rates.split < rates.one)) paused = Number.isNaN(rates.one) ? Math.min(1, splitBackoff.texts) : splitBackoff.texts;
-    tail = reply.pieces && joinPieces(text, reply.pieces);
-  } else {
-    splitCounts.late += 1;
-    paused = splitBackoff.texts;
-    tail = runFrom(patterns, text, placeholder, cut).output?.toString();
   }
-  if (!head.output && tail === undefined) return text;
-  return (head.output?.toString() ?? text.slice(0, cut)) + (tail ?? text.slice(cut));
+  return out;
 }
 
 function idleLater(h: Helper): void {

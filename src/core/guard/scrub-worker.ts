@@ -1,10 +1,12 @@
-// The worker thread that scrubs the second part of a long text (scrub-split.ts starts it). It holds
-// its own copy of the compiled rules, built as soon as it starts, and a Scrubber per set of
-// registered values (the caller's, sent with each job). After posting each answer it bumps a shared
-// counter, which the caller, blocked in Atomics.wait, is waiting on.
+// The worker thread that scrubs chunks of a long text beside the calling thread (scrub-split.ts starts
+// it). It holds its own copy of the compiled rules, built as soon as it starts, and a Scrubber per
+// set of registered values (the caller's, sent with each job). It claims chunks until none is left
+// (scrub-chunks.ts) and answers each; after posting each answer it bumps a shared counter, which the
+// caller, blocked in Atomics.wait, may be waiting on.
 import { workerData } from 'node:worker_threads';
 import { Scrubber } from './scrubber';
-import { SIGNAL_ANSWERS, SIGNAL_READY, type SplitJob, type SplitReply, type SplitWorkerData } from './scrub-split';
+import { claimable, claimChunk, endClaims } from './scrub-chunks';
+import { SIGNAL_ANSWERS, SIGNAL_CLAIM, SIGNAL_READY, type SplitJob, type SplitReply, type SplitWorkerData } from './scrub-split';
 
 const { port, signal } = workerData as SplitWorkerData;
 const words = new Int32Array(signal);
@@ -40,15 +42,31 @@ new Scrubber().scrub(' '.repeat(1024));
 Atomics.store(words, SIGNAL_READY, 1);
 Atomics.notify(words, SIGNAL_READY);
 
-port.on('message', (job: SplitJob) => {
-  let reply: SplitReply;
-  try {
-    const { output } = scrubberFor(job.placeholder, job.values).scrubFrom(textOf(job), job.from);
-    reply = { id: job.id, pieces: output?.pieces() };
-  } catch (e) {
-    reply = { id: job.id, error: (e as Error).message };
-  }
+function answer(reply: SplitReply): void {
   port.postMessage(reply);
   Atomics.add(words, SIGNAL_ANSWERS, 1);
   Atomics.notify(words, SIGNAL_ANSWERS);
+}
+
+port.on('message', (job: SplitJob) => {
+  const count = job.bounds.length - 1;
+  try {
+    // A job whose chunks are all claimed (the caller did them while this thread was busy) is not copied.
+    if (claimable(words, SIGNAL_CLAIM, job.id, count)) {
+      const text = textOf(job);
+      const walk = Scrubber.walk(scrubberFor(job.placeholder, job.values), text);
+      for (let k = claimChunk(words, SIGNAL_CLAIM, job.id, count); k >= 0; k = claimChunk(words, SIGNAL_CLAIM, job.id, count)) {
+        const { output, stopped } = walk.scan(job.bounds[k], job.bounds[k + 1]);
+        answer({ id: job.id, chunk: k, pieces: output?.pieces(), stopped });
+        if (!stopped) {
+          endClaims(words, SIGNAL_CLAIM, job.id, count);
+          break;
+        }
+      }
+    }
+    answer({ id: job.id, done: true });
+  } catch (e) {
+    // The chunks this thread claimed and did not answer are scanned by the caller.
+    answer({ id: job.id, error: (e as Error).message });
+  }
 });

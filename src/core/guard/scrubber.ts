@@ -21,9 +21,10 @@
 // and shared by every Scrubber; for the default placeholder from sources made beforehand
 // (scrub-lane-sources.ts; its unit test fails whenever they differ from what the rules make).
 import { combine, runCombined, runFrom, type Combined, type RegexCombined, type RunResult } from './scrub-combine';
-import { combineLanes, lanesFromSources } from './scrub-lanes';
+import { combineLanes, LANE_SOURCES_REACH, lanesFromSources } from './scrub-lanes';
 import { LANE_SOURCES, LANE_SOURCES_PLACEHOLDER } from './scrub-lane-sources';
 import { scrubSplit, SPLIT_MIN } from './scrub-split';
+import { ChunkWalk } from './scrub-chunks';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
@@ -104,7 +105,7 @@ function staticPattern(placeholder: string): StaticPattern {
     // For the default placeholder the lanes' sources were made beforehand: building them from the
     // rules costs about as much as compiling them, on the path of the first tool call.
     const fromSources = placeholder === LANE_SOURCES_PLACEHOLDER;
-    const regexLanes = fromSources ? lanesFromSources(LANE_SOURCES, () => staticRules(placeholder)) : combineLanes(staticRules(placeholder));
+    const regexLanes = fromSources ? lanesFromSources(LANE_SOURCES, () => staticRules(placeholder), LANE_SOURCES_REACH) : combineLanes(staticRules(placeholder));
     // Last: where a rule of the patterns matches at the same place, the rule wins.
     const bare = bareTokenLane();
     const built: StaticPattern = { lanes: [...regexLanes, bare], hitsPlaceholder: false, regexLanes, warm: [false, false] };
@@ -174,8 +175,8 @@ export class Scrubber {
 
   /**
    * Redacts every known secret shape and every registered value, in one pass over `text`. A long
-   * text (SPLIT_MIN characters or more) is cut in two at a line break, the second part scrubbed on
-   * a worker thread while this one scrubs the first (scrub-split.ts): the result is the same string.
+   * text (SPLIT_MIN characters or more) is cut into chunks at line breaks, scrubbed by this thread
+   * and a worker thread as each comes free (scrub-split.ts): the result is the same string.
    */
   scrub(text: string): string {
     if (!text) return text;
@@ -195,6 +196,14 @@ export class Scrubber {
   /** What `scrub(text)` makes of the part of `text` from `from` on, at a cut scrub-split.ts chose (undefined: unchanged). */
   scrubFrom(text: string, from: number): RunResult {
     return runFrom(Scrubber.patterns(this, text), text, this.placeholder, from);
+  }
+
+  /**
+   * A walk over chunks of `text` in rising order (scrub-chunks.ts), for the threads that share a
+   * long text. Static, like patterns().
+   */
+  static walk(s: Scrubber, text: string): ChunkWalk {
+    return new ChunkWalk(Scrubber.patterns(s, text), text, s.placeholder);
   }
 
   /**
