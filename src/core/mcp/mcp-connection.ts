@@ -9,12 +9,11 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
   type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ReadResourceResult, type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { Emitter } from '../events';
-import { CallResultSchema } from './call-result-schema';
 import type { ResolvedServer } from './config-expand';
 
 export type McpState = 'starting' | 'connected' | 'disconnected' | 'failed' | 'closed';
@@ -127,7 +126,7 @@ export class McpConnection {
    * execution is refused, and the structured content of a tool with an output schema is validated.
    * A tool with neither (nearly every tool) is called with request() itself: callTool is an async
    * function, whose await and return cost each call a promise step of its own before the answer
-   * reaches the caller. Its answer is read with CallResultSchema (call-result-schema.ts).
+   * reaches the caller.
    */
   private send<T>(client: Client, tool: string, args: Record<string, unknown>, opts: CallOptions, then?: (r: CallToolResult) => T | PromiseLike<T>): Promise<T> {
     const onProgress = opts.onProgress;
@@ -138,7 +137,7 @@ export class McpConnection {
     };
     const sent = this.checkedTools.has(tool)
       ? client.callTool(params, undefined, options) as Promise<CallToolResult>
-      : client.request({ method: 'tools/call', params }, CallResultSchema, options);
+      : client.request({ method: 'tools/call', params }, CallToolResultSchema, options);
     return sent.then(then ?? ((r) => r as T), this.rethrow);
   }
 

@@ -1,74 +1,16 @@
-// How the bridge reads a tools/call answer: text-only answers by a direct check, every other one by
-// the SDK's CallToolResultSchema, and tools with an output schema through the SDK's callTool and its
-// check. The same answers must be accepted, defaulted and refused as the SDK alone would.
+// How the bridge reads a tools/call answer: most tools are called with the SDK's request() and their
+// answers read by its CallToolResultSchema, tools with an output schema through the SDK's callTool
+// and its check of the structured content. The same answers must be accepted, defaulted and refused
+// as through callTool alone.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CallResultSchema, isPlainTextResult } from '../../../src/core/mcp/call-result-schema';
 import { McpManager } from '../../../src/core/mcp/mcp-manager';
 import { runtimeWith } from '../../support/test-tools';
 import { stdioServer } from './mcp-servers';
 
 const RAW = path.join(__dirname, 'fixtures', 'raw-answers-server.js');
 
-/** Answers to read both ways: valid ones of every shape, and malformed ones. */
-const SAMPLES: unknown[] = [
-  { content: [{ type: 'text', text: 'a' }] },
-  { content: [{ type: 'text', text: 'a' }, { type: 'text', text: '' }], isError: false },
-  { content: [], isError: true },
-  { content: [{ type: 'text', text: 'a', annotations: { priority: 1 } }] },
-  { content: [{ type: 'text', text: 'a', _meta: { x: 1 } }] },
-  { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] },
-  { content: [{ type: 'resource_link', uri: 'file:///a', name: 'a' }] },
-  { structuredContent: { n: 1 } },
-  { content: [{ type: 'text', text: 'a' }], _meta: { progressToken: 1 } },
-  { content: [{ type: 'text', text: 'a' }], extra: 'kept by the loose schema' },
-  {},
-  // Malformed.
-  { content: [{ type: 'text' }] },
-  { content: [{ type: 'text', text: 1 }] },
-  { content: [{ type: 'texts', text: 'a' }] },
-  { content: 'a' },
-  { content: [null] },
-  { content: [['text', 'a']] },
-  { content: [{ type: 'text', text: 'a' }], isError: 'yes' },
-  null,
-  'text',
-  [{ type: 'text', text: 'a' }],
-];
-
-function outcome(schema: { parse(v: unknown): unknown }, v: unknown): { ok: unknown } | { error: string } {
-  try {
-    return { ok: schema.parse(v) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
-}
-
-describe('MCP call answers: CallResultSchema', () => {
-  it('takes text-only answers directly and nothing else', () => {
-    assert.equal(isPlainTextResult({ content: [{ type: 'text', text: 'a' }] }), true);
-    assert.equal(isPlainTextResult({ content: [], isError: true }), true);
-    assert.equal(isPlainTextResult({ content: [{ type: 'text', text: 'a', annotations: {} }] }), false);
-    assert.equal(isPlainTextResult({ content: [{ type: 'text', text: 'a' }], structuredContent: {} }), false);
-    assert.equal(isPlainTextResult({ content: [{ type: 'text', text: 'a' }], isError: 1 }), false);
-    assert.equal(isPlainTextResult({ content: [{ type: 'text' }] }), false);
-    assert.equal(isPlainTextResult([{ type: 'text', text: 'a' }]), false);
-  });
-
-  it('accepts, defaults and refuses every sample exactly as CallToolResultSchema does', () => {
-    for (const v of SAMPLES) {
-      const mine = outcome(CallResultSchema, v);
-      const sdk = outcome(CallToolResultSchema, v);
-      assert.deepEqual(mine, sdk, JSON.stringify(v));
-    }
-    // The samples cover both ways and both answers.
-    assert.ok(SAMPLES.some((v) => isPlainTextResult(v)) && SAMPLES.some((v) => !isPlainTextResult(v) && 'ok' in outcome(CallToolResultSchema, v)));
-    assert.ok(SAMPLES.some((v) => 'error' in outcome(CallToolResultSchema, v)));
-  });
-});
-
-describe('MCP call answers: through the bridge from a real server', () => {
+describe('MCP call answers from a real server, through the bridge', () => {
   let mcp: McpManager | undefined;
   afterEach(async () => {
     await mcp?.dispose();
