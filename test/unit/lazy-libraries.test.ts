@@ -1,7 +1,8 @@
 // Libraries that only some tool calls need load on their first use, not with the runtime: the web
 // page converter's HTML parser (htmlparser2, on the converter's worker), turndown, linkedom, luxon
 // (datetime's `at`), croner (the first cron schedule), pg (a team store's first connection), yaml (the
-// first SKILL.md or agent file read) and the command judge (the first command judged). The build puts each in a bundle of its own
+// first SKILL.md or agent file read), execa (the first command run), tree-sitter (the shell parser) and
+// the command judge (the first command judged). The build puts each in a bundle of its own
 // (esbuild.mjs: lazy-packages-apart), so what the compiled sources load here is what the first tool
 // call loads in the extension. Each case runs in a fresh node process and reads its require.cache.
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import path from 'node:path';
 /** The compiled sources (out/ or a helper's own outDir): this file is out/test/unit/lazy-libraries.test.js. */
 const compiled = path.join(__dirname, '..', '..', 'src');
 
-const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg', 'yaml'];
+const LAZY = ['linkedom', 'turndown', 'htmlparser2', '@joplin/turndown-plugin-gfm', 'luxon', 'croner', 'pg', 'yaml', 'execa', '@vscode/tree-sitter-wasm'];
 
 /**
  * The packages from LAZY in require.cache after `steps` ran in a fresh process (`load(p)` requires a
@@ -79,7 +80,7 @@ describe('lazily loaded libraries', () => {
       const guard = new PathGuard({ roots: [process.cwd()], workspaceOnly: true, allowPaths: [], denyPaths: [], alwaysDeny: [], home });
       const d = await decide({ policy: DEFAULT_COMMAND_POLICY, guard, store: { list: async () => [], touch: async () => undefined }, approvalTimeoutMs: 1000, home },
         { command: 'echo hi', cwd: process.cwd(), host: 'local', sessionKey: 't', agentId: 'default', signal: new AbortController().signal });
-      if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['command-judge']);
+      if (d.kind !== 'run') throw new Error(JSON.stringify(d));`), ['@vscode/tree-sitter-wasm', 'command-judge']);
   });
 
   it('the approval store, the model-tool preparation, custom tools and the executor factory load no part of the judge or the sandbox until a command runs', () => {

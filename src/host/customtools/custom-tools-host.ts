@@ -14,8 +14,12 @@ const SECRET_PREFIX = 'pincer.customTools.secret.';
 export interface CustomToolsHost extends vscode.Disposable {
   /** What the toolset reads (ToolsetPorts.customTools). */
   port: { definitions: () => readonly CustomToolDefinition[]; secrets: CustomToolSecrets };
-  /** Starts watching and builds the tools into this toolset; again on every change. */
-  attach(toolset: Toolset): void;
+  /**
+   * Builds the tools into this toolset and starts watching (again on every change). The watchers and
+   * the first report of broken definitions start through `later` (the window's after-first-call
+   * queue); the definitions are read again then, and rebuilt if they changed meanwhile.
+   */
+  attach(toolset: Toolset, later?: (work: () => void) => void): void;
   /** Reads every definition again and rebuilds; answers how many tools and problems there are. */
   reload(): { tools: number; problems: string[] };
   /** Pincer: Reload Custom Tools — reload, then say how many tools there are and whether any definition is broken. */
@@ -67,8 +71,9 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
     toolset?.rebuild();
     return settle(problems);
   };
-  // Read now, so the toolset's first build has them.
-  const firstProblems = read();
+  // Read now, so the toolset's first build has them (their problems are reported when the watchers start).
+  read();
+  let disposed = false;
 
   const secrets: CustomToolSecrets = {
     async get(name) {
@@ -81,6 +86,23 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
     howToSet: (name) => `VS Code asked the user for "${name}" and got no answer; the next call asks again.`,
   };
 
+  /** Watches the definitions' file and setting, and reads them again: a change before the watchers started is seen only so. */
+  const watch = () => {
+    const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${CUSTOM_TOOLS_DIR.split('\\').join('/')}/*.json`)));
+    subs.push(
+      ...watchers,
+      ...watchers.flatMap((w) => [w.onDidChange(() => reload()), w.onDidCreate(() => reload()), w.onDidDelete(() => reload())]),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('pincer.tools.custom')) reload();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => reload()),
+    );
+    const before = fingerprint(definitions);
+    const problems = read();
+    if (fingerprint(definitions) !== before) toolset?.rebuild();
+    settle(problems);
+  };
+
   return {
     port: { definitions: () => definitions, secrets },
     reload,
@@ -90,19 +112,18 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
       void vscode.window.showInformationMessage(`Pincer: ${r.tools} custom tool(s) loaded${broken}.`);
       return r;
     },
-    attach(t) {
+    attach(t, later = (work) => work()) {
       toolset = t;
-      const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${CUSTOM_TOOLS_DIR.split('\\').join('/')}/*.json`)));
-      subs.push(
-        ...watchers,
-        ...watchers.flatMap((w) => [w.onDidChange(() => reload()), w.onDidCreate(() => reload()), w.onDidDelete(() => reload())]),
-        vscode.workspace.onDidChangeConfiguration((e) => {
-          if (e.affectsConfiguration('pincer.tools.custom')) reload();
-        }),
-        vscode.workspace.onDidGrantWorkspaceTrust(() => reload()),
-      );
-      settle(firstProblems);
+      later(() => (disposed ? undefined : watch()));
     },
-    dispose: () => subs.forEach((s) => s.dispose()),
+    dispose: () => {
+      disposed = true;
+      subs.forEach((s) => s.dispose());
+    },
   };
+}
+
+/** The definitions as read (the zod schema is built from `parameters`, which the fingerprint holds). */
+function fingerprint(definitions: readonly CustomToolDefinition[]): string {
+  return JSON.stringify(definitions, (key, value: unknown) => (key === 'schema' ? undefined : value));
 }
