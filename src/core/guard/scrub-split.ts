@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { runCombined, type Combined } from './scrub-combine';
-import { chunkBounds, ChunkWalk, claimChunk, claimWord, endClaims, joinChunks, type ChunkResult } from './scrub-chunks';
+import type { ChunkResult } from './scrub-chunks';
 import type { Pieces } from './scrub-output';
 
 /** Shorter texts stay on the calling thread: the copies and the hand-over would eat the gain. */
@@ -99,6 +99,14 @@ interface Helper {
 let threads: typeof import('node:worker_threads') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
 const workerThreads = (): typeof import('node:worker_threads') => (threads ??= require('node:worker_threads') as typeof import('node:worker_threads'));
+/**
+ * scrub-chunks.ts, loaded with the first long text, like node:worker_threads: the scrubber is loaded
+ * on the start-up path, where most processes never see a long text. A literal path, so that esbuild
+ * bundles it.
+ */
+let chunksModule: typeof import('./scrub-chunks') | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+const chunks = (): typeof import('./scrub-chunks') => (chunksModule ??= require('./scrub-chunks') as typeof import('./scrub-chunks'));
 /** receiveMessageOnPort; only called once a worker was started (so the module is loaded). */
 const receive = (port: MessagePort): { message: unknown } | undefined => workerThreads().receiveMessageOnPort(port);
 
@@ -290,6 +298,7 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   }
   const h = readyHelper();
   if (!h) return undefined;
+  const { chunkBounds, ChunkWalk, claimChunk, claimWord, endClaims, joinChunks } = chunks();
   const bounds = chunkBounds(text);
   const count = bounds.length - 1;
   if (count < 2) return undefined;
@@ -316,7 +325,7 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   }
   const perChunk = (performance.now() - start) / Math.max(1, scanned);
   const got = new Map<number, ChunkResult>();
-  let redo: ChunkWalk | undefined;
+  let redo: InstanceType<typeof ChunkWalk> | undefined;
   let patient = true;
   let worker = 0;
   let redone = 0;

@@ -24,7 +24,7 @@ import { combine, runCombined, runFrom, type Combined, type RegexCombined, type 
 import { combineLanes, LANE_SOURCES_REACH, lanesFromSources } from './scrub-lanes';
 import { LANE_SOURCES, LANE_SOURCES_PLACEHOLDER } from './scrub-lane-sources';
 import { scrubSplit, SPLIT_MIN } from './scrub-split';
-import { ChunkWalk } from './scrub-chunks';
+import type { ChunkWalk } from './scrub-chunks';
 import { bareTokenLane } from './scrub-bare-tokens';
 import { escapeRegExp, longestFirst, type ScrubRule } from './scrub-rule';
 
@@ -203,7 +203,9 @@ export class Scrubber {
    * long text. Static, like patterns().
    */
   static walk(s: Scrubber, text: string): ChunkWalk {
-    return new ChunkWalk(Scrubber.patterns(s, text), text, s.placeholder);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only the worker walks chunks: not loaded on the start-up path
+    const { ChunkWalk: Walk } = require('./scrub-chunks') as typeof import('./scrub-chunks');
+    return new Walk(Scrubber.patterns(s, text), text, s.placeholder);
   }
 
   /**
