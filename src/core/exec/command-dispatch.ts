@@ -27,7 +27,7 @@ import { tracksConcerns, tracksRules, tracksWhen } from './command-rules-tracks'
 import { unknownProgramRules } from './command-rules-unknown';
 import { windowsConcerns, windowsRules } from './command-rules-windows';
 import type { Finding, SegmentView } from './command-view';
-import { T_ANY, T_ASSIGN, T_BRACKET, T_DASH0, T_DDASH0, T_DEV, T_DISPLAY, T_DOLLAR0, T_DOT_DIGIT, T_EXE_SLASH, T_ODD_HOME, T_OPERAND, T_PLACE_CHAR, T_RAW_DOLLAR, T_REDIRECT_DEV, T_REDIRECT_IN, T_REDIRECT_OUT, T_SLASH, T_SLASH0, T_TILDE0, T_URL, T_VIA, T_AGENT } from './command-traits';
+import { T_ANY, T_ASSIGN, T_ATTACK_OPTION, T_BRACKET, T_DASH0, T_DDASH0, T_DEV, T_DISPLAY, T_DOLLAR0, T_DOT_DIGIT, T_EXE_SLASH, T_ODD_HOME, T_OPERAND, T_PLACE_CHAR, T_RAW_DOLLAR, T_REDIRECT_DEV, T_REDIRECT_IN, T_REDIRECT_OUT, T_SLASH, T_SLASH0, T_TILDE0, T_URL, T_VIA, T_AGENT } from './command-traits';
 
 /** One rule over one argv's view; `pipedOut`: its output goes into the next command of a pipeline. */
 export type Rule = (v: SegmentView, pipedOut: boolean) => Finding[];
@@ -75,9 +75,9 @@ export const RULES: readonly (Rule | Scoped)[] = [
   { rule: networkRules, concerns: networkConcerns, when: networkWhen, needs: T_DEV | T_REDIRECT_DEV }, forPrograms(toolProgramRules, TOOL_PROGRAMS), { rule: toolRules, concerns: toolConcerns, when: toolWhen, needs: T_SLASH | T_TILDE0 | T_DOLLAR0 | T_REDIRECT_IN }, { rule: envRules, concerns: envConcerns, when: envWhen, needs: T_ASSIGN }, { rule: remoteRules, concerns: remoteConcerns, when: remoteWhen, needs: T_DDASH0 }, { rule: stateRules, concerns: stateConcerns },
   { rule: secretsRules, concerns: secretsConcerns }, { rule: codeRules, concerns: codeConcerns }, { rule: genericRules, concerns: genericConcerns, when: genericWhen, needs: T_EXE_SLASH | T_OPERAND | T_DASH0 },
   { rule: adminRules, concerns: adminConcerns, when: adminWhen, needs: T_ASSIGN }, forPrograms(adminProgramRules, ADMIN_PROGRAMS),
-  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), { rule: attackRules, concerns: attackConcerns, when: attackWhen, needs: T_EXE_SLASH | T_ASSIGN | T_DISPLAY | T_DASH0 },
+  forPrograms(namedAttackRules, NAMED_ATTACK_PROGRAMS), { rule: attackRules, concerns: attackConcerns, when: attackWhen, needs: T_EXE_SLASH | T_ASSIGN | T_DISPLAY | T_ATTACK_OPTION },
   forPrograms(endlessReadRules, ENDLESS_READERS), forPrograms(accessGrantRules, GRANTING_CLIS), forPrograms(watchingRules, CAPTURE_PROGRAMS),
-  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen, needs: T_EXE_SLASH | T_REDIRECT_DEV | T_DEV | T_DASH0 | T_RAW_DOLLAR | T_SLASH0 | T_URL | T_BRACKET | T_DOT_DIGIT }, { rule: gatherRules, concerns: gatherConcerns },
+  { rule: attackTailRules, concerns: attackTailConcerns, when: attackTailWhen, needs: T_EXE_SLASH | T_REDIRECT_DEV | T_DEV | T_ATTACK_OPTION | T_RAW_DOLLAR | T_SLASH0 | T_URL | T_BRACKET | T_DOT_DIGIT }, { rule: gatherRules, concerns: gatherConcerns },
   { rule: windowsRules, concerns: windowsConcerns }, { rule: infraRules, concerns: infraConcerns }, { rule: tracksRules, concerns: tracksConcerns, when: tracksWhen, needs: T_REDIRECT_OUT }, indirectPathRules,
   { rule: leakRules, concerns: leakConcerns }, { rule: launcherRules, concerns: launcherConcerns, when: launcherWhen, needs: T_AGENT | T_ASSIGN }, { rule: personalRules, concerns: personalConcerns, when: personalWhen, needs: T_PLACE_CHAR | T_ODD_HOME }, { rule: trustRules, concerns: trustConcerns },
   { rule: windowsStateRules, concerns: windowsStateConcerns }, { rule: loadRules, concerns: loadConcerns }, unknownProgramRules,

@@ -7,7 +7,7 @@
 // segment is matched on its own, so an approval of `ls` says nothing about `ls && rm -rf x`.
 import os from 'node:os';
 import path from 'node:path';
-import type { PathResolver, ResolvedPath } from '../fs/types';
+import type { Access, PathResolver, ResolvedPath } from '../fs/types';
 import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict, Word } from './command-types';
 import { approvalFor, approvalSettles, isExactArgs, writesPinned } from './command-allowlist';
@@ -166,7 +166,12 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       for (const y of packageRunnerRule(x, cwd, root)) f.push(y);
       for (const y of gitRemoteRule(x, cwd, root)) f.push(y);
     }
-    if (staged.length) for (const x of all) f.push(...(await stagedFindings(x, staged, judges)));
+    if (staged.length) {
+      for (const x of all) {
+        const found = stagedFindings(x, staged, judges);
+        pushAll(f, Array.isArray(found) ? found : await found);
+      }
+    }
     if (shown.length && !shownUsed.has(0)) {
       const found = (await Promise.all(all.map((x) => contentFindings(x, shown, judges)))).flat();
       if (found.length) { f.push(...found); shownUsed.add(0); }
@@ -179,7 +184,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     for (let k = 0; k < written.length; k++) pushAll(targets, written[k]);
     for (let k = 0; k < all.length; k++) pushAll(targets, outputOptionTargets(all[k]));
     for (const t of targets) {
-      const w = await checkWrite(t, { cwd, guard, root: ctx.cwd, home });
+      const checked = checkWrite(t, { cwd, guard, root: ctx.cwd, home });
+      const w = checked instanceof Promise ? await checked : checked;
       if (w) f.push(w);
     }
     const approved = approvalFor(v, inner, policy.allowlist, cwd);
@@ -227,24 +233,36 @@ function listedApart(segments: readonly Segment[], i: number, argv: readonly Wor
  * argvs name it (the judge looks at the disk as it is at that moment). Nothing outlives the decision.
  */
 function oneDecision(guard: PathResolver | undefined): PathResolver | undefined {
-  const sync = guard?.resolveSync?.bind(guard);
-  if (!guard || !sync) return guard;
-  const seen = new Map<string, { ok: ResolvedPath } | { err: unknown }>();
-  return {
-    roots: guard.roots,
-    resolve: (input, access) => guard.resolve(input, access),
-    isDenied: (abs) => guard.isDenied(abs),
-    resolveSync(input, access) {
-      const key = `${access}\0${input}`;
-      let r = seen.get(key);
-      if (!r) {
-        try { r = { ok: sync(input, access) }; } catch (err) { r = { err }; }
-        seen.set(key, r);
-      }
-      if ('err' in r) throw r.err;
-      return r.ok;
-    },
-  };
+  return guard?.resolveSync ? new OneDecision(guard) : guard;
+}
+
+/** oneDecision's guard: a class, so every decision's has one shape and no closures are made per decision. */
+class OneDecision implements PathResolver {
+  readonly roots: readonly string[];
+  private readonly seen = new Map<string, { ok: ResolvedPath } | { err: unknown }>();
+
+  constructor(private readonly guard: PathResolver) {
+    this.roots = guard.roots;
+  }
+
+  resolve(input: string, access: Access): Promise<ResolvedPath> {
+    return this.guard.resolve(input, access);
+  }
+
+  isDenied(abs: string): boolean {
+    return this.guard.isDenied(abs);
+  }
+
+  resolveSync(input: string, access: Access): ResolvedPath {
+    const key = `${access}\0${input}`;
+    let r = this.seen.get(key);
+    if (!r) {
+      try { r = { ok: this.guard.resolveSync!(input, access) }; } catch (err) { r = { err }; }
+      this.seen.set(key, r);
+    }
+    if ('err' in r) throw r.err;
+    return r.ok;
+  }
 }
 
 /** How a file written and then run in the same command is judged: as a command line, or as code. */

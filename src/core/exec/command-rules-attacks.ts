@@ -127,8 +127,12 @@ export const attackConcerns = (name: string): boolean => MINER_NAME.test(name) |
  * file), a display, an image, or a mining algorithm or pool with the options that name them.
  */
 export function attackWhen(v: SegmentView): boolean {
-  return has(v.exe, '/') || v.seg.assignments.some((a) => a.name === 'DISPLAY') || v.args.some((a) => has(a, 'display') || startsWith(a, '--image=')
-    || a === '-a' || startsWith(a, '--algo') || startsWith(a, '--coin') || a === '-o' || a === '-u' || a === '--url' || a === '--user');
+  return has(v.exe, '/') || v.seg.assignments.some((a) => a.name === 'DISPLAY') || v.args.some((a) => has(a, 'display') || attackOption(a));
+}
+
+/** The options attackRules' and attackTailRules' checks without a name look at: an image, a mining algorithm, coin, pool or user. */
+export function attackOption(a: string): boolean {
+  return startsWith(a, '--image=') || a === '-a' || startsWith(a, '--algo') || startsWith(a, '--coin') || a === '-o' || a === '-u' || a === '--url' || a === '--user';
 }
 
 /** The programs attackTailRules looks at by name: exploits, shells and interpreters (their script), image runners, workload CLIs. */

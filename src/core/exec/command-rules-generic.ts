@@ -103,7 +103,7 @@ function credentialWordRule(name: string, args: string[], words: readonly string
  * than some of the lists, never a narrower one): a verb or key word whole, a key word after a
  * separator, a destroying verb after a `:` or with its object joined on.
  */
-const ANY_WORD = new RegExp([PUBLISH_VERB, GRANT, ENV_WORD, FETCH_VERB, READ_VERB, DESTROY_VERB, SOURCE_WORD, MINT_WORD, CREDENTIAL_KEY, DESTROY_JOINED, DESTROY_CAMEL].map((r) => `(?:${r.source})`).join('|')
+export const ANY_WORD = new RegExp([PUBLISH_VERB, GRANT, ENV_WORD, FETCH_VERB, READ_VERB, DESTROY_VERB, SOURCE_WORD, MINT_WORD, CREDENTIAL_KEY, DESTROY_JOINED, DESTROY_CAMEL].map((r) => `(?:${r.source})`).join('|')
   + `|:(?:${DESTROY_VERB.source.slice(1)})`, 'i');
 
 /** The programs genericRules looks at by name (see RULES in command-dispatch.ts). */
@@ -114,5 +114,18 @@ export const genericConcerns = (name: string): boolean => name === 'gh' || CRON.
  * shows secrets, a `-D…=` property, or a program given by its path.
  */
 export function genericWhen(v: SegmentView): boolean {
-  return startsWith(v.exe, '/') || v.operands.some((w) => ANY_WORD.test(w)) || v.args.some((a) => startsWith(a, '-') && (SECRET_FLAG.test(a) || (startsWith(a, '-D') || startsWith(a, '-d')) && has(a, '=')));
+  return startsWith(v.exe, '/') || v.operands.some((w) => mayBeAnyWord(w) && ANY_WORD.test(w)) || v.args.some((a) => startsWith(a, '-') && (SECRET_FLAG.test(a) || (startsWith(a, '-D') || startsWith(a, '-d')) && has(a, '=')));
 }
+
+/**
+ * False only for a word ANY_WORD cannot accept, found without its scan (paths and globs, most
+ * operands, are the words it costs most on). Every alternative of ANY_WORD ends at the word's end:
+ * the whole-word ones are made of letters, digits, `:`, `_` and `-` (a case-insensitive letter
+ * never matches a non-ASCII one without the u flag, which non-ASCII letters here keep in anyway);
+ * the others end in a CREDENTIAL_KEY word (token, password, passwd, key, keys, url) or follow a `:`.
+ */
+export function mayBeAnyWord(w: string): boolean {
+  return WORD_CHARS.test(w) || has(w, ':') || KEY_TAIL.test(w);
+}
+const WORD_CHARS = /^[A-Za-z0-9:_\-\u0080-\uffff]*$/;
+const KEY_TAIL = /(en|rd|wd|ey|ys|rl)$/i;

@@ -203,11 +203,21 @@ function recipes(text: string): string {
   return lines.join('\n');
 }
 
-/** Findings for segment `v` against what earlier segments of the same command wrote. */
-export async function stagedFindings(v: SegmentView, earlier: readonly Staged[], judges: StagedJudges): Promise<Finding[]> {
+/**
+ * Findings for segment `v` against what earlier segments of the same command wrote. Synchronous (an
+ * empty list) when `v` runs none of those files, as nearly every segment: the judge awaits only a
+ * promise, and an async function would make one for every segment after a write.
+ */
+export function stagedFindings(v: SegmentView, earlier: readonly Staged[], judges: StagedJudges): Finding[] | Promise<Finding[]> {
   if (!earlier.length) return [];
+  const ran = runs(v);
+  for (const r of ran) for (const s of earlier) if (s.file === r.file) return judgeStaged(v, ran, earlier, judges);
+  return [];
+}
+
+async function judgeStaged(v: SegmentView, ran: ReturnType<typeof runs>, earlier: readonly Staged[], judges: StagedJudges): Promise<Finding[]> {
   const f: Finding[] = [];
-  for (const r of runs(v)) {
+  for (const r of ran) {
     const hit = [...earlier].reverse().find((s) => s.file === r.file);
     if (!hit) continue;
     if (hit.content === undefined || r.as === 'opaque') { f.push(ask('code_injection', `${v.name} runs ${r.file}, written earlier in this command in a way the judge cannot read`)); continue; }

@@ -7,6 +7,7 @@
 // one of them. The gate still decides: the traits only skip calls whose answer would be false.
 import type { SegmentView } from './command-view';
 import { codeAt, has } from './command-strings';
+import { attackOption } from './command-rules-attacks';
 
 /** The argv has variable assignments (`NODE_ENV=test cmd`, inherited by the commands it wraps). */
 export const T_ASSIGN = 1 << 0;
@@ -32,6 +33,8 @@ export const T_TILDE0 = 1 << 9;
 export const T_DOLLAR0 = 1 << 10;
 /** An argument starts with `-`. */
 export const T_DASH0 = 1 << 11;
+/** An option the attack gates look at (attackOption: `--image=`, `-a`, `--algo…`, `-o`, `--url` …). */
+export const T_ATTACK_OPTION = 1 << 22;
 /** An argument starts with `--`. */
 export const T_DDASH0 = 1 << 12;
 /** An argument that does not start with `-` (an operand). */
@@ -53,7 +56,7 @@ export const T_ODD_HOME = 1 << 20;
 /** An argument starts with `/`. */
 export const T_SLASH0 = 1 << 21;
 /** Every trait: the needs of a gate that declares none (it is always called). */
-export const T_ANY = (1 << 22) - 1;
+export const T_ANY = (1 << 23) - 1;
 
 /** One pass over the argv's words, redirections and assignments. */
 export function traitsOf(v: SegmentView): number {
@@ -79,6 +82,7 @@ export function traitsOf(v: SegmentView): number {
 function argTraits(a: string): number {
   const c0 = codeAt(a, 0);
   let t = c0 === 0x2d ? (codeAt(a, 1) === 0x2d ? T_DASH0 | T_DDASH0 : T_DASH0) : T_OPERAND;
+  if (c0 === 0x2d && attackOption(a)) t |= T_ATTACK_OPTION;
   if (c0 === 0x7e) t |= T_TILDE0;
   else if (c0 === 0x24) t |= T_DOLLAR0;
   else if (c0 === 0x2f) t |= T_SLASH0;

