@@ -30,7 +30,8 @@ export interface ExecConfig {
   credentialed: CredentialedBinary[];
 }
 
-const allowlistEntry = z.object({
+/** Built when pincer.exec.allowlist has a value, not when the runtime loads. */
+const allowlistEntry = () => z.object({
   executable: z.string().min(1),
   args: z.string().optional(),
 }).strict();
@@ -70,7 +71,7 @@ export function readExecConfig(get: (key: string) => unknown, warn: (message: st
       ask: readSetting(get, 'exec.ask', () => z.enum(['off', 'on-miss', 'always']), 'on-miss', warn),
       denyGroups: { ...allGroups(true), ...groups.on },
       groupActions: groups.actions,
-      allowlist: readSetting<AllowlistEntry[]>(get, 'exec.allowlist', () => z.array(allowlistEntry), [], warn),
+      allowlist: readSetting<AllowlistEntry[]>(get, 'exec.allowlist', () => z.array(allowlistEntry()), [], warn),
     },
     timeoutMs,
     maxTimeoutMs,

@@ -23,13 +23,14 @@ export interface SandboxConfig {
 }
 
 /** A domain pattern: a host name, or `*.` and a host name. No schemes, paths, ports or bare `*`. */
-const domain = z.string().regex(/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'a host name such as example.com or *.example.com');
+/** Built when pincer.exec.sandbox.allowDomains has a value, not when the runtime loads. */
+const domain = () => z.string().regex(/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'a host name such as example.com or *.example.com');
 
 export function readSandboxConfig(get: (key: string) => unknown, warn: (message: string) => void): SandboxConfig {
   return {
     mode: readSetting(get, 'exec.sandbox.mode', () => z.enum(['on', 'off']), 'on', warn),
     fullNetwork: readSetting(get, 'exec.sandbox.network', () => z.boolean(), false, warn),
-    allowDomains: readSetting(get, 'exec.sandbox.allowDomains', () => z.array(domain), [], warn),
+    allowDomains: readSetting(get, 'exec.sandbox.allowDomains', () => z.array(domain()), [], warn),
     hide: readSetting(get, 'exec.sandbox.hidePaths', () => z.array(z.string().min(1)), [...DEFAULT_SANDBOX_HIDE], warn),
     writable: readSetting(get, 'exec.sandbox.writablePaths', () => z.array(z.string().regex(/^(~\/|\/)/, 'an absolute path or one under ~/')), [], warn),
     maxProcesses: readSetting(get, 'exec.sandbox.maxProcesses', () => z.number().int().min(16).max(65_536), 1024, warn),
