@@ -55,7 +55,10 @@ suite('memory and context files', () => {
     const editor = await vscode.window.showTextDocument(doc);
     assert.match(doc.getText(), /esbuild/);
     await editor.edit((b) => b.insert(new vscode.Position(doc.lineCount, 0), '- Deployments go out on Thursdays via the zeppelin pipeline.\n'));
-    assert.ok(await doc.save(), 'the document saves through the provider');
+    // On a loaded machine VS Code's text file save can end without writing and without a word
+    // (4 of 20 runs beside a CPU hog: the document still dirty, the provider never asked to write,
+    // no error shown); the person saves again, and so does the test.
+    await waitFor('the document to save through the provider', async () => !doc.isDirty || ((await doc.save()) && !doc.isDirty));
     const hits = await search('zeppelin thursdays');
     assert.ok(hits.some((h) => h.path === 'MEMORY.md'), JSON.stringify(hits));
     const r = await run('read_file', { path: 'MEMORY.md' });
