@@ -148,11 +148,22 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
 /** Programs inlineCode reads besides CODE_FLAGS' interpreters, LATEX and GENERIC_CODE (its other branches). */
 const OTHER_CODE_TAKERS = new Set(['deno', 'awk', 'gawk', 'mawk', 'nawk', 'make', 'gmake', 'gdb', 'gdb-multiarch', 'cgdb', 'lldb', 'sqlite3', 'sqlite', 'm4']);
 
-/** Whether inlineCode can find anything in the arguments of program `name`: false means it returns [] whatever the arguments. */
+/**
+ * Whether inlineCode can find anything in the arguments of program `name`: false means it returns []
+ * whatever the arguments. The parser asks it of every command; a pure function of the name, so the
+ * answer is kept per name (as the rule dispatch keeps its own) instead of re-running four look-ups.
+ */
 function argumentsMayHoldCode(name: string): boolean {
-  const fam = family(name);
-  return Object.prototype.hasOwnProperty.call(CODE_FLAGS, fam) || OTHER_CODE_TAKERS.has(fam) || LATEX.test(fam) || GENERIC_CODE.test(fam);
+  let known = HOLDS_CODE.get(name);
+  if (known === undefined) {
+    const fam = family(name);
+    known = Object.prototype.hasOwnProperty.call(CODE_FLAGS, fam) || OTHER_CODE_TAKERS.has(fam) || LATEX.test(fam) || GENERIC_CODE.test(fam);
+    if (HOLDS_CODE.size >= 2000) HOLDS_CODE.clear(); // names come from commands: keep the table bounded
+    HOLDS_CODE.set(name, known);
+  }
+  return known;
 }
+const HOLDS_CODE = new Map<string, boolean>();
 
 /**
  * The program text of a `data:` URL given as a script or a module to load (`deno run data:…,code`,

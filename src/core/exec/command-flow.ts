@@ -58,8 +58,9 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
   const v = views[index];
   const seg = v.seg;
   const f: Finding[] = [];
-  const earlier = views.slice(0, index).filter((_, i) => sources[i]);
-  const earlierSource = earlier.length > 0;
+  // Whether a download or decoder comes earlier; the list of them only when it does (rarely).
+  let earlierSource = false;
+  for (let i = 0; i < index; i++) if (sources[i]) { earlierSource = true; break; }
   const piped = seg.joinedBy === '|' || seg.joinedBy === '|&';
   if (readsScriptFromStdin(v)) {
     if (piped && earlierSource) f.push(deny('code_injection', `${v.name} runs what a download or a decoder produced`));
@@ -79,6 +80,7 @@ export function flowFindings(flow: CommandFlow, index: number): Finding[] {
   if (index === 0 && substitutedSource && parsed.problems.some((p) => p.kind === 'eval' || p.kind === 'dynamic-command')) f.push(deny('code_injection', 'a command built from downloaded or decoded text'));
   // curl -o x.sh … && sh x.sh, or chmod +x x && ./x
   if (!earlierSource) return f;
+  const earlier = views.slice(0, index).filter((_, i) => sources[i]);
   const downloaded = new Set(earlier.flatMap(downloadTargets));
   if (downloaded.size && (downloaded.has(v.exe) || (interp && v.args.some((a) => downloaded.has(a)))))
     f.push(deny('code_injection', `${v.name} runs a file that was just downloaded`));

@@ -86,26 +86,38 @@ function argTraits(a: string): number {
   if (c0 === 0x7e) t |= T_TILDE0;
   else if (c0 === 0x24) t |= T_DOLLAR0;
   else if (c0 === 0x2f) t |= T_SLASH0;
-  let dot = false;
-  let digit = false;
-  let g = false;
-  let y = false;
+  // One table look-up a character (none of the characters looked for is past ASCII).
+  let seen = 0;
   for (let i = 0; i < a.length; i++) {
     const c = codeAt(a, i);
-    if (c === 0x2f) t |= T_SLASH | T_PLACE_CHAR;
-    else if (c === 0x7e || c === 0x24 || c === 0x25 || c === 0x5c || c === 0x3a) t |= T_PLACE_CHAR;
-    else if (c === 0x5b) t |= T_BRACKET;
-    else if (c === 0x2e) dot = true;
-    else if (c >= 0x30 && c <= 0x39) digit = true;
-    else if (c === 0x67) g = true;
-    else if (c === 0x79) y = true;
+    if (c < 128) seen |= CHAR_CLASS[c];
   }
-  if (dot && digit) t |= T_DOT_DIGIT;
-  if (t & T_SLASH) {
+  if (seen & C_SLASH) {
+    t |= T_SLASH | T_PLACE_CHAR;
     if (has(a, '/dev/')) t |= T_DEV;
     if (has(a, '://')) t |= T_URL;
   }
-  if (g && has(a, 'agent')) t |= T_AGENT;
-  if (y && has(a, 'display')) t |= T_DISPLAY;
+  if (seen & C_PLACE) t |= T_PLACE_CHAR;
+  if (seen & C_BRACKET) t |= T_BRACKET;
+  if ((seen & (C_DOT | C_DIGIT)) === (C_DOT | C_DIGIT)) t |= T_DOT_DIGIT;
+  if (seen & C_G && has(a, 'agent')) t |= T_AGENT;
+  if (seen & C_Y && has(a, 'display')) t |= T_DISPLAY;
   return t;
 }
+
+const C_SLASH = 1;
+const C_PLACE = 2;
+const C_BRACKET = 4;
+const C_DOT = 8;
+const C_DIGIT = 16;
+const C_G = 32;
+const C_Y = 64;
+/** ASCII character → the classes argTraits looks for. */
+const CHAR_CLASS = new Uint8Array(128);
+CHAR_CLASS[0x2f] = C_SLASH;
+for (const c of '~$%\\:') CHAR_CLASS[c.charCodeAt(0)] = C_PLACE;
+CHAR_CLASS[0x5b] = C_BRACKET;
+CHAR_CLASS[0x2e] = C_DOT;
+for (let c = 0x30; c <= 0x39; c++) CHAR_CLASS[c] = C_DIGIT;
+CHAR_CLASS[0x67] = C_G;
+CHAR_CLASS[0x79] = C_Y;

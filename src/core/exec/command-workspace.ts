@@ -125,7 +125,8 @@ function isUrl(s: string): boolean {
 }
 
 export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string): Finding[] {
-  if (v.name !== 'git') return [];
+  // The subcommand is one of the arguments: without `push` or `remote` among them there is nothing to parse.
+  if (v.name !== 'git' || !v.args.includes('push') && !v.args.includes('remote')) return [];
   const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
   const sub = o.operands[0];
   if (sub !== 'push' && sub !== 'remote') return [];

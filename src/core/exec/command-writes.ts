@@ -7,7 +7,7 @@ import { PathError, type PathResolver } from '../fs/types';
 import { analyzeSed } from './command-sed';
 import { parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
-import { replace } from './command-strings';
+import { replace, startsWith } from './command-strings';
 
 export interface WriteTarget {
   text: string;
@@ -76,7 +76,8 @@ export function writeTargets(v: SegmentView): WriteTarget[] {
       break;
     case 'patch': add(valuesOf(parseOptions(args, { shortValue: 'iopdDrFBVYzg', longValue: ['output', 'input', 'directory', 'reject-file'] }), ['output', 'directory', 'reject-file'], 'odr'), 'patch'); break;
     case 'find': for (let i = 0; i < args.length; i++) if (/^-(fprint0?|fprintf|fls)$/.test(args[i]) && args[i + 1]) add([args[i + 1]], `find ${args[i]}`); break;
-    case 'git': { const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree'], posixOrder: true }); add([...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
+    // In POSIX order the options end at the first operand: `git status --short` has none to read.
+    case 'git': { if (!startsWith(args[0] ?? '', '-')) break; const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree'], posixOrder: true }); add([...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
     case 'split': case 'csplit': { const ops = parseOptions(args, { shortValue: 'abClnf', longValue: ['prefix', 'suffix-length', 'bytes', 'lines', 'line-bytes', 'number'] }).operands; if (ops.length > 1) add([ops[ops.length - 1]], name); break; }
     case 'ssh-keygen': { const i = args.indexOf('-f'); if (i >= 0 && args[i + 1]) add([args[i + 1]], 'ssh-keygen -f'); break; }
   }
