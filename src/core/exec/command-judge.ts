@@ -159,7 +159,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     const all = [v];
     for (let k = 0; k < inner.length; k++) if (!listedApart(segments, i, inner[k])) all.push(viewOf(v.seg, inner[k]));
     for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut, homeTraits));
-    for (const x of all) if (!MENTION_TOOLS.test(x.name) && x.args.some((a) => SPACE.test(a))) f.push(...(await argumentCommandFindings(x, judges)));
+    for (const x of all) if (!MENTION_TOOLS.test(x.name) && someMatch(x.args, SPACE)) f.push(...(await argumentCommandFindings(x, judges)));
     const pathContext = { cwd, home, guard };
     for (const x of all) {
       for (const y of argumentPathRules(x, pathContext, root)) f.push(y);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { PathResolver } from '../fs/types';
 import type { WriteTarget } from './command-writes';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
-import { endsWith, has, startsWith } from './command-strings';
+import { codeAt, endsWith, has, someHas, startsWith } from './command-strings';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage|\.gradle\/gradle\.properties$|\.m2\/settings(-security)?\.xml$|(\.nuget\/NuGet|\.config\/NuGet|AppData\/Roaming\/NuGet)\/NuGet\.Config$|\.ivy2\/\.credentials$|\.sbt\/(\d[\w.]*\/)?credentials|\.config\/containers\/auth\.json$|\.databrickscfg$|\.snowsql\/config$|\.pulumi\/credentials\.json$|\.kaggle\/kaggle\.json$|(\.cache\/)?huggingface\/token$|\.config\/configstore\/firebase-tools\.json$|\.config\/netlify(\/|$)|\.netlify\/config\.json$|\.fly\/config\.yml$|\.wrangler\/config|\.config\/helm\/repositories\.yaml$|\.dbt\/profiles\.yml$|AppData\/Roaming\/(gcloud|GitHub CLI|rclone|FileZilla|Microsoft\/(Credentials|Protect|Crypto))(\/|$)|AppData\/Local\/(Google\/Chrome\/User Data|Microsoft\/(Credentials|Edge\/User Data)|BraveSoftware)(\/|$)|AppData\/Roaming\/Mozilla\/Firefox(\/|$))/;
@@ -127,10 +127,12 @@ function globHitsSecret(word: string): boolean {
 
 export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string): Finding[] {
   const f: Finding[] = [];
-  if (v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
-  if (v.args.some((a) => endsWith(a, '/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
+  // The three checks below need a `/` in the argument (`/etc/…`, `…/environ`, `…/proc/…`): most argvs have none.
+  const slash = someHas(v.args, '/');
+  if (slash && v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
+  if (slash && v.args.some((a) => endsWith(a, '/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
-  if (v.args.some((a) => has(a, '/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
+  if (slash && v.args.some((a) => has(a, '/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = outsideRoot(root, ctx.cwd);
   for (const p of candidates(v, cwdOutside)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
@@ -220,15 +222,18 @@ export function copyOutTargets(v: SegmentView): WriteTarget[] {
 /** `-o FILE`, `--output=FILE`, `-Logfile FILE`, `--junit-xml=FILE` … of any program, when the value is a path. */
 export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   const out: WriteTarget[] = [];
+  const csplit = v.name === 'csplit';
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
+    // Every form below is an option (`-…`), holds a `=`, or is csplit's: other words (most) name no output.
+    if (!csplit && codeAt(a, 0) !== 0x2d && !has(a, '=')) continue;
     // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
     const glued = startsWith(a, '-o') ? GLUED_OUTPUT.exec(a) : null;
     if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
     // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
     if (has(a, '=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
     // `csplit -f PREFIX`: the pieces are written under the prefix.
-    if (v.name === 'csplit' && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
+    if (csplit && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
     const m = startsWith(a, '-') ? OPTION_NAME.exec(a) : null;
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
