@@ -72,7 +72,7 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
     return settle(problems);
   };
   // Read now, so the toolset's first build has them (their problems are reported when the watchers start).
-  read();
+  const firstProblems = read();
   let disposed = false;
 
   const secrets: CustomToolSecrets = {
@@ -86,8 +86,11 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
     howToSet: (name) => `VS Code asked the user for "${name}" and got no answer; the next call asks again.`,
   };
 
-  /** Watches the definitions' file and setting, and reads them again: a change before the watchers started is seen only so. */
-  const watch = () => {
+  /**
+   * Watches the definitions' file and setting; `late`: the watchers start after the first read, so the
+   * definitions are read again (a change made in between is seen only so).
+   */
+  const watch = (late: boolean) => {
     const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${CUSTOM_TOOLS_DIR.split('\\').join('/')}/*.json`)));
     subs.push(
       ...watchers,
@@ -97,6 +100,10 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => reload()),
     );
+    if (!late) {
+      settle(firstProblems);
+      return;
+    }
     const before = fingerprint(definitions);
     const problems = read();
     if (fingerprint(definitions) !== before) toolset?.rebuild();
@@ -112,9 +119,10 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
       void vscode.window.showInformationMessage(`Pincer: ${r.tools} custom tool(s) loaded${broken}.`);
       return r;
     },
-    attach(t, later = (work) => work()) {
+    attach(t, later) {
       toolset = t;
-      later(() => (disposed ? undefined : watch()));
+      if (later) later(() => (disposed ? undefined : watch(true)));
+      else watch(false);
     },
     dispose: () => {
       disposed = true;
