@@ -24,6 +24,7 @@ const { viewOf } = require(path.join(EXEC, 'command-view.js'));
 const { copyTree } = require(path.join(EXEC, 'command-syntax-node.js'));
 const { dispatchOf } = require(path.join(EXEC, 'command-dispatch.js'));
 const { plainTree } = require(path.join(EXEC, 'command-plain-tree.js'));
+const { traitsOf } = require(path.join(EXEC, 'command-traits.js'));
 const { DEFAULT_COMMAND_POLICY } = require(path.join(EXEC, 'command-policy.js'));
 const { matchGroupPatterns } = require(path.join(EXEC, 'command-groups.js'));
 const { bashParser } = require(path.join(EXEC, 'command-grammar.js'));
@@ -119,8 +120,9 @@ async function speed() {
   const plainTreeUs = await part(() => { plainTree(cmd); });
   // Each per-argv rule over every argv the judge meets in this command (segments and the commands
   // inside wrappers), as the dispatch runs it (command-dispatch.ts): on an argv whose program the rule
-  // concerns, always; on any other, only when the rule's `when` gate accepts the argv, the gate's own
-  // time counted with the rule. gatesUs is every gate alone, rulesRun how many rule runs that makes.
+  // concerns, always; on any other, only when the argv has a trait the rule's `when` gate needs
+  // (command-traits.ts) and the gate accepts it, the gate's own time counted with the rule. gatesUs
+  // is every gate so asked alone, gateCalls how many, rulesRun how many rule runs that makes.
   const views = parsed.segments.flatMap((s) => [viewOf(s), ...unwrapInner(s).map((a) => viewOf(s, a))]);
   const rulesUs = {};
   const gated = [];
@@ -133,6 +135,8 @@ async function speed() {
       const at = d.rules.indexOf(rule);
       if (at < 0) continue;
       const gate = d.when[at];
+      // A gate is never asked of an argv without a trait it needs (the home's trait: this bench's home has a `/`).
+      if (gate !== undefined && (traitsOf(v) & d.needs[at]) === 0) continue;
       met.push({ v, gate });
       if (gate !== undefined) gated.push({ v, gate });
       if (gate === undefined || gate(v)) rulesRun++;
