@@ -67,12 +67,25 @@ const lazyBundlesApart = {
  * required inside the function that uses them.
  */
 const LAZY_PACKAGES = ['luxon', 'croner', 'linkedom', 'yaml'];
-const lazyPackagesApart = {
-  name: 'lazy-packages-apart',
+/** dist/lazy-<name>.js for a package name (`@vscode/tree-sitter-wasm` -> lazy-vscode-tree-sitter-wasm). */
+const lazyFile = (pkgName) => `lazy-${pkgName.replace(/^@/, '').replace(/\//g, '-')}`;
+const lazyApart = (name, packages) => ({
+  name,
   setup(b) {
-    b.onResolve({ filter: new RegExp(`^(${LAZY_PACKAGES.join('|')})$`) }, (a) => (a.kind === 'entry-point' ? undefined : { path: `./lazy-${a.path}.js`, external: true }));
+    b.onResolve({ filter: new RegExp(`^(${packages.join('|')})$`) }, (a) => (a.kind === 'entry-point' ? undefined : { path: `./${lazyFile(a.path)}.js`, external: true }));
   },
-};
+});
+const lazyPackagesApart = lazyApart('lazy-packages-apart', LAZY_PACKAGES);
+/**
+ * Packages host-core requires only inside the code that needs them (execa for the first command run,
+ * pg for a team store on Postgres, the shell parser's tree-sitter for the first command judged) are
+ * bundles of their own for host-core only: every window's first tool call reads host-core and
+ * deserializes its whole code cache, and these are ~290 KB of it (1,594 -> 1,306 KB). The CLI's
+ * bundles keep them inlined (Node's own compile cache serves them there, and `pincer check-command`
+ * would open a file more).
+ */
+const HOST_LAZY_PACKAGES = ['execa', 'pg', '@vscode/tree-sitter-wasm'];
+const hostLazyPackagesApart = lazyApart('host-lazy-packages-apart', HOST_LAZY_PACKAGES);
 /**
  * In a CommonJS bundle every module's `import * as vscode from 'vscode'` (or `import fs from 'node:fs'`)
  * becomes a copy of the whole external module, one getter defined per property (esbuild's __toESM):
@@ -183,7 +196,7 @@ const builds = [
   // The banner stamps the moment the bundle starts evaluating, so activation is measured from there.
   { ...node, entryPoints: ['src/extension.ts'], outfile: `${dist}/extension.js`, external: ['vscode'], banner: { js: 'globalThis.__pincerBundleStart=performance.now();' } },
   // The runtime behind the first command or view: required by extension.ts on first use.
-  { ...node, entryPoints: ['src/host/host-core.ts'], outfile: `${dist}/host-core.js`, external: ['vscode'] },
+  { ...node, entryPoints: ['src/host/host-core.ts'], outfile: `${dist}/host-core.js`, external: ['vscode'], plugins: [...node.plugins, hostLazyPackagesApart] },
   // The chat and the model SDKs (openai, @anthropic-ai/sdk): required by host-core on the first chat
   // use (src/host/chat/chat-lazy.ts), so the first tool call does not wait for them.
   { ...node, entryPoints: ['src/host/chat/chat-stack.ts'], outfile: `${dist}/host-chat.js`, external: ['vscode'] },
@@ -201,14 +214,14 @@ const builds = [
   // playwright-core reads its own package files at run time, so it is not bundled: it is copied whole to
   // dist/node_modules (it has no dependencies), where dist/browser-engine.js finds it.
   { ...node, entryPoints: LAZY_BUNDLES, outdir: dist, external: ['playwright-core'] },
-  { ...node, entryPoints: Object.fromEntries(LAZY_PACKAGES.map((p) => [`lazy-${p}`, p])), outdir: dist },
+  { ...node, entryPoints: Object.fromEntries([...LAZY_PACKAGES, ...HOST_LAZY_PACKAGES].map((p) => [lazyFile(p), p])), outdir: dist },
   // web_fetch's HTML → markdown converter (htmlparser2) on its worker thread (src/core/web/html-converter.ts).
   { ...node, entryPoints: ['src/core/web/web-convert-worker.ts'], outfile: `${dist}/web-convert-worker.js` },
   // Images shrunk and checked with pure-JS codecs on a worker thread of their own (src/core/media/image-fit.ts).
   { ...node, entryPoints: ['src/core/media/image-resize-worker.ts'], outfile: `${dist}/image-resize-worker.js` },
   // A Word document's zip checked under caps and converted to markdown (mammoth, turndown) on a worker thread of its own (src/core/media/read-document-tool.ts).
   { ...node, entryPoints: ['src/core/media/docx-convert-worker.ts'], outfile: `${dist}/docx-convert-worker.js` },
-  // The second part of a long text scrubbed on a worker thread (src/core/guard/scrub-split.ts); without it, one thread.
+  // Chunks of a long text scrubbed on a worker thread beside the caller (src/core/guard/scrub-split.ts); without it, one thread.
   { ...node, entryPoints: ['src/core/guard/scrub-worker.ts'], outfile: `${dist}/scrub-worker.js` },
   { ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: ['webview-ui/sidebar/main.ts'], outfile: `${dist}/webview/sidebar.js` },
   // The Team Board panel (src/host/teams/team-board-panel.ts).

@@ -42,6 +42,7 @@ import { TeamBoardPanel } from './teams/team-board-panel';
 import { createWebSearchKeys } from './web/web-search-keys';
 import { createCronHost, type CronHost } from './automation/cron-host';
 import { stageClock } from './stage-clock';
+import { afterFirstCall } from './after-first-call';
 
 export interface HostCore {
   services: HostServices;
@@ -92,6 +93,8 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
   // The host is loaded for a tool call or a chat: the scrubber's first pattern compile (~8 ms) runs at
   // the next turn, overlapping the model's answer or a command instead of delaying the first result.
   prepareScrubber();
+  // What can wait until the first tool call has answered (watchers, first reports) waits for it.
+  const later = afterFirstCall(rt.registry.onCallEnd);
   clock.mark('runtime');
   const log = new ToolLog(channel, rt);
   const services: HostServices = { rt, docs, log };
@@ -157,8 +160,8 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     },
   });
   clock.mark('toolset');
-  customTools.attach(toolset);
-  skills.attach(toolset);
+  customTools.attach(toolset, (work) => later.run(work));
+  skills.attach(toolset, (work) => later.run(work));
   clock.mark('customTools+skills.attach');
   const mcp = registerMcpLazily(context, rt, channel, () => workspacePlan().local.map((f) => f.path), { approver: () => exec.approvals, approvalTimeoutMs: () => rt.currentConfig.exec.approvalTimeoutMs }, warn,
     // A server's sampling request is answered by the chat's model (loading the chat bundle then, not before).
@@ -178,7 +181,7 @@ export function createHostCore(context: vscode.ExtensionContext, channel: vscode
     sidebar.refresh();
   };
   context.subscriptions.push(
-    vscode.workspace.onDidChangeWorkspaceFolders(() => toolset.rebuild()), exec, chat, subagentsView, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
+    later, vscode.workspace.onDidChangeWorkspaceFolders(() => toolset.rebuild()), exec, chat, subagentsView, log, sidebar, firstCall, memory, memoryParts, { dispose: () => void storage.dispose() },
     watchSettings(applySettings),
     memory.agents.registry.onDidChange.on(applySettings),
     vscode.workspace.onDidGrantWorkspaceTrust(() => sidebar.refresh()),
