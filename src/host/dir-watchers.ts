@@ -47,3 +47,17 @@ function inode(dir: string): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * A glob for workspace-relative `files` (the last part may be a pattern) that also matches every
+ * folder above them: a folder created with its files already in it is reported alone, without
+ * them, and so is a deleted one.
+ */
+export function filesAndFoldersGlob(files: readonly string[]): string {
+  const all = new Set<string>();
+  for (const file of files) {
+    const parts = file.split(/[\\/]/);
+    for (let i = 1; i <= parts.length; i++) all.add(parts.slice(0, i).join('/'));
+  }
+  return `{${[...all].join(',')}}`;
+}

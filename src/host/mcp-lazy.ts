@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { filesAndFoldersGlob } from './dir-watchers';
 import { WORKSPACE_MCP_FILES } from '../core/mcp/workspace-files';
 import type { DestructiveAskDeps } from '../core/mcp/destructive-ask';
 import type { PincerRuntime } from '../core/runtime';
@@ -59,6 +60,10 @@ export function registerMcpLazily(
   const loadSoon = () => setImmediate(() => {
     if (!disposed) load();
   });
+  // The watchers also hear the MCP files' folders come (`.vscode`), which may hold no definition.
+  const loadIfDefined = () => {
+    if (serverDefined(folders()[0])) loadSoon();
+  };
 
   let decided = false;
   const decide = () => {
@@ -71,10 +76,10 @@ export function registerMcpLazily(
       return;
     }
     // Nothing defined yet: a definition that appears loads the client, which then reads it.
-    const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${WORKSPACE_MCP_FILES.join(',')}}`)));
+    const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, filesAndFoldersGlob(WORKSPACE_MCP_FILES))));
     triggers.push(
       ...watchers,
-      ...watchers.flatMap((w) => [w.onDidChange(loadSoon), w.onDidCreate(loadSoon)]),
+      ...watchers.flatMap((w) => [w.onDidChange(loadIfDefined), w.onDidCreate(loadIfDefined)]),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('pincer.mcp') && serverDefined(undefined)) loadSoon();
       }),

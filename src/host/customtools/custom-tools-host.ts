@@ -4,6 +4,7 @@
 // SecretStorage for `${secret:NAME}` values (asked for once, in a password box) — and says what is
 // wrong with a definition (its file and field) once, with a button to open the file.
 import * as vscode from 'vscode';
+import { filesAndFoldersGlob } from '../dir-watchers';
 import type { CustomToolSecrets } from '../../core/customtools/custom-tool';
 import type { CustomToolDefinition } from '../../core/customtools/definition';
 import { CUSTOM_TOOLS_DIR, readCustomTools } from '../../core/customtools/sources';
@@ -91,7 +92,7 @@ export function createCustomToolsHost(context: vscode.ExtensionContext, folders:
    * definitions are read again (a change made in between is seen only so).
    */
   const watch = (late: boolean) => {
-    const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `${CUSTOM_TOOLS_DIR.split('\\').join('/')}/*.json`)));
+    const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, filesAndFoldersGlob([`${CUSTOM_TOOLS_DIR}/*.json`]))));
     subs.push(
       ...watchers,
       ...watchers.flatMap((w) => [w.onDidChange(() => reload()), w.onDidCreate(() => reload()), w.onDidDelete(() => reload())]),

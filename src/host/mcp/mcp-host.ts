@@ -5,6 +5,7 @@
 // person (elicitation) and, when the chat's model is handed in, the model (sampling; the person allows it).
 import * as os from 'os';
 import * as vscode from 'vscode';
+import { filesAndFoldersGlob } from '../dir-watchers';
 import { WORKSPACE_MCP_FILES } from '../../core/mcp/workspace-files';
 import type { ModelProvider } from '../../core/agent/model-types';
 import type { DestructiveAskDeps } from '../../core/mcp/destructive-ask';
@@ -84,7 +85,7 @@ export function registerMcp(
   const reload = () => (current = current.then(load, load).catch((e: unknown) => warn(`MCP: ${(e as Error).message}`)));
   void reload();
 
-  const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, `{${WORKSPACE_MCP_FILES.join(',')}}`)));
+  const watchers = folders().slice(0, 1).map((f) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, filesAndFoldersGlob(WORKSPACE_MCP_FILES))));
   const subs: vscode.Disposable[] = [
     ...watchers,
     ...watchers.flatMap((w) => [w.onDidChange(reload), w.onDidCreate(reload), w.onDidDelete(reload)]),

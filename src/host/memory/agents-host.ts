@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { AgentRegistry } from '../../core/agents/agent-registry';
 import type { ForeignFormat } from '../../core/agents/foreign-tools';
-import { DirWatchers } from '../dir-watchers';
+import { DirWatchers, filesAndFoldersGlob } from '../dir-watchers';
 
 const AGENT_GLOB = '.pincer/agents/*.md';
 const FOREIGN_GLOBS: readonly { format: ForeignFormat; glob: string }[] = [
@@ -16,7 +16,7 @@ const FOREIGN_GLOBS: readonly { format: ForeignFormat; glob: string }[] = [
 /** The folders holding agent files (`.github/agents`, …). */
 const AGENT_DIRS = [AGENT_GLOB, ...FOREIGN_GLOBS.map((g) => g.glob)].map((g) => g.slice(0, g.lastIndexOf('/')));
 /** Those folders and the folders above them. */
-const FOLDER_GLOB = `**/{${AGENT_DIRS.flatMap((d) => [d.slice(0, d.indexOf('/')), d]).join(',')}}`;
+const FOLDER_GLOB = `**/${filesAndFoldersGlob(AGENT_DIRS)}`;
 
 export class AgentsHost implements vscode.Disposable {
   readonly registry = new AgentRegistry();

@@ -5,6 +5,7 @@
 // The team service starts on first need (a team tool call, a lead's turn, the board opening): it
 // needs the chat bundle, which the tools alone never load.
 import * as vscode from 'vscode';
+import { filesAndFoldersGlob } from '../dir-watchers';
 import type { AgentDefinition } from '../../core/agents/types';
 import type { EmbeddingProvider } from '../../core/memory/embeddings';
 import type { TeamMemory } from '../../core/memory/team-memory-router';
@@ -156,7 +157,7 @@ export function createTeamsHost(d: TeamsHostDeps, changed: () => void): TeamsHos
 
   const folder = d.folder();
   if (folder) {
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, `${TEAMS_DIR.split('\\').join('/')}/*.md`));
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, filesAndFoldersGlob([`${TEAMS_DIR}/*.md`])));
     subs.push(w, w.onDidChange(reload), w.onDidCreate(reload), w.onDidDelete(reload));
   }
   subs.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('pincer.teams') && reload()), vscode.workspace.onDidGrantWorkspaceTrust(reload));

@@ -1,7 +1,10 @@
-// Custom tools in a real window: a `.pincer/tools/*.json` file written while the window is open becomes a
-// tool without a reload and runs through Run Tool (its argument one argv element, no shell); a broken
-// file registers nothing; Reload Custom Tools says how many there are; deleting the file removes it.
+// Custom tools in a real window: a `.pincer/tools` folder moved in while the window is open makes its
+// files tools without a reload, which run through Run Tool (the argument one argv element, no shell); a
+// broken file registers nothing; Reload Custom Tools says how many there are; a change is seen;
+// deleting the folder removes them.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ToolResult } from '../../../src/core/tools/types';
 import { core, waitFor } from './host-util';
@@ -12,14 +15,18 @@ suite('Custom tools', () => {
     const folder = vscode.workspace.workspaceFolders![0].uri;
     const dir = vscode.Uri.joinPath(folder, '.pincer', 'tools');
     const file = vscode.Uri.joinPath(dir, 'host-hello.json');
-    const broken = vscode.Uri.joinPath(dir, 'host-broken.json');
     const tool = {
       name: 'host_hello', description: 'Prints a greeting.', command: ['printf', 'hello <%s>', '{{who}}'],
       parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
     };
-    await vscode.workspace.fs.createDirectory(dir);
-    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(tool)));
-    await vscode.workspace.fs.writeFile(broken, Buffer.from(JSON.stringify({ ...tool, name: 'host_broken', command: 'printf' })));
+    // The folder arrives with its files in it, as a checkout or a move brings it: the workspace
+    // watcher reports the folder alone.
+    assert.ok(!fs.existsSync(dir.fsPath), '.pincer/tools is this test\'s to make');
+    const staging = fs.mkdtempSync(path.join(path.dirname(folder.fsPath), 'tools-'));
+    fs.writeFileSync(path.join(staging, 'host-hello.json'), JSON.stringify(tool));
+    fs.writeFileSync(path.join(staging, 'host-broken.json'), JSON.stringify({ ...tool, name: 'host_broken', command: 'printf' }));
+    fs.mkdirSync(path.dirname(dir.fsPath), { recursive: true });
+    fs.renameSync(staging, dir.fsPath);
     try {
       await waitFor('the custom tool', () => pincer.services.rt.registry.get('host_hello'));
       const r = await vscode.commands.executeCommand<ToolResult>('pincer.runTool', 'host_hello', { who: 'a; b $(c)' }, { show: false });
@@ -29,10 +36,12 @@ suite('Custom tools', () => {
       const reloaded = await vscode.commands.executeCommand<{ tools: number; problems: string[] }>('pincer.customTools.reload');
       assert.ok(reloaded.tools >= 1);
       assert.ok(reloaded.problems.some((p) => /host-broken\.json: command: /.test(p)), reloaded.problems.join('\n'));
+      await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ ...tool, description: 'Prints a changed greeting.' })));
+      await waitFor('the changed tool', () => pincer.services.rt.registry.get('host_hello')?.description.includes('changed'));
     } finally {
-      await vscode.workspace.fs.delete(file);
-      await vscode.workspace.fs.delete(broken);
+      // A deleted folder is reported alone too.
+      await vscode.workspace.fs.delete(dir, { recursive: true });
     }
-    await waitFor('the custom tool to go', () => !pincer.services.rt.registry.get('host_hello'));
+    await waitFor('the custom tool to go with its folder', () => !pincer.services.rt.registry.get('host_hello'));
   });
 });
