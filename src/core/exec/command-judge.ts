@@ -28,7 +28,7 @@ import { ask, deny, viewOf, type Finding, type SegmentView } from './command-vie
 import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
 import { nextCwd } from './command-cwd';
 import { has } from './command-strings';
-import { T_ODD_HOME, traitsOf } from './command-traits';
+import { T_ANY, T_ODD_HOME, traitsOf } from './command-traits';
 
 /** The per-argv rules and their dispatch live in command-dispatch.ts; re-exported for the bench and tests. */
 export { RULES, rulesOf } from './command-dispatch';
@@ -93,7 +93,8 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, home
   // Indexed loops: this runs on every argv of every decision, and most rules return [].
   for (let r = 0; r < rules.length; r++) {
     const gate = when[r];
-    if (gate !== undefined && ((traits & needs[r]) === 0 || !gate(v))) continue;
+    // A gate that declares no traits (`needs` T_ANY) is always asked, even on an argv with none.
+    if (gate !== undefined && ((needs[r] !== T_ANY && (traits & needs[r]) === 0) || !gate(v))) continue;
     const found = rules[r](v, pipedOut);
     for (let k = 0; k < found.length; k++) f.push(found[k]);
   }
@@ -116,7 +117,7 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, home
 export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy, ctx: JudgeContext): Promise<Verdict> {
   const home = ctx.home ?? os.homedir();
   // personalWhen reads os.homedir() itself: the trait is of that home, asked once a decision.
-  const homeTraits = has(ctx.home === undefined ? home : os.homedir(), '/') ? 0 : T_ODD_HOME;
+  const homeTraits = has(os.homedir(), '/') ? 0 : T_ODD_HOME;
   const segments = parsed.segments;
   if (policy.security === 'deny') {
     const reason = "security: running commands is switched off (pincer.exec.security is 'deny'); set it to 'allowlist' or 'full' to run commands";

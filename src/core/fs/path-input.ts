@@ -98,7 +98,7 @@ export function expandInput(raw: string, ctx: InputContext): string {
     // A clean absolute path is its own path.resolve (the judge's write targets come so).
     const abs = isCleanAbsolute(p) ? p : path.resolve(p);
     const moved = fromContainer(abs, ctx);
-    return moved === undefined ? (abs === p ? p : path.resolve(p)) : path.resolve(moved);
+    return moved === undefined ? abs : path.resolve(moved);
   }
   if (ctx.roots.length === 0) {
     throw invalid(`${shown(raw)} is relative, but no workspace folder is open. Open a folder or give an absolute path.`);

@@ -53,7 +53,7 @@ export function lanesFromSources(sources: readonly string[], rules: () => readon
  * Per lane made beforehand (scrub-lane-sources.ts), how far past a position its pattern can look
  * (Combined.reach), where that is bounded: the rare-anchor lane's quantifiers are all bounded, its
  * matches and lookaheads reaching at most about 4,250 characters; the main lane has unbounded
- * values. scrub-lane-sources.test.ts measures the sources against these bounds.
+ * values. scrub-chunks.test.ts measures the sources against these bounds.
  */
 export const LANE_SOURCES_REACH: readonly (number | undefined)[] = [undefined, 4352];
 
