@@ -222,18 +222,17 @@ export function copyOutTargets(v: SegmentView): WriteTarget[] {
 /** `-o FILE`, `--output=FILE`, `-Logfile FILE`, `--junit-xml=FILE` … of any program, when the value is a path. */
 export function outputOptionTargets(v: SegmentView): WriteTarget[] {
   const out: WriteTarget[] = [];
-  const csplit = v.name === 'csplit';
   for (let i = 0; i < v.args.length; i++) {
     const a = v.args[i];
-    // Every form below is an option (`-…`), holds a `=`, or is csplit's: other words (most) name no output.
-    if (!csplit && codeAt(a, 0) !== 0x2d && !has(a, '=')) continue;
+    // Every form below starts at an option (`-…`) or holds a `=`: other words (most) name no output.
+    if (codeAt(a, 0) !== 0x2d && !has(a, '=')) continue;
     // `-o/etc/cron.d`, `-o../../x` (7-Zip's only spelling, and a common one for compilers).
     const glued = startsWith(a, '-o') ? GLUED_OUTPUT.exec(a) : null;
     if (glued) { out.push({ text: glued[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} -o` }); continue; }
     // An output named inside a longer argument: `-flp:LogFile=/x`, `-var out=/x`, `/p:OutDir=/x`.
     if (has(a, '=')) for (const m of a.matchAll(OUTPUT_KEY)) out.push({ text: m[1], dynamic: v.words[i]?.dynamic ?? false, by: `${v.name} ${m[0].split('=')[0].replace(/^[:;,]/, '')}=` });
     // `csplit -f PREFIX`: the pieces are written under the prefix.
-    if (csplit && /^(-f|--prefix)$/.test(v.args[i]) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
+    if (v.name === 'csplit' && /^(-f|--prefix)$/.test(a) && /^(\/|~|\.\.\/)/.test(v.args[i + 1] ?? '')) out.push({ text: v.args[i + 1], dynamic: v.words[i + 1]?.dynamic ?? false, by: 'csplit -f' });
     const m = startsWith(a, '-') ? OPTION_NAME.exec(a) : null;
     if (!m || !OUTPUT_OPTION.test(m[1])) continue;
     const value = m[2] !== undefined ? m[3] : v.args[i + 1];
