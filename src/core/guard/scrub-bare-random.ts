@@ -29,8 +29,11 @@ const MAX_MEAN_LOWER_RUN = 3;
 
 const BEFORE = ' \t\r\n"\'`([{,;>|';
 const AFTER = ' \t\r\n"\'`)]},;<|';
-const DIGEST_PREFIX = /^(?:sha(?:1|224|256|384|512)|md5)[-_]/i;
-const WORD_PREFIX = /^(?:[a-z]{2,}|[A-Z][a-z]+|[A-Z]{2,})[-_.]/;
+// The start tests, sticky: tried where a run starts in the text, so that no run is copied out before
+// it is refused (most runs are; a copy per run was most of this file's cost on the throughput text).
+const DIGEST_PREFIX = /(?:sha(?:1|224|256|384|512)|md5)[-_]/iy;
+const WORD_PREFIX = /(?:[a-z]{2,}|[A-Z][a-z]+|[A-Z]{2,})[-_.]/y;
+const PUBLIC_PREFIX = new RegExp(PUBLIC_BY_DESIGN.source.replace(/^\^/, ''), `${PUBLIC_BY_DESIGN.flags}y`);
 /** What names an OpenSSH public key's type before its base64 (`ssh-ed25519 AAAA…`, `ecdsa-sha2-nistp256 …`). */
 const SSH_KEY_TYPE = /(?:^|\s)(?:ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com)[ \t]+$/;
 /** How far back a value's label is looked for. */
@@ -46,21 +49,34 @@ const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** Whether the characters say random: every kind at least twice, and lower-case letters in short runs. */
-function randomMix(token: string): boolean {
+/**
+ * Whether the characters of text[start, end) say random: every kind at least twice, and lower-case
+ * letters in short runs.
+ */
+function randomMix(text: string, start: number, end: number): boolean {
   let lower = 0;
   let upper = 0;
   let digits = 0;
   let lowerRuns = 0;
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (isLower(c)) {
       lower += 1;
-      if (i === 0 || !isLower(token.charCodeAt(i - 1))) lowerRuns += 1;
+      if (i === start || !isLower(text.charCodeAt(i - 1))) lowerRuns += 1;
     } else if (isUpper(c)) upper += 1;
     else if (isDigit(c)) digits += 1;
   }
   return lower >= 2 && upper >= 2 && digits >= 2 && lower / lowerRuns <= MAX_MEAN_LOWER_RUN;
+}
+
+/**
+ * Whether the sticky `re` matches at `start` within text[start, end) (as it would at the start of
+ * that slice: the prefixes above are letters, digits, `-`, `_` and a `.` followed by more, so a
+ * match that runs past `end` ends in a full stop the token leaves out, and no shorter one exists).
+ */
+function startsWithAt(re: RegExp, text: string, start: number, end: number): boolean {
+  re.lastIndex = start;
+  return re.test(text) && re.lastIndex <= end;
 }
 
 /** Base64 (standard or URL-safe) whose bytes are nearly all printable ASCII: encoded text, not a key. */
@@ -118,12 +134,16 @@ export function isRandomToken(text: string, start: number, end: number): number 
   if (follow < text.length && !AFTER.includes(text[follow])) return 0;
   const length = tokenEnd - start;
   if (length < MIN_RANDOM_LENGTH || length > MAX_RANDOM_LENGTH) return 0;
-  const token = text.slice(start, tokenEnd);
   // The tests of the token's start first (each reads a few characters: the digests of package locks,
   // `sha512-…`, are many and random), then the character counts, which turn away nearly every other
-  // run (hex digests, ids, names). Every test only refuses, so their order changes no answer.
-  if (!/^[A-Za-z0-9]/.test(token) || WORD_PREFIX.test(token) || DIGEST_PREFIX.test(token) || PUBLIC_BY_DESIGN.test(token) ||
-      !randomMix(token) || entropy(token) < MIN_ENTROPY || encodedText(token) || inBase64Block(text, start, follow) ||
+  // run (hex digests, ids, names), all read in place. Every test only refuses, so their order
+  // changes no answer.
+  const first = text.charCodeAt(start);
+  if (!(isLower(first) || isUpper(first) || isDigit(first)) || startsWithAt(WORD_PREFIX, text, start, tokenEnd) ||
+      startsWithAt(DIGEST_PREFIX, text, start, tokenEnd) || startsWithAt(PUBLIC_PREFIX, text, start, tokenEnd) ||
+      !randomMix(text, start, tokenEnd)) return 0;
+  const token = text.slice(start, tokenEnd);
+  if (entropy(token) < MIN_ENTROPY || encodedText(token) || inBase64Block(text, start, follow) ||
       SSH_KEY_TYPE.test(text.slice(Math.max(0, start - 48), start)) || labelledAsId(text, start)) return 0;
   return tokenEnd === end ? follow : tokenEnd;
 }

@@ -55,10 +55,40 @@ describe('Scrubber random tokens standing alone', () => {
     becomes(`use ghp_${an(36, 15)} here`, 'use ghp_[REDACTED] here');
   });
 
+  it('a token of the shortest length is found at every alignment, beside words, runs and other tokens', () => {
+    // The scan looks at one position in 32 and measures the run of token characters there: a token
+    // must be found wherever it falls against those positions, after a long run that was refused,
+    // after a word that ends just before it, and as the first or last thing in the text.
+    const token = an(32, 50);
+    const digest = random(40, HEX, 51);
+    for (let pad = 0; pad <= 40; pad++) {
+      const word = 'w'.repeat(pad);
+      becomes(`${word} ${token}`, `${word} [REDACTED]`);
+      becomes(`${token} ${word}`, `[REDACTED] ${word}`);
+      becomes(`${digest}${word ? ` ${word}` : ''} ${token} end`, `${digest}${word ? ` ${word}` : ''} [REDACTED] end`);
+      becomes(`a.b ${word}, ${token}, ${an(33, 52)}`, `a.b ${word}, [REDACTED], [REDACTED]`);
+    }
+  });
+
+  it('the start tests read the token in place: a prefix counts only inside the token', () => {
+    // Refused by their start, in any case, wherever they stand.
+    for (const prefix of ['sha512-', 'SHA256_', 'md5-', 'pk_live_', 'pk_test_', 'phc_', 'Build_', 'task-', 'ABC.']) {
+      same(`value ${prefix}${an(40, 53)} here`);
+    }
+    // A full stop after the token ends a sentence: it is no separator of a word prefix, and the
+    // token before it goes.
+    const token = `Ab${an(38, 54)}`;
+    becomes(`the key is ${token}.`, 'the key is [REDACTED].');
+    becomes(`the key is ${token}... next`, 'the key is [REDACTED]... next');
+  });
+
   it('Mailchimp keys (32 hex, -us and the data centre) go bare', () => {
     for (const key of [`${random(32, HEX, 16)}-us20`, `${random(32, HEX, 17)}-us4`]) {
       for (const [before, after] of PLACES) becomes(`${before}${key}${after}`, `${before}[REDACTED]${after}`);
     }
+    // Inside a longer run (a file name, a dotted path): the key part still goes.
+    const inRun = `${random(32, HEX, 55)}-us7`;
+    becomes(`backup_${inRun} done`, `backup_[REDACTED] done`);
     // Not a key: no data centre, a longer suffix, a digest alone.
     same(`${random(32, HEX, 18)}-usage`);
     same(`${random(32, HEX, 19)}-us123`);
