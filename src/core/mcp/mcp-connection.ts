@@ -9,12 +9,13 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
   type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ReadResourceResult, type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { Emitter } from '../events';
 import type { ResolvedServer } from './config-expand';
+import { NO_CHECKS, readAnswer, refusedCall, toolChecks, UNREAD, type ToolChecks } from './tool-answers';
 
 export type McpState = 'starting' | 'connected' | 'disconnected' | 'failed' | 'closed';
 
@@ -76,8 +77,10 @@ export class McpConnection {
   private cancelRetry?: () => void;
   private attempt = 0;
   private toolsValue: readonly McpTool[] = [];
-  /** Tools whose calls go through the SDK's callTool for its checks (see send). */
-  private checkedTools: ReadonlySet<string> = new Set();
+  /** The checks of the tools' answers, made from every page of the tool list (tool-answers.ts). */
+  private checks: ToolChecks = NO_CHECKS;
+  /** The latest re-listing after the server said its tools changed: an earlier one that ends later is dropped. */
+  private relisting = 0;
   private readonly o: McpConnectionOptions & typeof DEFAULTS;
 
   constructor(readonly server: ResolvedServer, opts: McpConnectionOptions) {
@@ -122,29 +125,34 @@ export class McpConnection {
   }
 
   /**
-   * The SDK's callTool is its request() with two checks around it: a tool that requires task-based
-   * execution is refused, and the structured content of a tool with an output schema is validated.
-   * A tool with neither (nearly every tool) is called with request() itself: callTool is an async
-   * function, whose await and return cost each call a promise step of its own before the answer
-   * reaches the caller.
+   * The SDK's callTool is its request() with checks around it, which tool-answers.ts makes for every
+   * tool from the whole tool list and runs on the answer (readAnswer); request() itself is called, as
+   * callTool is an async function whose await and return cost each call a promise step of its own.
    */
   private send<T>(client: Client, tool: string, args: Record<string, unknown>, opts: CallOptions, then?: (r: CallToolResult) => T | PromiseLike<T>): Promise<T> {
+    const checks = this.checks;
+    const refused = refusedCall(tool, checks);
+    if (refused) return Promise.reject(this.explain(refused));
     const onProgress = opts.onProgress;
-    const params = { name: tool, arguments: args };
     const options = {
       signal: opts.signal, timeout: opts.timeoutMs, resetTimeoutOnProgress: false,
       onprogress: onProgress ? (p: { progress: number; total?: number; message?: string }) => onProgress(p.progress, p.total, p.message) : undefined,
     };
-    const sent = this.checkedTools.has(tool)
-      ? client.callTool(params, undefined, options) as Promise<CallToolResult>
-      : client.request({ method: 'tools/call', params }, CallToolResultSchema, options);
-    return sent.then(then ?? ((r) => r as T), this.rethrow);
+    return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, UNREAD, options).then((raw) => {
+      let r: CallToolResult;
+      try {
+        r = readAnswer(tool, raw, checks);
+      } catch (e) {
+        throw this.explain(e);
+      }
+      return then ? then(r) : r as T;
+    }, this.rethrow);
   }
 
-  /** The server's tools, and which of them the SDK's callTool has checks for (send). */
+  /** The server's tools (every page), and the checks of their answers (send). */
   private setTools(tools: readonly McpTool[]): void {
     this.toolsValue = tools;
-    this.checkedTools = new Set(tools.filter((t) => t.outputSchema || t.execution?.taskSupport === 'required').map((t) => t.name));
+    this.checks = toolChecks(tools);
   }
 
   /** A failed call's error, explained (one function for every call, not one per call). */
@@ -229,7 +237,8 @@ export class McpConnection {
     if (this.o.sample) capabilities.sampling = {};
     const client = new Client({ name: 'pincer', version: this.o.clientVersion }, {
       capabilities,
-      listChanged: { tools: { autoRefresh: true, debounceMs: 0, onChanged: (error, tools) => this.toolsListed(client, error, tools) } },
+      // Not the SDK's refresh: it lists only the first page. The notice starts a listing of every page.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => this.toolsChanged(client) } },
     });
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: this.o.roots().map((p) => ({ uri: pathToFileURL(p).href, name: p.split(/[\\/]/).pop() || p })),
@@ -248,14 +257,17 @@ export class McpConnection {
     return client;
   }
 
-  private toolsListed(client: Client, error: Error | null, tools: McpTool[] | null): void {
+  /** The server said its tools changed: all pages are listed again, and the latest listing wins. */
+  private toolsChanged(client: Client): void {
     if (client !== this.client) return;
-    if (error || !tools) {
-      this.o.log(`could not re-list tools after a change: ${error?.message ?? 'no list'}`);
-      return;
-    }
-    this.setTools(tools);
-    this.onToolsChanged.fire(tools);
+    const mine = ++this.relisting;
+    this.listAll(client).then((tools) => {
+      if (client !== this.client || mine !== this.relisting) return;
+      this.setTools(tools);
+      this.onToolsChanged.fire(tools);
+    }, (e: unknown) => {
+      if (client === this.client) this.o.log(`could not re-list tools after a change: ${oneLine(e instanceof Error ? e.message : String(e))}`);
+    });
   }
 
   private async listAll(client: Client): Promise<McpTool[]> {
