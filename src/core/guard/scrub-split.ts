@@ -10,8 +10,8 @@
 // Atomics.wait on a counter the worker bumps after each, and takes them with receiveMessageOnPort:
 // no turn of the event loop is needed. The worker is started by the first long text (which is
 // scrubbed here alone, while it starts and compiles the rules), kept unreferenced (it never holds a
-// process open) and stopped after a quiet minute. If it cannot start, fails, or is late, this
-// thread scans its chunks itself. Wall-clock time halves at best; CPU time grows a little (the text
+// process open) and stopped after a quiet minute. If it cannot start, fails, is late or hangs
+// (then it is terminated), this thread scans its chunks itself. Wall-clock time halves at best; CPU time grows a little (the text
 // is copied to the worker, each thread's first chunk searches the patterns to their next match,
 // and the worker's output is copied back).
 //
@@ -19,7 +19,9 @@
 // not in the message: posting a 10 MB string serializes it on this thread before its own part can
 // start (about 12 ms here, on fresh memory each time, and as much again to deserialize it) where
 // writing it into the kept buffer costs about 2 ms; the worker makes its string from the buffer
-// (about 4 ms) while this thread scans. The buffer is written again only once every chunk of the
+// (about 2.5 ms, scrub-worker.ts) while this thread scans. A text whose code units all fit in a
+// byte could go as Latin-1, half the bytes, but telling which texts do costs a scan (6-22 ms on a
+// two-byte string of such units), more than the byte saved per unit. The buffer is written again only once every chunk of the
 // last job was claimed (this thread finished the job), and the worker copies a job's text before it
 // claims a chunk of it, so a copy made while the next text is written is of a job it can no longer
 // claim from, and is dropped.
@@ -78,8 +80,12 @@ const IDLE_MS = 60_000;
  * before it scans the chunk itself: `factor` times this thread's mean time per chunk, at least
  * `minMs`. The worker is then busy with its last chunk (or has not started): scanning it here costs
  * about a chunk too, so a short wait is enough. After one wait runs out, none is waited for.
+ * A worker not ready `hungMs` after it was started, or not done with a job `hungMs` after it was
+ * posted (a 10 MB job takes well under a second even on a busy machine), is taken for hung: it is
+ * terminated (closing its channel does not stop a thread that never returns to its event loop)
+ * and long texts are scrubbed on this thread alone from then on.
  */
-export const splitPatience = { factor: 2, minMs: 1 };
+export const splitPatience = { factor: 2, minMs: 1, hungMs: 10_000 };
 
 interface Helper {
   readonly worker: Worker;
@@ -87,6 +93,8 @@ interface Helper {
   readonly signal: Int32Array;
   /** The id of the job whose answer has not been taken yet. */
   pending: number | undefined;
+  /** When the worker was started, or the pending job posted (performance.now()). */
+  since: number;
   /** The buffer the texts are handed over in, grown as longer texts come. */
   buffer: Buffer | undefined;
   idle: NodeJS.Timeout | undefined;
@@ -132,7 +140,7 @@ export function setSplitWorkerPath(p: string): string {
  * late or never coming; on this one alone because the worker claimed no chunk; on this one alone
  * because the machine was found busy (splitBackoff).
  */
-export const splitCounts = { split: 0, crossed: 0, late: 0, alone: 0, paused: 0 };
+export const splitCounts = { split: 0, crossed: 0, late: 0, alone: 0, paused: 0, abandoned: 0 };
 
 /**
  * On a busy machine the two threads wait for cores, and a text split in two can take longer than
@@ -150,39 +158,44 @@ let paused = 0;
 
 /** Atomics.waitAsync (Node 16+), which this project's TypeScript library does not declare. */
 interface AtomicsWaitAsync {
-  waitAsync(a: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string };
+  waitAsync(a: Int32Array, index: number, value: number, timeout: number): { async: boolean; value: Promise<string> | string };
 }
+/** A hung worker being terminated (whenSplitReady waits for its end). */
+let ending: Promise<unknown> | undefined;
 
 /**
  * Starts the worker if it is not running, and resolves once it has compiled the rules and answered
- * every job it was given (true), or when it cannot run here (false). Long texts do not wait for it:
- * this is for tests and benches, which want the next long text scrubbed on two threads.
+ * every job it was given (true), or when it cannot run here or was found hung (false, once a hung
+ * worker has ended). Long texts do not wait for it: this is for tests and benches, which want the
+ * next long text scrubbed on two threads.
  */
 export async function whenSplitReady(): Promise<boolean> {
   paused = 0;
   if (!helper && !disabled) start();
   const h = helper;
-  if (!h) return false;
-  const exited = new Promise<void>((resolve) => h.worker.once('exit', () => resolve()));
-  const changeOf = (index: number, value: number): Promise<unknown> => {
-    const w = (Atomics as unknown as AtomicsWaitAsync).waitAsync(h.signal, index, value);
-    return w.async ? (w.value as Promise<string>) : Promise.resolve();
-  };
-  // Held open meanwhile: an unreferenced worker and a pending waitAsync keep no process alive.
-  h.worker.ref();
-  try {
-    while (helper === h && Atomics.load(h.signal, SIGNAL_READY) !== 1) await Promise.race([changeOf(SIGNAL_READY, 0), exited]);
-    for (;;) {
-      // Read before draining: an answer posted after the drain bumps the counter past `seen`.
-      const seen = Atomics.load(h.signal, SIGNAL_ANSWERS);
-      drain(h);
-      if (helper !== h || h.pending === undefined) break;
-      await Promise.race([changeOf(SIGNAL_ANSWERS, seen), exited]);
+  if (h) {
+    let onExit: (() => void) | undefined;
+    const exited = new Promise<void>((resolve) => h.worker.once('exit', (onExit = resolve)));
+    // Held open meanwhile: an unreferenced worker and a pending waitAsync keep no process alive.
+    h.worker.ref();
+    try {
+      for (;;) {
+        // Read before draining: an answer posted after the drain bumps the counter past `seen`.
+        const seen = Atomics.load(h.signal, SIGNAL_ANSWERS);
+        const ready = helper === h && readyHelper() === h;
+        if (helper !== h || (ready && h.pending === undefined)) break;
+        // Until the word changes, or the worker would be taken for hung.
+        const w = (Atomics as unknown as AtomicsWaitAsync).waitAsync(h.signal, ready ? SIGNAL_ANSWERS : SIGNAL_READY, ready ? seen : 0,
+          Math.max(0, h.since + splitPatience.hungMs - performance.now()) + 1);
+        if (w.async) await Promise.race([w.value, exited]);
+      }
+    } finally {
+      h.worker.off('exit', onExit as () => void);
+      h.worker.unref();
     }
-  } finally {
-    h.worker.unref();
   }
-  return helper === h && Atomics.load(h.signal, SIGNAL_READY) === 1;
+  await ending;
+  return h !== undefined && helper === h && Atomics.load(h.signal, SIGNAL_READY) === 1;
 }
 
 /**
@@ -208,12 +221,15 @@ function start(): void {
   const shared = new SharedArrayBuffer(12);
   let worker: Worker;
   try {
-    worker = new Worker(workerPath, { workerData: { port: port2, signal: shared } satisfies SplitWorkerData, transferList: [port2] });
+    // No warnings printed from the worker: it calls vm.measureMemory, flagged experimental (scrub-worker.ts).
+    worker = new Worker(workerPath, {
+      workerData: { port: port2, signal: shared } satisfies SplitWorkerData, transferList: [port2], execArgv: [...process.execArgv, '--no-warnings'],
+    });
   } catch {
     disabled = true;
     return;
   }
-  const h: Helper = { worker, port: port1, signal: new Int32Array(shared), pending: undefined, idle: undefined, buffer: undefined };
+  const h: Helper = { worker, port: port1, signal: new Int32Array(shared), pending: undefined, since: performance.now(), idle: undefined, buffer: undefined };
   const gone = (): void => {
     if (helper === h) helper = undefined;
     clearTimeout(h.idle);
@@ -238,17 +254,26 @@ function drain(h: Helper): void {
 }
 
 /**
- * The worker, when it has compiled the rules; starts it on first use. It need not be free: a job
- * posted while it finishes an earlier one is joined late, or left to this thread.
+ * The worker, when it has compiled the rules; starts it on first use, and ends it when it is taken
+ * for hung (splitPatience.hungMs). It need not be free: a job posted while it finishes an earlier
+ * one is joined late, or left to this thread.
  */
 function readyHelper(): Helper | undefined {
-  if (disabled) return undefined;
-  if (!helper) {
-    start();
+  const h = helper;
+  if (disabled || !h) {
+    if (!disabled) start();
     return undefined;
   }
-  if (helper.pending !== undefined) drain(helper);
-  return Atomics.load(helper.signal, SIGNAL_READY) === 1 ? helper : undefined;
+  if (h.pending !== undefined) drain(h);
+  const ready = Atomics.load(h.signal, SIGNAL_READY) === 1;
+  if ((!ready || h.pending !== undefined) && performance.now() - h.since > splitPatience.hungMs) {
+    disabled = true;
+    splitCounts.abandoned += 1;
+    stopSplitWorker();
+    ending = h.worker.terminate().catch(() => undefined);
+    return undefined;
+  }
+  return ready ? h : undefined;
 }
 
 /**
@@ -308,6 +333,7 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   if (h.buffer.write(text, 0, 'utf16le') !== bytes) return undefined;
   const id = nextId++;
   h.pending = id;
+  h.since = performance.now();
   clearTimeout(h.idle);
   Atomics.store(h.signal, SIGNAL_CLAIM, claimWord(id, 0));
   h.port.postMessage({ id, buffer: h.buffer.buffer as SharedArrayBuffer, length: text.length, bounds, placeholder, values } satisfies SplitJob);
