@@ -222,9 +222,8 @@ function start(): void {
   let worker: Worker;
   try {
     // No warnings printed from the worker: it calls vm.measureMemory, flagged experimental (scrub-worker.ts).
-    worker = new Worker(workerPath, {
-      workerData: { port: port2, signal: shared } satisfies SplitWorkerData, transferList: [port2], execArgv: [...process.execArgv, '--no-warnings'],
-    });
+    // Not this process's options: a worker refuses some (V8 flags such as --expose-gc), which would stop it.
+    worker = new Worker(workerPath, { workerData: { port: port2, signal: shared } satisfies SplitWorkerData, transferList: [port2], execArgv: ['--no-warnings'] });
   } catch {
     disabled = true;
     return;

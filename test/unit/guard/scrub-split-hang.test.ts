@@ -2,8 +2,10 @@
 // terminated, and long texts are then scrubbed on the calling thread alone, with the one-pass
 // output. The hung workers are real threads blocked for good (Atomics.wait on a word nobody
 // notifies), started from small scripts written for the test that speak the worker's side of
-// scrub-split.ts (its signal words and the claim of scrub-chunks.ts).
+// scrub-split.ts (its signal words and the claim of scrub-chunks.ts). And the worker starts in a
+// process run with options a worker refuses.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,5 +107,28 @@ describe('Scrubbing a long text when the worker hangs', function () {
     const before = splitCounts.split + splitCounts.late + splitCounts.alone;
     assert.equal(scrubber.scrub(text), expected);
     assert.equal(splitCounts.split + splitCounts.late + splitCounts.alone, before + 1, 'the text went to the split');
+  });
+});
+
+describe('Starting the scrub worker', function () {
+  this.timeout(60_000);
+
+  it('starts it in a process run with a V8 flag a worker refuses (--expose-gc), and splits there', () => {
+    const module = JSON.stringify(require.resolve('../../../src/core/guard/scrub-split'));
+    const scrubber = JSON.stringify(require.resolve('../../../src/core/guard/scrubber'));
+    const script = `const split = require(${module});
+const { Scrubber } = require(${scrubber});
+const text = 'token=Xa81bQk2Vn7Rt0pLm3Zc9Wd4Yf6Gh1Jk and a line of output\\n'.repeat(split.SPLIT_MIN / 40);
+split.whenSplitReady().then((ready) => {
+  const s = new Scrubber();
+  Object.assign(split.splitPatience, { factor: 0, minMs: 60000 });
+  let same = true;
+  for (let i = 0; i < 20 && split.splitCounts.split === 0; i++) same &&= s.scrub(text) === s.scrubFrom(text, 0).output.toString();
+  process.stdout.write(JSON.stringify({ ready, same, split: split.splitCounts.split }));
+  split.stopSplitWorker();
+});`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { ready: true, same: true, split: 1 });
   });
 });
