@@ -15,3 +15,18 @@ export function nextCwd(v: SegmentView, cwd: string | undefined, home: string): 
   const p = t.text.replace(/^~(?=\/|$)/, home);
   return path.resolve(cwd, p);
 }
+
+/**
+ * `path.relative(root, p).startsWith('..')`: whether `p` lies outside `root` (as the judge has always
+ * asked it). Asked for every argv of every decision; when `p` is `root` or plainly below it (both
+ * absolute POSIX paths, `p` with no `.` step and no `//`, `root` without a trailing `/`) the answer is
+ * read off the strings, the same one path.relative gives; anything else goes to path.relative.
+ */
+export function relativeGoesUp(root: string, p: string): boolean {
+  if (p === root) return false;
+  if (path.sep === '/' && root.length > 1 && root.charCodeAt(0) === 0x2f && root.charCodeAt(root.length - 1) !== 0x2f && p.length > root.length + 1
+    && p.charCodeAt(root.length) === 0x2f && p.startsWith(root) && !p.includes('/.') && !p.includes('//') && !root.includes('/.') && !root.includes('//') && p.charCodeAt(p.length - 1) !== 0x2f) {
+    return false;
+  }
+  return path.relative(root, p).startsWith('..');
+}

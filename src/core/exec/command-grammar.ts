@@ -5,6 +5,13 @@ import * as path from 'node:path';
 import type { Parser } from '@vscode/tree-sitter-wasm';
 
 let loading: Promise<Parser> | undefined;
+/** The parser once loaded: a parse need not wait a microtask turn for a promise settled long ago. */
+let loaded: Parser | undefined;
+
+/** The shared parser if it has finished loading, else undefined (then await bashParser()). */
+export function loadedBashParser(): Parser | undefined {
+  return loaded;
+}
 
 /** The shared bash parser (one per process; parsing is synchronous, so sharing it is safe). */
 export function bashParser(): Promise<Parser> {
@@ -34,5 +41,6 @@ async function load(): Promise<Parser> {
   const bash = await ts.Language.load(fs.readFileSync(wasmFile('tree-sitter-bash.wasm')));
   const parser = new ts.Parser();
   parser.setLanguage(bash);
+  loaded = parser;
   return parser;
 }

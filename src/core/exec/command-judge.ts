@@ -6,7 +6,6 @@
 // never a deny, never a parse problem, never an ask its argv cannot pin (UNPINNED_ASKS) — and each
 // segment is matched on its own, so an approval of `ls` says nothing about `ls && rm -rf x`.
 import os from 'node:os';
-import path from 'node:path';
 import type { Access, PathResolver, ResolvedPath } from '../fs/types';
 import type { AllowlistEntry } from './command-policy';
 import type { Decision, ParsedCommand, ParseProblem, Segment, SegmentVerdict, Verdict, Word } from './command-types';
@@ -26,9 +25,9 @@ import { leakFlows } from './command-rules-leaks';
 import { dispatchOf } from './command-dispatch';
 import { ask, deny, viewOf, type Finding, type SegmentView } from './command-view';
 import { checkWrite, writeTargets, type WriteTarget } from './command-writes';
-import { nextCwd } from './command-cwd';
+import { nextCwd, relativeGoesUp } from './command-cwd';
 import { has } from './command-strings';
-import { T_ANY, T_ODD_HOME, traitsOf } from './command-traits';
+import { T_ANY, T_BLANK, T_NON_ASCII, T_ODD_HOME, traitsOf } from './command-traits';
 
 /** The per-argv rules and their dispatch live in command-dispatch.ts; re-exported for the bench and tests. */
 export { RULES, rulesOf } from './command-dispatch';
@@ -83,13 +82,12 @@ function describe(f: Finding): string {
 }
 
 /** All rules on one argv (the segment's own, or the command inside a wrapper). */
-function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, homeTraits: number): Finding[] {
+function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, traits: number): Finding[] {
   // `tcpdump -D`, `amass -version`, `ssh -V`: the program only describes itself.
   if (isInfoForm(v)) return envRules(v);
   const f: Finding[] = [];
   const { rules, when, needs } = dispatchOf(v.name);
   // A gate is asked only when the argv has a trait it needs (command-traits.ts): most are not.
-  const traits = traitsOf(v) | homeTraits;
   // Indexed loops: this runs on every argv of every decision, and most rules return [].
   for (let r = 0; r < rules.length; r++) {
     const gate = when[r];
@@ -104,7 +102,8 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, home
     if (bad.length) f.push(deny('env_injection', `env ${bad.join(', ')} makes the program load or run something else`));
   }
   if (NON_ASCII.test(v.exe)) f.push(ask('unicode', 'the program name contains non-ASCII characters that can imitate another command'));
-  if (someMatch(v.args, BIDI)) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
+  // BIDI controls are past ASCII: an argv whose arguments are all ASCII has none.
+  if ((traits & T_NON_ASCII) !== 0 && someMatch(v.args, BIDI)) f.push(ask('unicode', 'an argument contains bidirectional control characters that hide what it says'));
   if (!MENTION_TOOLS.test(v.name)) {
     let line = v.name;
     for (let k = 0; k < v.args.length; k++) line += ` ${v.args[k]}`;
@@ -115,9 +114,10 @@ function rulesFor(v: SegmentView, policy: CommandPolicy, pipedOut: boolean, home
 }
 
 export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy, ctx: JudgeContext): Promise<Verdict> {
-  const home = ctx.home ?? os.homedir();
-  // personalWhen reads os.homedir() itself: the trait is of that home, asked once a decision.
-  const homeTraits = has(os.homedir(), '/') ? 0 : T_ODD_HOME;
+  // os.homedir() asks the runtime each time: once a decision (personalWhen reads it itself: the trait is of that home).
+  const userHome = os.homedir();
+  const home = ctx.home ?? userHome;
+  const homeTraits = has(userHome, '/') ? 0 : T_ODD_HOME;
   const segments = parsed.segments;
   if (policy.security === 'deny') {
     const reason = "security: running commands is switched off (pincer.exec.security is 'deny'); set it to 'allowlist' or 'full' to run commands";
@@ -132,7 +132,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   const verdicts: SegmentVerdict[] = [];
   let cwd: string | undefined = ctx.cwd;
   const guard = oneDecision(ctx.guard);
-  const root = guard?.roots.find((r) => !path.relative(r, ctx.cwd).startsWith('..')) ?? ctx.cwd;
+  const root = rootHolding(guard, ctx.cwd);
   const staged: Staged[] = [];
   // Key by key, not `{ ...ctx, guard }`: callers' contexts come in several shapes, and the spread copy
   // made this store (and the nested judge's reads) a megamorphic IC miss on every decision.
@@ -153,17 +153,25 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
-    const f: Finding[] = rulesFor(v, policy, pipedOut, homeTraits);
-    for (const x of flowFindings(flow, i)) f.push(x);
     const inner = unwrapInner(v.seg);
     // What the parser already listed as a segment of its own (`timeout 9 npx x` → `npx x`) is judged there, once.
     const all = [v];
     for (let k = 0; k < inner.length; k++) if (!listedApart(segments, i, inner[k])) all.push(viewOf(v.seg, inner[k]));
-    for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut, homeTraits));
-    for (const x of all) if (!MENTION_TOOLS.test(x.name) && someMatch(x.args, SPACE)) f.push(...(await argumentCommandFindings(x, judges)));
+    // What each argv holds, worked out once (command-traits.ts): the rule gates and the tests below read it.
+    const traits: number[] = [];
+    for (let k = 0; k < all.length; k++) traits.push(traitsOf(all[k]) | homeTraits);
+    const f: Finding[] = rulesFor(v, policy, pipedOut, traits[0]);
+    for (const x of flowFindings(flow, i)) f.push(x);
+    for (let k = 1; k < all.length; k++) pushAll(f, rulesFor(all[k], policy, pipedOut, traits[k]));
+    // A whitespace character is an ASCII blank or past ASCII: an argv with neither holds no command line in an argument.
+    for (let k = 0; k < all.length; k++) {
+      const x = all[k];
+      if ((traits[k] & (T_BLANK | T_NON_ASCII)) !== 0 && !MENTION_TOOLS.test(x.name) && someMatch(x.args, SPACE)) f.push(...(await argumentCommandFindings(x, judges)));
+    }
     const pathContext = { cwd, home, guard };
-    for (const x of all) {
-      for (const y of argumentPathRules(x, pathContext, root)) f.push(y);
+    for (let k = 0; k < all.length; k++) {
+      const x = all[k];
+      for (const y of argumentPathRules(x, pathContext, root, traits[k])) f.push(y);
       for (const y of packageRunnerRule(x, cwd, root)) f.push(y);
       for (const y of gitRemoteRule(x, cwd, root)) f.push(y);
     }
@@ -201,6 +209,14 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     verdicts.push(settled ? approvedVerdict(v.seg, approved, on, policy) : segmentVerdict(v.seg, on, policy, (x) => settles(x, true)));
   }
   return combine(parsed, verdicts, withActions(commandLevel, policy), policy);
+}
+
+/** The first of the guard's roots that holds `cwd` (path.relative from it does not start with `..`), else `cwd`. */
+function rootHolding(guard: PathResolver | undefined, cwd: string): string {
+  if (!guard) return cwd;
+  const roots = guard.roots;
+  for (let k = 0; k < roots.length; k++) if (!relativeGoesUp(roots[k], cwd)) return roots[k];
+  return cwd;
 }
 
 /** `list.some((a) => re.test(a))` without the closure (every argv of every decision). */

@@ -35,10 +35,6 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
   let values: Map<string, string[]> | undefined;
   const long: string[] = [];
   const operands: string[] = [];
-  const add = (k: string, v: string) => {
-    values ??= new Map();
-    values.set(k, [...(values.get(k) ?? []), v]);
-  };
   // Read once: specs come as object literals of many shapes (one per call site), so each read is a slow, megamorphic one.
   const longValue = spec.longValue ?? [];
   const shortValue = spec.shortValue;
@@ -53,8 +49,8 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       const eq = indexOf(a, '=');
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
       long.push(name);
-      if (eq >= 0) add(name, a.slice(eq + 1));
-      else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) add(name, args[++i]);
+      if (eq >= 0) values = addValue(values, name, a.slice(eq + 1));
+      else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) values = addValue(values, name, args[++i]);
       continue;
     }
     if (startsWith(a, '-') && a.length > 1) {
@@ -63,8 +59,8 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
         (short ??= new Set()).add(c);
         if (shortValue?.includes(c)) {
           const rest = slice(a, j + 1);
-          if (rest) add(c, rest);
-          else if (i + 1 < args.length) add(c, args[++i]);
+          if (rest) values = addValue(values, c, rest);
+          else if (i + 1 < args.length) values = addValue(values, c, args[++i]);
           break;
         }
       }
@@ -77,6 +73,13 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
     }
   }
   return { short: short ?? NO_LETTERS, long, values: values ?? NO_VALUES, operands };
+}
+
+/** `values` with `v` added to the values of `k` (the map made on the first value: most calls have none, and no closure is made per call). */
+function addValue(values: Map<string, string[]> | undefined, k: string, v: string): Map<string, string[]> {
+  const map = values ?? new Map<string, string[]>();
+  map.set(k, [...(map.get(k) ?? []), v]);
+  return map;
 }
 
 /** Whether `name` (a long option) was given, in full or as a prefix of at least `min` characters. */

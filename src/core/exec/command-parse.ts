@@ -2,7 +2,7 @@
 // with argv as the program would receive it, and what could not be resolved statically (problems).
 // Regexes over the whole string were bypassed by `rm -Rf`, `r''m -rf`, `bash <(curl …)` and
 // `sh -c "$(curl …)"`; a real parser (tree-sitter's bash grammar, as VS Code ships it) is not.
-import { bashParser } from './command-grammar';
+import { bashParser, loadedBashParser } from './command-grammar';
 import { normalizeCommand, rejectNul } from './command-normalize';
 import type { ParsedCommand } from './command-types';
 import { SegmentWalker, topContext } from './command-walk';
@@ -34,7 +34,7 @@ export async function parseCommand(command: string, opts: ParseOptions = {}): Pr
   if (normalized.length > maxLength) {
     return { normalized, segments: [], problems: [tooLong(normalized.length, maxLength)] };
   }
-  const walker = new SegmentWalker(await bashParser(), opts.maxDepth ?? DEFAULT_MAX_DEPTH);
+  const walker = new SegmentWalker(loadedBashParser() ?? (await bashParser()), opts.maxDepth ?? DEFAULT_MAX_DEPTH);
   walker.walkScript(normalized, topContext());
   return { normalized, segments: walker.segments, problems: walker.problems };
 }

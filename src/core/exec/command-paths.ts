@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { PathResolver } from '../fs/types';
 import type { WriteTarget } from './command-writes';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
-import { codeAt, endsWith, has, someHas, startsWith } from './command-strings';
+import { codeAt, endsWith, has, startsWith } from './command-strings';
+import { relativeGoesUp } from './command-cwd';
+import { T_DOLLAR0, T_SLASH, T_TILDE0, traitsOf } from './command-traits';
 
 /** Credential stores under the home folder: keys, cloud/registry/CLI tokens, keychains, browser profiles. */
 const CREDENTIAL_STORE = /^(\.ssh\/(?!.*\.pub$)(?!known_hosts$)(?!config$).+|\.ssh\/?$|\.aws(\/|$)|\.config\/gh(\/|$)|\.docker\/config\.json$|\.docker\/?$|\.kube(\/|$)|\.npmrc$|\.netrc$|\.git-credentials$|\.gnupg(\/|$)|\.pypirc$|\.pgpass$|\.my\.cnf$|\.config\/gcloud(\/|$)|\.azure(\/|$)|\.oci(\/|$)|\.config\/doctl(\/|$)|Library\/Keychains(\/|$)|\.local\/share\/keyrings(\/|$)|\.password-store(\/|$)|\.mozilla\/firefox(\/|$)|\.config\/(google-chrome|chromium|BraveSoftware|microsoft-edge|vivaldi|opera)(\/|$)|Library\/Application Support\/(Google\/Chrome|Firefox|BraveSoftware|Microsoft Edge|com\.apple\.TCC)(\/|$)|Library\/Cookies(\/|$)|Library\/Safari(\/|$)|\.vault-token$|\.terraform\.d\/credentials|\.cargo\/credentials|\.gem\/credentials|\.config\/hub$|\.config\/op(\/|$)|\.config\/rclone(\/|$)|\.s3cfg$|\.boto$|\.bash_history$|\.zsh_history$|\.python_history$|\.psql_history$|\.mysql_history$|\.node_repl_history$|\.config\/Code\/User\/globalStorage|\.vscode-server\/data\/User\/globalStorage|\.gradle\/gradle\.properties$|\.m2\/settings(-security)?\.xml$|(\.nuget\/NuGet|\.config\/NuGet|AppData\/Roaming\/NuGet)\/NuGet\.Config$|\.ivy2\/\.credentials$|\.sbt\/(\d[\w.]*\/)?credentials|\.config\/containers\/auth\.json$|\.databrickscfg$|\.snowsql\/config$|\.pulumi\/credentials\.json$|\.kaggle\/kaggle\.json$|(\.cache\/)?huggingface\/token$|\.config\/configstore\/firebase-tools\.json$|\.config\/netlify(\/|$)|\.netlify\/config\.json$|\.fly\/config\.yml$|\.wrangler\/config|\.config\/helm\/repositories\.yaml$|\.dbt\/profiles\.yml$|AppData\/Roaming\/(gcloud|GitHub CLI|rclone|FileZilla|Microsoft\/(Credentials|Protect|Crypto))(\/|$)|AppData\/Local\/(Google\/Chrome\/User Data|Microsoft\/(Credentials|Edge\/User Data)|BraveSoftware)(\/|$)|AppData\/Roaming\/Mozilla\/Firefox(\/|$))/;
@@ -66,9 +68,10 @@ const OUTPUT_VALUE = /^(\/|~|\$HOME|\.\.?\/)/;
 const COPYING_CLIS = /^(docker|podman|nerdctl|kubectl|oc|lxc|incus)$/;
 
 /** Candidate paths in the arguments: each word, and the value of `--opt=VALUE` / `-oVALUE`-less forms. */
-function candidates(v: SegmentView, cwdOutside: boolean): string[] {
+function candidates(v: SegmentView, cwdOutside: boolean, traits: number): string[] {
   const out: string[] = [];
-  for (const a of v.args) {
+  // An argument is looked at only when it has a `/` or starts with `~` or `$` (or the folder is outside): the traits say whether any does.
+  if (cwdOutside || (traits & (T_SLASH | T_TILDE0 | T_DOLLAR0)) !== 0) for (const a of v.args) {
     if (!cwdOutside && !has(a, '/') && !startsWith(a, '~') && !startsWith(a, '$')) continue;
     const eq = OPTION_VALUE.exec(a);
     const s = eq ? eq[1] : a;
@@ -125,16 +128,17 @@ function globHitsSecret(word: string): boolean {
   return GLOB_SECRETS.some((p) => re.test(p));
 }
 
-export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string): Finding[] {
+/** `traits`: the argv's traits (command-traits.ts), when the caller has worked them out. */
+export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: string, traits: number = traitsOf(v)): Finding[] {
   const f: Finding[] = [];
   // The three checks below need a `/` in the argument (`/etc/…`, `…/environ`, `…/proc/…`): most argvs have none.
-  const slash = someHas(v.args, '/');
+  const slash = (traits & T_SLASH) !== 0;
   if (slash && v.args.some(globHitsSecret)) f.push(deny('data_exfiltration', `${v.name} is given a pattern that matches a system secret`));
   if (slash && v.args.some((a) => endsWith(a, '/environ') && /^(\/proc|\$)/.test(a))) f.push(deny('env_dump', `${v.name} reads a process's environment`));
   // The host's /proc mounted into a container (`/host/proc/1/root`): another process's root is the host's file system.
   if (slash && v.args.some((a) => has(a, '/proc/') && /.\/proc\/\d+\/(root|cwd)(\/|$)/.test(a))) f.push(deny('container_escape', `${v.name} reaches another process's root through a mounted /proc`));
   const cwdOutside = outsideRoot(root, ctx.cwd);
-  for (const p of candidates(v, cwdOutside)) {
+  for (const p of candidates(v, cwdOutside, traits)) {
     const cls = classifyPath(resolved(p, ctx), ctx.home);
     if (cls === 'system-secret') f.push(deny(/\/proc\/1\/root|\/var\/lib\/(docker|containerd)/.test(p) ? 'container_escape' : 'data_exfiltration', `${v.name} is given a system secret or another process's memory, environment or root (${p})`));
     else if (cls === 'credential' && (!KEY_TOOLS.test(v.name) || optionValue(v, p) && !/^ssh-(add|keygen)$/.test(v.name)) && !ownSettings(v.name, p)) f.push(deny('data_exfiltration', `${v.name} is given a credential store (${p}): keys, tokens, keychains or browser profiles`));
@@ -158,7 +162,7 @@ export function argumentPathRules(v: SegmentView, ctx: PathContext, root?: strin
 let lastOutside: { root: string; cwd: string; outside: boolean } | undefined;
 function outsideRoot(root: string | undefined, cwd: string | undefined): boolean {
   if (root === undefined || cwd === undefined) return false;
-  if (lastOutside?.root !== root || lastOutside.cwd !== cwd) lastOutside = { root, cwd, outside: path.relative(root, cwd).startsWith('..') };
+  if (lastOutside?.root !== root || lastOutside.cwd !== cwd) lastOutside = { root, cwd, outside: relativeGoesUp(root, cwd) };
   return lastOutside.outside;
 }
 

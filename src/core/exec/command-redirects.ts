@@ -5,6 +5,16 @@ import { resolveWord, staticWord } from './command-words';
 
 const OPS = new Set<string>(['>', '>>', '>|', '&>', '&>>', '<', '<<', '<<-', '<<<', '<>', '>&', '<&']);
 
+/** An output redirection that empties its file before writing (`>`, `>|`, `&>`; not the appending ones). */
+export function truncates(op: string): boolean {
+  return op === '>' || op === '>|' || op === '&>';
+}
+
+/** An input redirection from a file (`<`, `<>`). */
+export function readsFile(op: string): boolean {
+  return op === '<' || op === '<>';
+}
+
 export interface Heredoc {
   body: string;
   /** Quoted delimiter (`<<'EOF'`): the body is literal, nothing in it is expanded or run. */

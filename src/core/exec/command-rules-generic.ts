@@ -114,7 +114,16 @@ export const genericConcerns = (name: string): boolean => name === 'gh' || CRON.
  * shows secrets, a `-D…=` property, or a program given by its path.
  */
 export function genericWhen(v: SegmentView): boolean {
-  return startsWith(v.exe, '/') || v.operands.some((w) => mayBeAnyWord(w) && ANY_WORD.test(w)) || v.args.some((a) => startsWith(a, '-') && (SECRET_FLAG.test(a) || (startsWith(a, '-D') || startsWith(a, '-d')) && has(a, '=')));
+  if (startsWith(v.exe, '/')) return true;
+  // Indexed loops, not some() with closures: this gate is asked of nearly every argv.
+  const operands = v.operands;
+  for (let i = 0; i < operands.length; i++) if (mayBeAnyWord(operands[i]) && ANY_WORD.test(operands[i])) return true;
+  const args = v.args;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (startsWith(a, '-') && (SECRET_FLAG.test(a) || (startsWith(a, '-D') || startsWith(a, '-d')) && has(a, '='))) return true;
+  }
+  return false;
 }
 
 /**

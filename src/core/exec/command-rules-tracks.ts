@@ -7,6 +7,7 @@
 // shell history off by variable is command-rules-admin.ts (historyRule).
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 import { replace } from './command-strings';
+import { truncates } from './command-redirects';
 
 /** Where the machine and the shells keep their records. */
 const RECORD = /^(\/private)?\/var\/(log|adm|audit)(\/|$)|^\/run\/log(\/|$)|^\/var\/run\/(utmp|wtmp|btmp)$|(^|\/)\.(bash|zsh|sh|ksh|python|psql|mysql|node_repl|sqlite|lesshst|irb|rediscli)_?history$|(^|\/)\.(zsh_history|histfile|viminfo|lesshst)$|(^|\/)fish_history$|(^|\/)ConsoleHost_history\.txt$|\/winevt\/logs(\/|$)|^(~|\$HOME|\$\{HOME\})\/\.local\/share\/fish\//i;
@@ -33,14 +34,14 @@ function touchTargets(args: string[]): string[] {
 
 /** The programs tracksRules looks at by name; any other argv needs an output redirection that could empty a record (tracksWhen). */
 export const tracksConcerns = (name: string): boolean => ERASERS.test(name) || NAMED.test(name);
-export const tracksWhen = (v: SegmentView): boolean => v.seg.redirects.some((r) => r.op === '>' || r.op === '>|' || r.op === '&>');
+export const tracksWhen = (v: SegmentView): boolean => v.seg.redirects.some((r) => truncates(r.op));
 
 export function tracksRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   if (!v.seg.redirects.length && !ERASERS.test(name) && !NAMED.test(name)) return [];
   const f: Finding[] = [];
   // `> ~/.bash_history`, `: > /var/log/auth.log`, `cat /dev/null > /var/log/wtmp`: emptied by a redirection.
-  if (v.seg.redirects.some((r) => (r.op === '>' || r.op === '>|' || r.op === '&>') && isRecord(r.target.text))) f.push(deny('destructive_ops', 'the command empties or overwrites a log or a shell history (the record of what ran)'));
+  if (v.seg.redirects.some((r) => truncates(r.op) && isRecord(r.target.text))) f.push(deny('destructive_ops', 'the command empties or overwrites a log or a shell history (the record of what ran)'));
   const operands = v.operands;
   // What is overwritten: the last operand of a copy or link, `of=` of dd, every file of tee, sed -i and perl -i; what mv takes away: its sources.
   const inPlace = /^(sed|gsed|perl)$/.test(name) && args.some((a) => /^-[a-z]*i/.test(a));

@@ -30,7 +30,10 @@ export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Stage
   // A mode, owner or time change leaves the content as it was.
   if (/^(chmod|chown|chgrp|touch)$/.test(v.name)) return [];
   // What a downloader saves (`aria2c -o x URL`, `axel -o x`, `http --download -o x`) is unseen content.
-  const fetched = DOWNLOADERS.test(v.name) ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(before(v.args, i) ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
+  const downloads = DOWNLOADERS.test(v.name);
+  // Nothing written and nothing downloaded (nearly every argv): no staged file.
+  if (!written.length && !downloads) return [];
+  const fetched = downloads ? outputOptionTargets(v).concat(v.args.filter((a, i) => /^-o$/.test(before(v.args, i) ?? '') && !/^[/~.]/.test(a)).map((text) => ({ text, dynamic: false, by: `${v.name} -o` }))) : [];
   const targets = [...written, ...fetched].filter((t) => !t.dynamic);
   if (!targets.length) return [];
   let content: string | undefined;

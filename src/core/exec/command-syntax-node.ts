@@ -92,3 +92,19 @@ export function copyTree(tree: Tree, source: string): SyntaxNode {
     cursor.delete();
   }
 }
+
+/** Where a tree with a syntax error first goes wrong, for the parse problem's detail. */
+export function syntaxDetail(root: SyntaxNode): string {
+  let n: SyntaxNode | null = root;
+  while (n && !n.isError && !n.isMissing) {
+    n = n.children.find((c) => c && (c.hasError || c.isMissing || c.isError)) ?? null;
+  }
+  if (!n) return 'the shell may read this command differently than it looks';
+  const near = clip(n.text || root.text.slice(n.startIndex, n.startIndex + 20));
+  return n.isMissing ? `missing ${n.type} near character ${n.startIndex}` : `unexpected ${near ? `\`${near}\`` : 'text'} at character ${n.startIndex}`;
+}
+
+/** `s`, cut to 60 characters for a message. */
+export function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}

@@ -8,55 +8,67 @@
 import type { SegmentView } from './command-view';
 import { codeAt, has } from './command-strings';
 import { attackOption } from './command-rules-attacks';
+import { readsFile, truncates } from './command-redirects';
+
+/** Each trait takes the next bit; T_ANY (below all of them) is made from the count, so a new trait is always inside it. */
+let bits = 0;
+const nextBit = (): number => {
+  if (bits >= 31) throw new Error('command-traits: more traits than bits in a small integer');
+  return 1 << bits++;
+};
 
 /** The argv has variable assignments (`NODE_ENV=test cmd`, inherited by the commands it wraps). */
-export const T_ASSIGN = 1 << 0;
+export const T_ASSIGN = nextBit();
 /** A redirection whose target starts with `/dev/`. */
-export const T_REDIRECT_DEV = 1 << 1;
+export const T_REDIRECT_DEV = nextBit();
 /** An output redirection that may empty a file (`>`, `>|`, `&>`). */
-export const T_REDIRECT_OUT = 1 << 2;
+export const T_REDIRECT_OUT = nextBit();
 /** An input redirection (`<`, `<>`). */
-export const T_REDIRECT_IN = 1 << 3;
+export const T_REDIRECT_IN = nextBit();
 /** The argv was reached through a wrapper (Segment.via is not empty). */
-export const T_VIA = 1 << 4;
+export const T_VIA = nextBit();
 /** The program is given with a `/` (a path). */
-export const T_EXE_SLASH = 1 << 5;
+export const T_EXE_SLASH = nextBit();
 /** An argument holds a `/`. */
-export const T_SLASH = 1 << 6;
+export const T_SLASH = nextBit();
 /** An argument holds `/dev/`. */
-export const T_DEV = 1 << 7;
+export const T_DEV = nextBit();
 /** An argument holds `://`. */
-export const T_URL = 1 << 8;
+export const T_URL = nextBit();
 /** An argument starts with `~`. */
-export const T_TILDE0 = 1 << 9;
+export const T_TILDE0 = nextBit();
 /** An argument starts with `$`. */
-export const T_DOLLAR0 = 1 << 10;
+export const T_DOLLAR0 = nextBit();
 /** An argument starts with `-`. */
-export const T_DASH0 = 1 << 11;
+export const T_DASH0 = nextBit();
 /** An option the attack gates look at (attackOption: `--image=`, `-a`, `--algo…`, `-o`, `--url` …). */
-export const T_ATTACK_OPTION = 1 << 22;
+export const T_ATTACK_OPTION = nextBit();
 /** An argument starts with `--`. */
-export const T_DDASH0 = 1 << 12;
+export const T_DDASH0 = nextBit();
 /** An argument that does not start with `-` (an operand). */
-export const T_OPERAND = 1 << 13;
+export const T_OPERAND = nextBit();
 /** An argument holds one of `~ $ % / \ :`. */
-export const T_PLACE_CHAR = 1 << 14;
+export const T_PLACE_CHAR = nextBit();
 /** An argument holds `agent`. */
-export const T_AGENT = 1 << 15;
+export const T_AGENT = nextBit();
 /** An argument holds `display`. */
-export const T_DISPLAY = 1 << 16;
+export const T_DISPLAY = nextBit();
 /** An argument holds `[`. */
-export const T_BRACKET = 1 << 17;
+export const T_BRACKET = nextBit();
 /** An argument holds both a `.` and a digit. */
-export const T_DOT_DIGIT = 1 << 18;
+export const T_DOT_DIGIT = nextBit();
 /** A word as written holds `$` (Word.raw). */
-export const T_RAW_DOLLAR = 1 << 19;
+export const T_RAW_DOLLAR = nextBit();
 /** The user's home folder (os.homedir()) has no `/`: set by the caller, which knows the home. */
-export const T_ODD_HOME = 1 << 20;
+export const T_ODD_HOME = nextBit();
 /** An argument starts with `/`. */
-export const T_SLASH0 = 1 << 21;
-/** Every trait: the needs of a gate that declares none (it is always called). */
-export const T_ANY = (1 << 23) - 1;
+export const T_SLASH0 = nextBit();
+/** An argument holds a character past ASCII (where BIDI controls and Unicode spaces are). */
+export const T_NON_ASCII = nextBit();
+/** An argument holds an ASCII blank (space, tab, newline, vertical tab, form feed, carriage return). */
+export const T_BLANK = nextBit();
+/** Every trait: the needs of a gate that declares none (it is always called). Declared after the last trait. */
+export const T_ANY = (1 << bits) - 1;
 
 /** One pass over the argv's words, redirections and assignments. */
 export function traitsOf(v: SegmentView): number {
@@ -67,8 +79,8 @@ export function traitsOf(v: SegmentView): number {
   const redirects = seg.redirects;
   for (let i = 0; i < redirects.length; i++) {
     const op = redirects[i].op;
-    if (op === '>' || op === '>|' || op === '&>') t |= T_REDIRECT_OUT;
-    else if (op === '<' || op === '<>') t |= T_REDIRECT_IN;
+    if (truncates(op)) t |= T_REDIRECT_OUT;
+    else if (readsFile(op)) t |= T_REDIRECT_IN;
     if (codeAt(redirects[i].target.text, 0) === 0x2f && has(redirects[i].target.text, '/dev/')) t |= T_REDIRECT_DEV;
   }
   const args = v.args;
@@ -90,8 +102,10 @@ function argTraits(a: string): number {
   let seen = 0;
   for (let i = 0; i < a.length; i++) {
     const c = codeAt(a, i);
-    if (c < 128) seen |= CHAR_CLASS[c];
+    seen |= c < 128 ? CHAR_CLASS[c] : C_HIGH;
   }
+  if (seen & C_HIGH) t |= T_NON_ASCII;
+  if (seen & C_BLANK) t |= T_BLANK;
   if (seen & C_SLASH) {
     t |= T_SLASH | T_PLACE_CHAR;
     if (has(a, '/dev/')) t |= T_DEV;
@@ -112,8 +126,10 @@ const C_DOT = 8;
 const C_DIGIT = 16;
 const C_G = 32;
 const C_Y = 64;
+const C_HIGH = 128;
+const C_BLANK = 256;
 /** ASCII character → the classes argTraits looks for. */
-const CHAR_CLASS = new Uint8Array(128);
+const CHAR_CLASS = new Uint16Array(128);
 CHAR_CLASS[0x2f] = C_SLASH;
 for (const c of '~$%\\:') CHAR_CLASS[c.charCodeAt(0)] = C_PLACE;
 CHAR_CLASS[0x5b] = C_BRACKET;
@@ -121,3 +137,4 @@ CHAR_CLASS[0x2e] = C_DOT;
 for (let c = 0x30; c <= 0x39; c++) CHAR_CLASS[c] = C_DIGIT;
 CHAR_CLASS[0x67] = C_G;
 CHAR_CLASS[0x79] = C_Y;
+for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]) CHAR_CLASS[c] = C_BLANK;

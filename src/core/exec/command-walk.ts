@@ -1,7 +1,7 @@
 // Walks a bash syntax tree and lists every simple command that would run, wherever it sits, with its
 // argv after quote removal, the redirections and heredocs it gets, and the wrappers that led to it.
 import type { Parser } from '@vscode/tree-sitter-wasm';
-import { copyTree, type SyntaxNode as Node } from './command-syntax-node';
+import { clip, copyTree, syntaxDetail, type SyntaxNode as Node } from './command-syntax-node';
 import { plainTree } from './command-plain-tree';
 import type { ParseProblem, Redirect, Segment, SegmentContext, Word } from './command-types';
 import { collectSubstitutions, resolveWord, staticWord } from './command-words';
@@ -70,6 +70,8 @@ export class SegmentWalker {
   readonly segments: Segment[] = [];
   readonly problems: ParseProblem[] = [];
   private readonly seen = new Set<string>();
+  /** The tree walked now is plainTree's (no `$`, backtick or `<(`): no substitution to search for. */
+  private plain = false;
   /** A Map, not a WeakMap: it lives only as long as this walker (one parse), and weak maps cost GC work. */
   private readonly heredocInfo = new Map<Segment, Heredoc[]>();
 
@@ -79,7 +81,12 @@ export class SegmentWalker {
   walkScript(text: string, ctx: Ctx): void {
     // Plain lines get tree-sitter's tree without the WASM parse and copy (command-plain-tree.ts).
     const plain = plainTree(text);
-    if (plain) { this.statement(plain, ctx, ''); return; }
+    const outer = this.plain;
+    this.plain = plain !== undefined;
+    try { if (plain) this.statement(plain, ctx, ''); else this.walkParsed(text, ctx); } finally { this.plain = outer; }
+  }
+
+  private walkParsed(text: string, ctx: Ctx): void {
     const tree = this.parser.parse(text);
     if (!tree) { this.problem('unsupported', 'the parser gave up on this text'); return; }
     let root: Node;
@@ -210,7 +217,7 @@ export class SegmentWalker {
   private command(n: Node, ctx: Ctx, joinedBy: Joiner, extra: Redirect[], extraHeredocs: Heredoc[], text: string, trailing: Node[][] = []): void {
     const assignments: { name: string; value: Word }[] = [];
     const redirects: Redirect[] = [];
-    const heredocs: Heredoc[] = [...extraHeredocs];
+    const heredocs: Heredoc[] = extraHeredocs.slice();
     const groups: Node[][] = [];
     let lastEnd = -1;
     let fd: number | undefined;
@@ -235,8 +242,10 @@ export class SegmentWalker {
       else groups.push([c]);
       lastEnd = c.endIndex;
     }
-    const argv = [...groups, ...trailing].map((g) => resolveWord(g));
-    this.emit(this.segment(argv, assignments, [...extra, ...redirects], heredocs, ctx, joinedBy, text), ctx);
+    const argv: Word[] = [];
+    for (let k = 0; k < groups.length; k++) argv.push(resolveWord(groups[k]));
+    for (let k = 0; k < trailing.length; k++) argv.push(resolveWord(trailing[k]));
+    this.emit(this.segment(argv, assignments, joined(extra, redirects), heredocs, ctx, joinedBy, text), ctx);
     this.substitutions(n, ctx);
   }
 
@@ -264,10 +273,10 @@ export class SegmentWalker {
   }
 
   private segment(argv: Word[], assignments: Segment['assignments'], redirects: Redirect[], heredocs: Heredoc[], ctx: Ctx, joinedBy: Joiner, text: string): Segment {
-    const all = [...ctx.heredocs, ...heredocs];
+    const all = joined(ctx.heredocs, heredocs);
     const seg: Segment = {
-      argv, assignments, redirects: [...ctx.redirects, ...redirects], context: ctx.context, via: ctx.via,
-      joinedBy, text, heredocs: all.map((h) => h.body),
+      argv, assignments, redirects: joined(ctx.redirects, redirects), context: ctx.context, via: ctx.via,
+      joinedBy, text, heredocs: all.length ? all.map((h) => h.body) : [],
     };
     this.heredocInfo.set(seg, all);
     return seg;
@@ -338,6 +347,7 @@ export class SegmentWalker {
   }
 
   private substitutions(n: Node, ctx: Ctx): void {
+    if (this.plain) return;
     for (const s of collectSubstitutions(n, [])) this.substitution(s, ctx);
   }
 
@@ -376,23 +386,14 @@ export class SegmentWalker {
   }
 }
 
+/** `[...a, ...b]`, or one of them when the other is empty (the walker never changes a list once it is handed on). */
+function joined<T>(a: readonly T[], b: readonly T[]): T[] {
+  return (a.length === 0 ? b : b.length === 0 ? a : a.concat(b)) as T[];
+}
+
 function assignment(n: Node): { name: string; value: Word } {
   // NAME (or NAME[i]), then `=` or `+=`, then the value if any.
   const eq = n.children.findIndex((c) => c.type === '=' || c.type === '+=');
   const value = eq >= 0 ? n.children[eq + 1] : undefined;
   return { name: n.children[0]?.text ?? '', value: value ? resolveWord(value) : staticWord('') };
-}
-
-function syntaxDetail(root: Node): string {
-  let n: Node | null = root;
-  while (n && !n.isError && !n.isMissing) {
-    n = n.children.find((c) => c && (c.hasError || c.isMissing || c.isError)) ?? null;
-  }
-  if (!n) return 'the shell may read this command differently than it looks';
-  const near = clip(n.text || root.text.slice(n.startIndex, n.startIndex + 20));
-  return n.isMissing ? `missing ${n.type} near character ${n.startIndex}` : `unexpected ${near ? `\`${near}\`` : 'text'} at character ${n.startIndex}`;
-}
-
-function clip(s: string): string {
-  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 }

@@ -26,62 +26,65 @@ export function writeTargets(v: SegmentView): WriteTarget[] {
     const t = r.target;
     if (FILE_OPS.has(r.op) || (r.op === '>&' && !DESCRIPTOR.test(t.text))) out.push({ text: t.text, dynamic: t.dynamic, by: `redirection ${r.op}` });
   }
-  const dyn = (s: string) => v.words.some((w) => w.text === s && w.dynamic);
-  const add = (list: string[], by: string) => { for (const s of list) if (s !== '' && s !== '-') out.push({ text: s, dynamic: dyn(s), by }); };
   const { name, args } = v;
   switch (name) {
-    case 'tee': add(parseOptions(args).operands, 'tee'); break;
+    case 'tee': add(out, v, parseOptions(args).operands, 'tee'); break;
     case 'cp': case 'install': case 'ln': case 'rsync': case 'gcp': {
       const o = parseOptions(args, { shortValue: 'tSmogZ', longValue: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'backup', 'exclude', 'include', 'filter', 'rsh', 'rsync-path', 'chmod', 'chown', 'sparse', 'reflink'] });
       const t = valuesOf(o, ['target-directory'], 't');
-      add(t.length ? t : o.operands.length > 1 ? [o.operands[o.operands.length - 1]] : name === 'ln' ? ['.'] : [], name);
-      if (o.long.some((l) => l.startsWith('remove-source'))) add(o.operands.slice(0, -1), `${name} --remove-source-files`);
+      add(out, v, t.length ? t : o.operands.length > 1 ? [o.operands[o.operands.length - 1]] : name === 'ln' ? ['.'] : [], name);
+      if (o.long.some((l) => l.startsWith('remove-source'))) add(out, v, o.operands.slice(0, -1), `${name} --remove-source-files`);
       break;
     }
     case 'mv': {
       const o = parseOptions(args, { shortValue: 'tS', longValue: ['target-directory', 'suffix', 'backup'] });
-      add(o.operands, 'mv');
-      add(valuesOf(o, ['target-directory'], 't'), 'mv');
+      add(out, v, o.operands, 'mv');
+      add(out, v, valuesOf(o, ['target-directory'], 't'), 'mv');
       break;
     }
     case 'rm': case 'rmdir': case 'unlink': case 'touch': case 'mkdir': case 'shred': case 'mkfifo':
-      add(parseOptions(args, { shortValue: name === 'touch' ? 'rtd' : name === 'mkdir' ? 'm' : name === 'shred' ? 'ns' : '', longValue: ['reference', 'date', 'mode', 'context', 'iterations', 'size'] }).operands, name); break;
-    case 'truncate': add(parseOptions(args, { shortValue: 'sr', longValue: ['size', 'reference'] }).operands, name); break;
+      add(out, v, parseOptions(args, { shortValue: name === 'touch' ? 'rtd' : name === 'mkdir' ? 'm' : name === 'shred' ? 'ns' : '', longValue: ['reference', 'date', 'mode', 'context', 'iterations', 'size'] }).operands, name); break;
+    case 'truncate': add(out, v, parseOptions(args, { shortValue: 'sr', longValue: ['size', 'reference'] }).operands, name); break;
     case 'chmod': case 'chown': case 'chgrp': {
       const o = parseOptions(args, { longValue: ['reference', 'from'] });
-      add(o.long.some((l) => l.startsWith('ref')) ? o.operands : o.operands.slice(1), name);
+      add(out, v, o.long.some((l) => l.startsWith('ref')) ? o.operands : o.operands.slice(1), name);
       break;
     }
-    case 'sort': add(valuesOf(parseOptions(args, { shortValue: 'okStT', longValue: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program', 'files0-from', 'parallel', 'sort', 'random-source', 'batch-size'] }), ['output'], 'o'), 'sort -o'); break;
-    case 'uniq': { const ops = parseOptions(args, { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] }).operands; if (ops.length > 1) add([ops[1]], 'uniq'); break; }
-    case 'sed': case 'gsed': { const s = analyzeSed(args); add(s.inPlace, 'sed -i'); add(s.writes, 'sed w'); break; }
-    case 'dd': add(args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)), 'dd of='); break;
+    case 'sort': add(out, v, valuesOf(parseOptions(args, { shortValue: 'okStT', longValue: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program', 'files0-from', 'parallel', 'sort', 'random-source', 'batch-size'] }), ['output'], 'o'), 'sort -o'); break;
+    case 'uniq': { const ops = parseOptions(args, { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] }).operands; if (ops.length > 1) add(out, v, [ops[1]], 'uniq'); break; }
+    case 'sed': case 'gsed': { const s = analyzeSed(args); add(out, v, s.inPlace, 'sed -i'); add(out, v, s.writes, 'sed w'); break; }
+    case 'dd': add(out, v, args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)), 'dd of='); break;
     case 'curl': {
       const o = parseOptions(args, { shortValue: 'dFTXHoeuAbcKrxUwmEQzyYCtDP', longValue: ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'data', 'header', 'request', 'user', 'form', 'upload-file', 'url', 'config', 'max-time', 'connect-timeout', 'retry'] });
-      add([...valuesOf(o, ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir'], 'oDc')], 'curl -o');
+      add(out, v, [...valuesOf(o, ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir'], 'oDc')], 'curl -o');
       break;
     }
-    case 'wget': { const o = parseOptions(args, { shortValue: 'OoaPeiU', longValue: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'execute', 'input-file', 'user-agent'] }); add(valuesOf(o, ['output-document', 'output-file', 'append-output', 'directory-prefix'], 'OoaP'), 'wget -O'); break; }
+    case 'wget': { const o = parseOptions(args, { shortValue: 'OoaPeiU', longValue: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'execute', 'input-file', 'user-agent'] }); add(out, v, valuesOf(o, ['output-document', 'output-file', 'append-output', 'directory-prefix'], 'OoaP'), 'wget -O'); break; }
     case 'tar': case 'gtar': case 'bsdtar': {
       const o = parseOptions(args, { shortValue: 'fCTXbgLVNK', longValue: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'newer', 'after-date', 'listed-incremental', 'label', 'strip-components'] });
       const bundled = /^[A-Za-z]+$/.test(args[0] ?? '') ? new Set(args[0]) : new Set<string>();
       const has = (c: string, l: string) => o.short.has(c) || bundled.has(c) || o.long.some((x) => x.length >= 3 && l.startsWith(x));
-      if (has('x', 'extract') || has('x', 'get')) add(valuesOf(o, ['directory'], 'C').concat(valuesOf(o, ['directory'], 'C').length ? [] : ['.']), 'tar -x');
-      if (has('c', 'create') || has('r', 'append') || has('u', 'update')) add(valuesOf(o, ['file'], 'f'), 'tar -c -f');
+      if (has('x', 'extract') || has('x', 'get')) add(out, v, valuesOf(o, ['directory'], 'C').concat(valuesOf(o, ['directory'], 'C').length ? [] : ['.']), 'tar -x');
+      if (has('c', 'create') || has('r', 'append') || has('u', 'update')) add(out, v, valuesOf(o, ['file'], 'f'), 'tar -c -f');
       break;
     }
-    case 'unzip': { const i = args.indexOf('-d'); add(i >= 0 && args[i + 1] ? [args[i + 1]] : ['.'], 'unzip'); break; }
+    case 'unzip': { const i = args.indexOf('-d'); add(out, v, i >= 0 && args[i + 1] ? [args[i + 1]] : ['.'], 'unzip'); break; }
     case 'zip': case 'gzip': case 'gunzip': case 'xz': case 'bzip2': case 'zstd': case 'unxz': case 'bunzip2': case 'brotli':
-      if (!args.some((a) => /^-[A-Za-z]*[ctl]/.test(a) || a === '--stdout' || a === '--to-stdout' || a === '--list' || a === '--test')) add(parseOptions(args, { shortValue: name === 'zip' ? 'bntxi' : 'SoT', longValue: ['suffix', 'output', 'threads'] }).operands.slice(0, name === 'zip' ? 1 : undefined), name);
+      if (!args.some((a) => /^-[A-Za-z]*[ctl]/.test(a) || a === '--stdout' || a === '--to-stdout' || a === '--list' || a === '--test')) add(out, v, parseOptions(args, { shortValue: name === 'zip' ? 'bntxi' : 'SoT', longValue: ['suffix', 'output', 'threads'] }).operands.slice(0, name === 'zip' ? 1 : undefined), name);
       break;
-    case 'patch': add(valuesOf(parseOptions(args, { shortValue: 'iopdDrFBVYzg', longValue: ['output', 'input', 'directory', 'reject-file'] }), ['output', 'directory', 'reject-file'], 'odr'), 'patch'); break;
-    case 'find': for (let i = 0; i < args.length; i++) if (/^-(fprint0?|fprintf|fls)$/.test(args[i]) && args[i + 1]) add([args[i + 1]], `find ${args[i]}`); break;
+    case 'patch': add(out, v, valuesOf(parseOptions(args, { shortValue: 'iopdDrFBVYzg', longValue: ['output', 'input', 'directory', 'reject-file'] }), ['output', 'directory', 'reject-file'], 'odr'), 'patch'); break;
+    case 'find': for (let i = 0; i < args.length; i++) if (/^-(fprint0?|fprintf|fls)$/.test(args[i]) && args[i + 1]) add(out, v, [args[i + 1]], `find ${args[i]}`); break;
     // In POSIX order the options end at the first operand: `git status --short` has none to read.
-    case 'git': { if (!startsWith(args[0] ?? '', '-')) break; const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree'], posixOrder: true }); add([...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
-    case 'split': case 'csplit': { const ops = parseOptions(args, { shortValue: 'abClnf', longValue: ['prefix', 'suffix-length', 'bytes', 'lines', 'line-bytes', 'number'] }).operands; if (ops.length > 1) add([ops[ops.length - 1]], name); break; }
-    case 'ssh-keygen': { const i = args.indexOf('-f'); if (i >= 0 && args[i + 1]) add([args[i + 1]], 'ssh-keygen -f'); break; }
+    case 'git': { if (!startsWith(args[0] ?? '', '-')) break; const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree'], posixOrder: true }); add(out, v, [...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
+    case 'split': case 'csplit': { const ops = parseOptions(args, { shortValue: 'abClnf', longValue: ['prefix', 'suffix-length', 'bytes', 'lines', 'line-bytes', 'number'] }).operands; if (ops.length > 1) add(out, v, [ops[ops.length - 1]], name); break; }
+    case 'ssh-keygen': { const i = args.indexOf('-f'); if (i >= 0 && args[i + 1]) add(out, v, [args[i + 1]], 'ssh-keygen -f'); break; }
   }
   return out;
+}
+
+/** Appends the files of `list` (not `` nor `-`) a program writes, each dynamic when a word of the argv with its text is. */
+function add(out: WriteTarget[], v: SegmentView, list: readonly string[], by: string): void {
+  for (const s of list) if (s !== '' && s !== '-') out.push({ text: s, dynamic: v.words.some((w) => w.text === s && w.dynamic), by });
 }
 
 /** Shell start-up files, scheduled jobs, services, login keys: a write there runs again later. */
@@ -89,6 +92,14 @@ const PERSIST = /(^|\/)(\.bashrc|\.bash_profile|\.bash_login|\.bash_logout|\.pro
 /** Files a workspace opens with: VS Code tasks can run on folder open; direnv runs .envrc on cd. */
 const WORKSPACE_HOOKS = /(^|\/)(\.vscode\/(tasks|settings|launch)\.json|\.envrc|\.husky\/[^/]+|\.devcontainer\/)$|(^|\/)\.husky\/|(^|\/)\.devcontainer\//;
 const HARMLESS_DEV = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+|zero)$/;
+/** checkWrite's tests, hoisted: a regex literal in a function body is a new object each time it runs. */
+const DEV_NET = /^\/dev\/(tcp|udp)\//;
+const DEV = /^\/dev\//;
+const KERNEL = /^\/(proc|sys)\//;
+const HOME_WORD = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
+const HOME_START = /^(~|\$HOME|\$\{HOME\})/;
+const USR_LOCAL = /^\/usr\/local(\/|$)/;
+const SYSTEM_DIR = /^\/(etc|usr|bin|sbin|lib|lib64|boot)(\/|$)/;
 
 export interface WriteContext {
   /** The working directory the segment runs in; undefined once a `cd` made it unknowable. */
@@ -108,16 +119,16 @@ export interface WriteContext {
 export function checkWrite(t: WriteTarget, ctx: WriteContext): Finding | undefined | Promise<Finding | undefined> {
   const p = t.text;
   if (HARMLESS_DEV.test(p)) return undefined;
-  if (/^\/dev\/(tcp|udp)\//.test(p)) return deny('reverse_shell', `${t.by} to /dev/tcp opens a network connection`);
-  if (/^\/dev\//.test(p)) return deny('destructive_ops', `${t.by} writes to a device (${p})`);
-  if (/^\/(proc|sys)\//.test(p)) return deny('container_escape', `${t.by} writes to kernel settings under /proc or /sys`);
-  const expanded = replace(p, /^(~|\$HOME|\$\{HOME\})(?=\/|$)/, ctx.home);
+  if (DEV_NET.test(p)) return deny('reverse_shell', `${t.by} to /dev/tcp opens a network connection`);
+  if (DEV.test(p)) return deny('destructive_ops', `${t.by} writes to a device (${p})`);
+  if (KERNEL.test(p)) return deny('container_escape', `${t.by} writes to kernel settings under /proc or /sys`);
+  const expanded = replace(p, HOME_WORD, ctx.home);
   const lexical = ctx.cwd ? path.resolve(ctx.cwd, expanded) : expanded;
   if (PERSIST.test(p) || PERSIST.test(lexical)) return deny('persistence', `${t.by} writes a start-up, scheduled-job or login file (${p})`);
   // /usr/local is where software is installed by hand (`tar -C /usr/local`, `install x /usr/local/bin`): a person decides.
-  if (/^\/usr\/local(\/|$)/.test(lexical)) return ask('dangerous_paths', `${t.by} installs into /usr/local (${p}), outside the workspace, for every user of the machine`);
-  if (/^\/(etc|usr|bin|sbin|lib|lib64|boot)(\/|$)/.test(lexical)) return deny('dangerous_paths', `${t.by} writes into system folders (${p})`);
-  if (t.dynamic && /^(~|\$HOME|\$\{HOME\})/.test(p) === false) return ask('write', `${t.by} writes to a path known only at run time (${p})`);
+  if (USR_LOCAL.test(lexical)) return ask('dangerous_paths', `${t.by} installs into /usr/local (${p}), outside the workspace, for every user of the machine`);
+  if (SYSTEM_DIR.test(lexical)) return deny('dangerous_paths', `${t.by} writes into system folders (${p})`);
+  if (t.dynamic && HOME_START.test(p) === false) return ask('write', `${t.by} writes to a path known only at run time (${p})`);
   if (!ctx.cwd && !path.isAbsolute(expanded)) return ask('write', `${t.by} writes to ${p} after a cd to a folder known only at run time`);
   if (WORKSPACE_HOOKS.test(lexical)) return ask('persistence', `${t.by} changes a file that runs commands when the workspace opens (${p})`);
   if (!ctx.guard) {
