@@ -83,6 +83,10 @@ const define: ScrubRule = {
 const setenv: ScrubRule = {
   name: 'setenv',
   anchor: 'v',
+  // The command's name first, as soon as its `v` is found: implied by the lookbehind after the name
+  // and spaces, but tested before them, so a `v` of any other word (`dev  staff` in `ls -l`) is turned
+  // away at once instead of after the name and spaces are read and given back one by one.
+  guard: String.raw`(?<=(?<![\w-])[sS]et[eE]nv)`,
   source: String.raw`(?<setenvL>[ \t]{1,16}[A-Za-z_][\w.-]{0,63}[ \t]{1,16}(?<setenvQ>["']?))(?<=(?<![\w-])[sS]et[eE]nv[ \t]{1,16}[\w.-]{1,64}[ \t]{1,16}["']?)` +
     directiveValue('setenv'),
   accept: (v, text, start) => notSetting(v) && acceptForName(nameAfter(/^v[ \t]{1,16}([\w.-]+)/, text, start), v),

@@ -41,6 +41,17 @@ describe('Scrubber config-language rules', () => {
     becomes(`SetEnv DB_PASSWORD ${PW}`, 'SetEnv DB_PASSWORD [REDACTED]');
     becomes(`SetEnv STRIPE_SECRET_KEY "${TOK}"`, 'SetEnv STRIPE_SECRET_KEY "[REDACTED]"');
     becomes(`setenv GITHUB_TOKEN ${TOK}`, 'setenv GITHUB_TOKEN [REDACTED]');
+    // The command's name is tested as soon as its `v` is found: every spacing, case, a tab and a
+    // name with dots and dashes still reach the value, at the start of a line and after others.
+    becomes(`SetEnv  DB_PASSWORD\t\t${PW}`, `SetEnv  DB_PASSWORD\t\t[REDACTED]`);
+    becomes(`  setEnv db.api-token '${TOK}'`, `  setEnv db.api-token '[REDACTED]'`);
+    becomes(`x; setenv AUTH_TOKEN ${TOK}; y`, `x; setenv AUTH_TOKEN [REDACTED]; y`);
+  });
+
+  it('a v followed by a word and spaces is not setenv (ls -l, prose, other commands)', () => {
+    // Each `v` here is followed by spaces, a word and more spaces, as setenv's value is.
+    for (const line of ['drwxr-xr-x  5 dev staff   160 May 14 10:21 session', '-rw-r--r--  1 dev   dev    120 package.json',
+      `unsetenv DB_PASSWORD ${PW}`, `mysetenv DB_PASSWORD ${PW}`, `printenv  API_TOKEN  ${PW}`, `csv  API_TOKEN  ${PW}`]) same(line);
   });
 
   it('#define and SetEnv of ordinary settings stay', () => {
