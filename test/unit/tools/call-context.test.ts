@@ -109,7 +109,29 @@ describe('call context', () => {
     const ctx = callContext({ sessionKey: 'k', agentId: 'a', channel: 'test', subagentDepth: 0, isOwner: true, signal: new AbortController().signal, deadline: 5, workspaceTrusted: true }, 3, call);
     assert.equal(ctx.deadline, 3);
     assert.equal(ctx.signal, call.signal);
-    assert.deepEqual(Object.keys(ctx).sort(), ['agentId', 'channel', 'deadline', 'isOwner', 'onAbort', 'sessionKey', 'signal', 'subagentDepth', 'workspaceTrusted']);
+    // The caller's fields are carried; one it left out reads as undefined; the signal is an own field a spread copies.
+    assert.equal(ctx.sessionKey, 'k');
+    assert.equal(ctx.turnId, undefined);
+    assert.equal(typeof ctx.onAbort, 'function');
+    assert.equal({ ...ctx }.signal, call.signal);
+  });
+
+  it('a call context carries every ToolContext field of its caller but the signal and deadline, which are the call\'s', () => {
+    const caller: Required<ToolContext> = {
+      sessionKey: 'k', turnId: 't', agentId: 'a', channel: 'test', subagentDepth: 2, isOwner: false, provider: 'p', workspaceRoot: '/w',
+      signal: new AbortController().signal, onAbort: () => undefined, deadline: 99, offeredTools: new Set(['x']), requestAllow: ['x'],
+      profileOverride: 'full', workspaceTrusted: false, onProgress: () => undefined, imageInput: true,
+    };
+    const call = new CallAbort();
+    const ctx = callContext(caller, 7, call);
+    for (const key of Object.keys(caller) as (keyof ToolContext)[]) {
+      if (key === 'signal' || key === 'deadline' || key === 'onAbort') continue;
+      assert.equal(ctx[key], caller[key], key);
+    }
+    assert.equal(ctx.deadline, 7);
+    assert.notEqual(ctx.onAbort, caller.onAbort);
+    assert.equal(ctx.signal, call.signal);
+    assert.deepEqual(Object.keys(ctx).sort(), Object.keys(caller).sort());
   });
 });
 
