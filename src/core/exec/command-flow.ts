@@ -9,10 +9,14 @@ import { charAt, has, lastIndexOf, replace, slice, startsWith } from './command-
 
 const FETCHERS = /^(curl|wget|wget2|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|ftp|tftp|lftp|scp|sftp|rsync|ssh|gh|dig|nslookup)$/;
 
+/** Hoisted from isSource, which runs on every argv: a literal in its body was a new object per call. */
+const DECODERS = /^(base64|base32|basenc|uudecode|xxd|openssl|gpg|rev|gunzip|zcat|bzcat|xzcat|unxz|zstdcat|tr)$/;
+const DECODING_RUNTIMES = new Set(['python', 'python3', 'perl', 'ruby', 'node']);
+
 /** A segment that produces bytes from the network or decodes hidden bytes. */
 export function isSource(v: SegmentView): boolean {
   if (FETCHERS.test(v.name)) return true;
-  if (/^(base64|base32|basenc|uudecode|xxd|openssl|gpg|rev|gunzip|zcat|bzcat|xzcat|unxz|zstdcat|tr)$/.test(v.name)) {
+  if (DECODERS.test(v.name)) {
     if (v.name === 'xxd') return v.args.some((a) => /^-[a-z]*r/.test(a));
     if (v.name === 'openssl') return v.args.some((a) => /^(enc|base64|-d|-base64|-a)$/.test(a));
     if (v.name === 'base64' || v.name === 'base32' || v.name === 'basenc') return v.args.some((a) => /^(-[a-zA-Z]*d|--decode)$/.test(a));
@@ -20,7 +24,7 @@ export function isSource(v: SegmentView): boolean {
     return true;
   }
   const bn = baseName(v.name);
-  if (['python', 'python3', 'perl', 'ruby', 'node'].includes(bn) && v.args.some((a) => /b64decode|base64|decode\(|unpack|fromCharCode|Buffer\.from|urlopen|requests\.get|fetch\(/.test(a))) return true;
+  if (DECODING_RUNTIMES.has(bn) && v.args.some((a) => /b64decode|base64|decode\(|unpack|fromCharCode|Buffer\.from|urlopen|requests\.get|fetch\(/.test(a))) return true;
   return false;
 }
 

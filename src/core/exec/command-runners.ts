@@ -9,7 +9,7 @@
 import type { Word } from './command-types';
 import { skipOptions } from './command-wrapper-options';
 import type { WrapAction } from './command-wrappers';
-import { has, startsWith } from './command-strings';
+import { codeAt, has, startsWith } from './command-strings';
 
 interface RunnerSpec {
   /** The first operand must be one of these (`uv run`, `perf stat`); the command follows it. */
@@ -161,6 +161,8 @@ export function optionScripts(argv: Word[], name: string): WrapAction[] {
     const w = argv[i];
     const t = w.text;
     if (t === '--') break;
+    // LONG_OPTION needs a leading `-`: other words (most) are passed over without a match.
+    if (codeAt(t, 0) !== 0x2d) continue;
     const m = LONG_OPTION.exec(t);
     if (!m || NOT_SHELL.test(m[1]) || !SHELL_OPTION.test(m[1])) continue;
     // `-exec` of find, `-e` of interpreters and the like are the program's own grammar, unwrapped elsewhere.

@@ -13,7 +13,8 @@ import { readsFile, truncates } from './command-redirects';
 /** Each trait takes the next bit; T_ANY (below all of them) is made from the count, so a new trait is always inside it. */
 let bits = 0;
 const nextBit = (): number => {
-  if (bits >= 31) throw new Error('command-traits: more traits than bits in a small integer');
+  // 30 at most: T_ANY is (1 << bits) - 1, and 1 << 31 is negative.
+  if (bits >= 30) throw new Error('command-traits: more traits than bits in a small integer');
   return 1 << bits++;
 };
 

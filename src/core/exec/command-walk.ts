@@ -278,7 +278,7 @@ export class SegmentWalker {
       argv, assignments, redirects: joined(ctx.redirects, redirects), context: ctx.context, via: ctx.via,
       joinedBy, text, heredocs: all.length ? all.map((h) => h.body) : [],
     };
-    this.heredocInfo.set(seg, all);
+    if (all.length) this.heredocInfo.set(seg, all); // read back with `?? []`: most segments have none
     return seg;
   }
 

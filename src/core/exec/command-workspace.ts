@@ -85,19 +85,25 @@ export function packageRunnerRule(v: SegmentView, cwd: string | undefined, root:
   return [ask('package_install', `${v.name} fetches and runs ${f.pkg}, which is not a dependency of this workspace`)];
 }
 
-/** Answers of isLocalPackage, kept as long as the file lookups under them (STAT_TTL_MS). */
-const localAnswers = new Map<string, { at: number; local: boolean }>();
+/**
+ * Answers of isLocalPackage by folder, then package, kept as long as the file lookups under them
+ * (STAT_TTL_MS). Two look-ups of strings the judge already has, not one of a key joined from
+ * them: a joined key is a new string to flatten and hash on every call.
+ */
+const localAnswers = new Map<string, Map<string, { root: string; at: number; local: boolean }>>();
 
 /** `pkg` is installed in node_modules/.bin or a dependency in a package.json from `cwd` up to `root`. */
 function isLocalPackage(pkg: string, cwd: string, root: string): boolean {
   const now = Date.now();
-  const id = `${root}\0${cwd}\0${pkg}`;
-  const hit = localAnswers.get(id);
-  if (hit && now - hit.at < STAT_TTL_MS) return hit.local;
+  const hit = localAnswers.get(cwd)?.get(pkg);
+  if (hit && hit.root === root && now - hit.at < STAT_TTL_MS) return hit.local;
   const bin = pkg.split('/').pop() ?? pkg;
   const local = upTo(cwd, root).some((dir) => mtimeOf(path.join(dir, 'node_modules', '.bin', bin)) !== undefined || readCached(path.join(dir, 'package.json'), dependencies)?.has(pkg) === true);
   if (localAnswers.size > 1000) localAnswers.clear();
-  localAnswers.set(id, { at: now, local });
+  let byPackage = localAnswers.get(cwd);
+  if (!byPackage) localAnswers.set(cwd, (byPackage = new Map()));
+  if (byPackage.size > 1000) byPackage.clear();
+  byPackage.set(pkg, { root, at: now, local });
   return local;
 }
 
