@@ -4,8 +4,8 @@
 // @vscode/vsce) finding secrets in the same text — it only reports them, and knows far fewer formats.
 // Beside it, the naive approach (each rule as its own global regex replace pass over the text) and
 // the cold-start cost in fresh processes (load, construct, first scrub of a small text).
-// A text this long is scrubbed on two threads (src/core/guard/scrub-split.ts: the second part on a
-// worker) unless the last split showed the machine busy (then a few texts go on one thread:
+// A text this long is scrubbed on two threads (src/core/guard/scrub-split.ts: its chunks shared with
+// a worker thread) unless the last split showed the machine busy (then a few texts go on one thread:
 // splitCounts.paused): the figure is wall-clock, and the CPU time beside it (process CPU, both
 // threads) is what it costs; the same scrub on one thread is timed in the same rounds (oneThread*).
 // Needs the compiled output (`npm run bench` compiles first; alone: `npx tsc -p .` then run this).
@@ -87,8 +87,8 @@ for (let i = 0; i < 2; i++) {
   separate(text);
   if (secretlint) await secretlint.run(text);
 }
-// A long text is cut in two and its second part scrubbed on a worker thread, started by the first
-// long text; the timed rounds are taken once it is running (as in an extension that has scrubbed one).
+// A long text's chunks are shared with a worker thread, started by the first long text; the timed
+// rounds are taken once it is running (as in an extension that has scrubbed one).
 const twoThreads = await split.whenSplitReady();
 const countsBefore = { ...split.splitCounts };
 let out = '';

@@ -95,23 +95,21 @@ interface Helper {
   pending: number | undefined;
   /** When the worker was started, or the pending job posted (performance.now()). */
   since: number;
+  /** Texts it took part in; the first is not timed (its rules' code is compiled for the text's kind of string then). */
+  texts: number;
   /** The buffer the texts are handed over in, grown as longer texts come. */
   buffer: Buffer | undefined;
   idle: NodeJS.Timeout | undefined;
 }
 
 /**
- * node:worker_threads, loaded with the first long text: loading it costs about 1.4 ms, and the
- * scrubber is loaded on the start-up path, where most processes never see a long text.
+ * node:worker_threads and scrub-chunks.ts, loaded with the first long text: loading the first costs
+ * about 1.4 ms, and the scrubber is loaded on the start-up path, where most processes never see a
+ * long text. A literal path, so that esbuild bundles scrub-chunks.ts.
  */
 let threads: typeof import('node:worker_threads') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
 const workerThreads = (): typeof import('node:worker_threads') => (threads ??= require('node:worker_threads') as typeof import('node:worker_threads'));
-/**
- * scrub-chunks.ts, loaded with the first long text, like node:worker_threads: the scrubber is loaded
- * on the start-up path, where most processes never see a long text. A literal path, so that esbuild
- * bundles it.
- */
 let chunksModule: typeof import('./scrub-chunks') | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
 const chunks = (): typeof import('./scrub-chunks') => (chunksModule ??= require('./scrub-chunks') as typeof import('./scrub-chunks'));
@@ -119,7 +117,7 @@ const chunks = (): typeof import('./scrub-chunks') => (chunksModule ??= require(
 const receive = (port: MessagePort): { message: unknown } | undefined => workerThreads().receiveMessageOnPort(port);
 
 let helper: Helper | undefined;
-/** Set when no worker can run here (no script beside this module, or it failed): stay on one thread. */
+/** Set when no worker can run here (no script beside this module, it failed or hung): stay on one thread. */
 let disabled = false;
 let nextId = 1;
 /** The worker script (tests and benches point it at their own build). */
@@ -138,22 +136,30 @@ export function setSplitWorkerPath(p: string): string {
  * with a chunk's scan going on past its end to the end of the text (a match across the cut, also
  * counted as how the text went otherwise); with a chunk the worker claimed scanned here, its answer
  * late or never coming; on this one alone because the worker claimed no chunk; on this one alone
- * because the machine was found busy (splitBackoff).
+ * because the machine was found busy (splitBackoff). And workers ended as hung (splitPatience).
  */
 export const splitCounts = { split: 0, crossed: 0, late: 0, alone: 0, paused: 0, abandoned: 0 };
 
 /**
  * On a busy machine the two threads wait for cores, and a text split in two can take longer than
  * on one thread (measured here at load 5-7: 118-154 ms on two threads against 78-104 ms on one,
- * medians of 21 rounds of the 10 MB bench text). So the time per character of the last split text
- * is compared with that of the last long text scrubbed on this thread alone: when splitting was
- * not faster, the next `texts` long texts are scrubbed on this thread
- * alone, each measured, then a split is tried again. With no one-thread time yet, one long text is
- * scrubbed alone to get one. whenSplitReady ends a pause (tests and benches that want a split).
+ * medians of 21 rounds of the 10 MB bench text). So the time per character of split texts is
+ * compared with that of long texts scrubbed on this thread alone, the median of the last `kept` of
+ * each (one slow split, a moment's load, does not stop splitting): when splitting was not faster,
+ * the next `texts` long texts are scrubbed on this thread alone, each measured, then a split is
+ * tried again. With no one-thread time yet, one long text is scrubbed alone to get one.
+ * whenSplitReady ends a pause (tests and benches that want a split).
  */
-export const splitBackoff = { texts: 4 };
-/** Milliseconds per character of the last long text on two threads, and on this one alone (NaN: none yet). */
-const rates = { split: Number.NaN, one: Number.NaN };
+export const splitBackoff = { texts: 4, kept: 3 };
+/** Milliseconds per character of the last long texts on two threads, and on this one alone, latest last. */
+const rates: { split: number[]; one: number[] } = { split: [], one: [] };
+/** Notes a text's time per character in `kept` (rates.split or .one); whether splitting was not the faster. */
+function slower(kept: number[], since: number, chars: number): boolean {
+  kept.push((performance.now() - since) / chars);
+  kept.splice(0, kept.length - splitBackoff.kept);
+  const middle = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1] ?? Number.NaN;
+  return !(middle(rates.split) < middle(rates.one));
+}
 let paused = 0;
 
 /** Atomics.waitAsync (Node 16+), which this project's TypeScript library does not declare. */
@@ -228,16 +234,13 @@ function start(): void {
     disabled = true;
     return;
   }
-  const h: Helper = { worker, port: port1, signal: new Int32Array(shared), pending: undefined, since: performance.now(), idle: undefined, buffer: undefined };
+  const h: Helper = { worker, port: port1, signal: new Int32Array(shared), pending: undefined, since: performance.now(), texts: 0, idle: undefined, buffer: undefined };
   const gone = (): void => {
     if (helper === h) helper = undefined;
     clearTimeout(h.idle);
     h.port.close();
   };
-  worker.on('error', () => {
-    disabled = true;
-    gone();
-  });
+  worker.on('error', () => ((disabled = true), gone()));
   worker.on('exit', gone);
   worker.unref();
   port1.unref();
@@ -317,7 +320,7 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
     splitCounts.paused += 1;
     const t = performance.now();
     const out = runCombined(patterns, text, placeholder);
-    rates.one = (performance.now() - t) / text.length;
+    slower(rates.one, t, text.length);
     return out;
   }
   const h = readyHelper();
@@ -382,9 +385,8 @@ export function scrubSplit(patterns: readonly Combined[], text: string, placehol
   if (redone > 0) splitCounts.late += 1;
   else if (worker > 0) splitCounts.split += 1;
   else splitCounts.alone += 1;
-  if (redone > 0 || worker > 0) {
-    rates.split = (performance.now() - start) / text.length;
-    if (!(rates.split < rates.one)) paused = Number.isNaN(rates.one) ? Math.min(1, splitBackoff.texts) : splitBackoff.texts;
+  if ((redone > 0 || worker > 0) && h.texts++ > 0 && slower(rates.split, start, text.length)) {
+    paused = rates.one.length === 0 ? Math.min(1, splitBackoff.texts) : splitBackoff.texts;
   }
   return out;
 }
