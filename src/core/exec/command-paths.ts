@@ -178,6 +178,10 @@ function ownSettings(name: string, p: string): boolean {
 
 /** Programs that only look: listing, reading or finding in a folder outside the workspace changes nothing. */
 const LOOKERS = /^(cd|pushd|ls|ll|la|dir|exa|eza|tree|du|df|stat|file|which|type|realpath|readlink|dirname|basename|echo|printf|test|\[|\[\[|cat|bat|batcat|less|more|head|tail|grep|egrep|fgrep|rg|ag|ack|wc|diff|cmp|md5sum|sha1sum|sha256sum|mkdir|mktemp|touch|code|open|xdg-user-dir|git|jq|yq|man)$/;
+/** foreignPlace's patterns, hoisted (a regex literal in a loop is a new object each time). */
+const SAME_VALUE = /^(\w+)=\$\{?\1\}?$/;
+const PLACE_ARG = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/;
+const FILE_URL = /^(file:\/\/)(\/[^\s]*)$/;
 /** find only looks unless it runs, deletes or prints into files. */
 const FIND_ACTS = /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/;
 
@@ -193,8 +197,12 @@ function foreignPlace(v: SegmentView, ctx: PathContext, root: string): { p: stri
   for (const a of v.args) {
     // Every form below names a path with `/`, `~` or `$HOME`: most arguments have none of them.
     if (!has(a, '/') && !has(a, '~') && !has(a, '$')) continue;
-    if (/^(\w+)=\$\{?\1\}?$/.test(a)) continue; // `env -i HOME=$HOME`: the value the program would have had anyway
-    const m = /^(?:-[A-Za-z]{1,2}(?=[/~])|--?[\w-]+=|[\w.-]+=)?((?:\/|~|\$HOME|\$\{HOME\})[^\s]*)$/.exec(a) ?? /^(file:\/\/)(\/[^\s]*)$/.exec(a)?.slice(1);
+    // Each form below starts with `/`, `~`, `$` or `-`, holds a `=`, or is a file:// URL: a relative path (most) names no place.
+    const c0 = codeAt(a, 0);
+    const eq = has(a, '=');
+    if (c0 !== 0x2f && c0 !== 0x7e && c0 !== 0x24 && c0 !== 0x2d && !eq && !startsWith(a, 'file://')) continue;
+    if (eq && SAME_VALUE.test(a)) continue; // `env -i HOME=$HOME`: the value the program would have had anyway
+    const m = PLACE_ARG.exec(a) ?? FILE_URL.exec(a)?.slice(1);
     if (!m) continue;
     const p = m[1];
     if (/^\/(tmp|var\/tmp|dev\/shm)\/./.test(p)) return { p, kind: 'temp' };

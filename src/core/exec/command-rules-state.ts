@@ -122,6 +122,8 @@ function publicChannelsOnly(args: string[]): boolean {
 const SOURCE_KEYS = /^(registry|@[\w.-]+:registry|script-shell|shell|node-options|git|ignore-scripts|strict-ssl|ca|cafile|proxy|https-proxy|http-proxy|noproxy|globalconfig|userconfig|prefix|init-module|onload-script|unsafe-perm|npmRegistryServer|unsafeHttpWhitelist|enableStrictSsl|yarnPath|global\.index-url|global\.extra-index-url|global\.trusted-host|install\.index-url|install\.extra-index-url|index-url|extra-index-url|trusted-host|global\.cert|channels|channel_alias|default_channels|custom_channels|repositories\..*|sources|source|secure-http|disable-tls|ssl_verify|verify_ssl|sslverify|repo-url|url\..*)$/i;
 
 /** npm/pnpm/yarn/pip/conda/poetry/composer/gem config pointed at another source, the editor given an extension from a file or URL, npx of a URL. */
+const PACKAGE_FLAG = /^(-p|--package)$/;
+
 function repointRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const w = v.operands;
@@ -143,7 +145,15 @@ function repointRules(v: SegmentView): Finding[] {
   }
   // The package is the first operand (or `--package=`); a URL later on is the package's own argument (`npx playwright screenshot http://localhost:3000`).
   const runner = name === 'npx' || name === 'pnpx' || name === 'bunx' ? 0 : name === 'pnpm' && w[0] === 'dlx' || name === 'yarn' && w[0] === 'dlx' || name === 'npm' && /^(exec|x)$/.test(w[0] ?? '') ? 1 : -1;
-  const pkgs = runner < 0 ? [] : [...(w[runner] !== undefined ? [w[runner]] : []), ...args.flatMap((a, i) => /^(-p|--package)$/.test(before(args, i) ?? '') ? [a] : /^--package=/.test(a) ? [a.slice(10)] : [])];
+  // A loop rather than flatMap with a closure and two regex literals per argument: this runs on every npx argv.
+  const pkgs: string[] = [];
+  if (runner >= 0) {
+    if (w[runner] !== undefined) pkgs.push(w[runner]);
+    for (let i = 0; i < args.length; i++) {
+      if (PACKAGE_FLAG.test(before(args, i) ?? '')) pkgs.push(args[i]);
+      else if (startsWith(args[i], '--package=')) pkgs.push(args[i].slice(10));
+    }
+  }
   if (pkgs.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
     return [deny('code_injection', `${name} runs a package straight from a URL, a repository or a file`)];
   if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {

@@ -161,22 +161,31 @@ export async function contentFindings(v: SegmentView, shown: readonly string[], 
 }
 
 /** What a segment runs from the workspace: the file, and how its content is to be read. */
+/** runs()'s name tests, hoisted: it runs on every argv after a write, and a literal in it was a new object per call. */
+const BATCH = /\.(bat|cmd)$/i;
+const BATCH_RUNNERS = /^(cmd|call|start)$/;
+const SCRIPT_SHELLS = /^(sh|bash|dash|zsh|ksh|source|\.)$/;
+const MAKES = /^(make|gmake|remake)$/;
+const PACKAGE_RUNNERS = /^(npm|pnpm|yarn|bun)$/;
+
 function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] {
   const bn = baseName(v.name);
   const out: { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] = [];
   if (has(v.exe, '/')) out.push({ file: key(v.exe), as: 'shell' });
   // cmd runs a batch file named bare from the current folder (`x.bat`), and through `cmd /c`, `call` and `start`.
-  else if (/\.(bat|cmd)$/i.test(v.exe)) out.push({ file: key(v.exe), as: 'shell' });
-  if (/^(cmd|call|start)$/.test(v.name)) { const bat = v.args.find((a) => /\.(bat|cmd)$/i.test(a)); if (bat) out.push({ file: key(bat), as: 'shell' }); }
-  const first = parseOptions(v.args, { shortValue: 'oOcmWX' }).operands[0];
-  if (/^(sh|bash|dash|zsh|ksh|source|\.)$/.test(bn) && first) out.push({ file: key(first), as: 'shell' });
+  else if (BATCH.test(v.exe)) out.push({ file: key(v.exe), as: 'shell' });
+  if (BATCH_RUNNERS.test(v.name)) { const bat = v.args.find((a) => BATCH.test(a)); if (bat) out.push({ file: key(bat), as: 'shell' }); }
+  const shell = SCRIPT_SHELLS.test(bn);
+  // The first operand is read only by the three uses below; other programs (most) skip the option parse.
+  const first = shell || INTERPRETERS.has(bn) || v.name === 'cargo' ? parseOptions(v.args, { shortValue: 'oOcmWX' }).operands[0] : undefined;
+  if (shell && first) out.push({ file: key(first), as: 'shell' });
   else if (INTERPRETERS.has(bn) && first) out.push({ file: key(first), as: 'code', lang: bn.startsWith('python') || bn.startsWith('pypy') ? 'python' : bn === 'nodejs' || bn === 'deno' || bn === 'bun' ? 'node' : bn });
-  if (/^(make|gmake|remake)$/.test(v.name)) {
+  if (MAKES.test(v.name)) {
     const o = parseOptions(v.args, { shortValue: 'fCIjlow', longValue: ['file', 'makefile', 'directory'] });
     const files = [...(o.values.get('f') ?? []), ...(o.values.get('file') ?? []), ...(o.values.get('makefile') ?? [])];
     for (const f of files.length ? files : ['GNUmakefile', 'makefile', 'Makefile']) out.push({ file: key(f), as: 'make' });
   }
-  if (/^(npm|pnpm|yarn|bun)$/.test(v.name)) out.push({ file: 'package.json', as: 'package' });
+  if (PACKAGE_RUNNERS.test(v.name)) out.push({ file: 'package.json', as: 'package' });
   if (v.name === 'cmake') out.push({ file: 'CMakeLists.txt', as: 'opaque' });
   if (v.name === 'just') out.push({ file: 'justfile', as: 'make' }, { file: 'Justfile', as: 'make' });
   if (v.name === 'rake') out.push({ file: 'Rakefile', as: 'code', lang: 'ruby' });
