@@ -25,10 +25,14 @@ export interface Staged {
 
 const key = (p: string): string => path.posix.normalize(replace(p, /^\.\//, ''));
 
+/** Programs that change a file's mode, owner or times, never its content; echo and printf (fedBy). Hoisted: both run on every argv. */
+const KEEPS_CONTENT = /^(chmod|chown|chgrp|touch)$/;
+const PRINTERS = /^(echo|printf)$/;
+
 /** The files a segment writes (`written`: its writeTargets, which the judge works out once), with their content when the segment shows it. */
 export function stagedBy(v: SegmentView, written: readonly WriteTarget[]): Staged[] {
   // A mode, owner or time change leaves the content as it was.
-  if (/^(chmod|chown|chgrp|touch)$/.test(v.name)) return [];
+  if (KEEPS_CONTENT.test(v.name)) return [];
   // What a downloader saves (`aria2c -o x URL`, `axel -o x`, `http --download -o x`) is unseen content.
   const downloads = DOWNLOADERS.test(v.name);
   // Nothing written and nothing downloaded (nearly every argv): no staged file.
@@ -64,7 +68,7 @@ export function fedBy(v: SegmentView): string | undefined {
     const input = v.seg.redirects.find((r) => r.op === '<<<')?.target.text ?? v.seg.heredocs[0];
     return input === undefined ? undefined : xargsRuns(v, input) ?? input;
   }
-  if (v.seg.context !== 'process-substitution' && !v.pipedTo || !/^(echo|printf)$/.test(v.name)) return undefined;
+  if (v.seg.context !== 'process-substitution' && !v.pipedTo || !PRINTERS.test(v.name)) return undefined;
   return v.name === 'printf' ? printfFormat(v.args) : v.args.filter((a, i) => !(i === 0 && /^-[neE]+$/.test(a))).join(' ');
 }
 
