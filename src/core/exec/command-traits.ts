@@ -102,7 +102,7 @@ function argTraits(a: string): number {
   // One table look-up a character (none of the characters looked for is past ASCII).
   let seen = 0;
   for (let i = 0; i < a.length; i++) {
-    const c = codeAt(a, i);
+    const c = CHAR_CODE_AT.call(a, i);
     seen |= c < 128 ? CHAR_CLASS[c] : C_HIGH;
   }
   if (seen & C_HIGH) t |= T_NON_ASCII;
@@ -120,6 +120,8 @@ function argTraits(a: string): number {
   return t;
 }
 
+/** String.prototype.charCodeAt called directly (see command-strings.ts): the loop above reads every character of every argument, and a call through codeAt for each measured slower. */
+const CHAR_CODE_AT = String.prototype.charCodeAt;
 const C_SLASH = 1;
 const C_PLACE = 2;
 const C_BRACKET = 4;
