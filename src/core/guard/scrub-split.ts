@@ -95,7 +95,7 @@ interface Helper {
   pending: number | undefined;
   /** When the worker was started, or the pending job posted (performance.now()). */
   since: number;
-  /** Texts it took part in; the first is not timed (its rules' code is compiled for the text's kind of string then). */
+  /** Texts it took part in; the first is not timed (slower: the chunk walk's code is not yet optimized). */
   texts: number;
   /** The buffer the texts are handed over in, grown as longer texts come. */
   buffer: Buffer | undefined;
