@@ -37,7 +37,11 @@ function textOf(job: SplitJob): string {
 const EMPTY = /(?:)/;
 function releaseText(): void {
   EMPTY.exec('');
-  vm.measureMemory({ execution: 'eager' }).catch(() => undefined);
+  try {
+    vm.measureMemory({ execution: 'eager' }).catch(() => undefined);
+  } catch {
+    // Not offered here (an embedder's Node may leave it out): the string is freed later, at V8's own pace.
+  }
 }
 
 function scrubberFor(placeholder: string, values: readonly string[]): Scrubber {
