@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isEverydayEditor } from './command-env';
 import { analyzeSed } from './command-sed';
 import { hasFlag, parseOptions, valuesOf } from './command-options';
+import { gitConfigCall } from './command-git-config';
 import { GIT_COMMAND_SETTING } from './command-wrapper-options';
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, baseName, deny, INTERPRETERS, isPathLike, SHELLS, type Finding, type SegmentView } from './command-view';
@@ -193,17 +194,13 @@ function gitRule(args: string[]): Finding[] {
   if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
   if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some(runsOther)) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
   if (sub === 'config') {
-    const key = rest.find((a) => !a.startsWith('-'));
-    const setting = rest.filter((a) => !a.startsWith('-')).length >= 2 || rest.some((a) => /^--(add|replace-all|edit|unset)/.test(a)) || rest[0] === 'set';
-    const name = rest[0] === 'set' ? rest.find((a, i) => i > 0 && !a.startsWith('-')) : key;
-    const unset = rest.some((a) => /^--unset(-all)?$/.test(a)) || rest[0] === 'unset';
-    const value = rest.filter((a) => !a.startsWith('-') && a !== 'set')[1] ?? '';
+    const { sets: setting, unsets: unset, key: name, value, long } = gitConfigCall(rest);
     // Hooks kept in the repository (`.husky`, `.githooks`): the files are the workspace's own, read like any other.
     const ownHooks = /^core\.hookspath$/i.test(name ?? '') && /^(\.\/)?[\w.-]+(\/[\w.-]+)*\/?$/.test(value) && !value.split('/').includes('..')
       || /^(core|sequence)\.editor$/i.test(name ?? '') && isEverydayEditor(value); // `code --wait` is the editor a person uses
     if (unset) { /* taking a setting away runs nothing */ }
     else if (setting && name && GIT_DANGER_CONFIG.test(name) && !ownHooks) f.push(deny('persistence', `git config ${name} makes git run a program later`));
-    else if (setting && rest.some((a) => /^--(global|system)$/.test(a))) f.push(ask('write', 'git config --global changes settings outside the workspace'));
+    else if (setting && long.some((l) => l === 'global' || l === 'system')) f.push(ask('write', 'git config --global changes settings outside the workspace'));
   }
   if (sub === 'daemon' || sub === 'instaweb') f.push(deny('network_recon', `git ${sub} serves the repository to the network`));
   return f;

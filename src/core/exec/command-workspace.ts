@@ -1,12 +1,12 @@
 // Rules that compare a command with the workspace it runs in: a package runner (`npx`, `npm exec`,
 // `pnpm dlx`, `yarn dlx`, `bunx`) fetching something that is neither a dependency in the nearest
-// package.json nor installed in node_modules/.bin asks; a push to a URL the repository has no remote
-// for is exfiltration, and to a remote name it does not have asks. The files are read straight from
-// the workspace folder (the path guard hides .git from the tools), cached by modification time.
+// package.json nor installed in node_modules/.bin asks (git's remotes: command-git-remotes.ts). The
+// files are read straight from the workspace folder (the path guard hides .git from the tools),
+// cached by modification time.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseOptions } from './command-options';
-import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { ask, type Finding, type SegmentView } from './command-view';
 
 const cache = new Map<string, { mtimeMs: number; value: unknown }>();
 /** A file's modification time (undefined: missing), looked up at most once a second per path: the judge runs often, the workspace changes rarely. */
@@ -24,7 +24,8 @@ function mtimeOf(file: string): number | undefined {
   return mtimeMs;
 }
 
-function readCached<T>(file: string, parse: (text: string) => T): T | undefined {
+/** `file` parsed, again only when its modification time changed; undefined when missing or unparsable. */
+export function readCached<T>(file: string, parse: (text: string) => T): T | undefined {
   const mtimeMs = mtimeOf(file);
   if (mtimeMs === undefined) return undefined;
   const st = { mtimeMs };
@@ -37,7 +38,7 @@ function readCached<T>(file: string, parse: (text: string) => T): T | undefined 
 }
 
 /** Folders from `cwd` up to and including `root` (never above it). */
-function upTo(cwd: string, root: string): string[] {
+export function upTo(cwd: string, root: string): string[] {
   const out: string[] = [];
   let d = cwd;
   for (;;) {
@@ -105,53 +106,4 @@ function isLocalPackage(pkg: string, cwd: string, root: string): boolean {
   if (byPackage.size > 1000) byPackage.clear();
   byPackage.set(pkg, { root, at: now, local });
   return local;
-}
-
-/** Remote names and URLs in .git/config (url and pushurl). */
-function remotes(text: string): { names: Set<string>; urls: Set<string> } {
-  const names = new Set<string>();
-  const urls = new Set<string>();
-  let current: string | undefined;
-  for (const line of text.split('\n')) {
-    const section = /^\s*\[\s*remote\s+"([^"]+)"\s*\]/.exec(line);
-    if (section) { current = section[1]; names.add(current); continue; }
-    if (/^\s*\[/.test(line)) { current = undefined; continue; }
-    const url = /^\s*(?:url|pushurl)\s*=\s*(.+?)\s*$/.exec(line);
-    if (current && url) urls.add(normalUrl(url[1]));
-  }
-  return { names, urls };
-}
-
-function normalUrl(u: string): string {
-  return u.replace(/\.git\/?$/, '').replace(/^(https?|ssh|git):\/\/([^@/]*@)?/, '').replace(/^[^@/]+@([^:]+):/, '$1/').replace(/:\d+\//, '/').toLowerCase();
-}
-
-function isUrl(s: string): boolean {
-  return /^[a-z][\w+.-]*:\/\//i.test(s) || /^[\w.-]+@[\w.-]+:/.test(s) || /^(\/|\.\.?\/|~)/.test(s);
-}
-
-export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string): Finding[] {
-  // The subcommand is one of the arguments: without `push` or `remote` among them there is nothing to parse.
-  if (v.name !== 'git' || !v.args.includes('push') && !v.args.includes('remote')) return [];
-  const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
-  const sub = o.operands[0];
-  if (sub !== 'push' && sub !== 'remote') return [];
-  const ro = parseOptions(o.operands.slice(1), { shortValue: 'o', longValue: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'recurse-submodules', 'force-with-lease'] });
-  const known = (() => {
-    for (const dir of upTo(cwd ?? root, root)) {
-      const r = readCached(path.join(dir, '.git', 'config'), remotes);
-      if (r) return r;
-    }
-    return { names: new Set<string>(), urls: new Set<string>() };
-  })();
-  if (sub === 'remote') {
-    const [verb, , url] = ro.operands;
-    if ((verb === 'add' || verb === 'set-url') && url && !known.urls.has(normalUrl(url))) return [ask('data_exfiltration', `git remote ${verb} points the repository at ${url}, which it does not have as a remote`)];
-    return [];
-  }
-  const target = [...(ro.values.get('repo') ?? []), ...ro.operands.slice(0, 1)][0];
-  if (!target) return [];
-  if (isUrl(target)) return known.urls.has(normalUrl(target)) ? [] : [deny('data_exfiltration', `git push to ${target}, a URL this repository has no remote for`)];
-  if (!known.names.has(target)) return [ask('data_exfiltration', `git push to ${target}, a remote this repository does not have`)];
-  return [];
 }

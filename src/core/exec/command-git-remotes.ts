@@ -1,0 +1,139 @@
+// Where git sends the repository, against the remotes it already has (.git/config, read through
+// command-workspace's cache). A push, send-pack or http-push to a URL none of its remotes has is
+// exfiltration (deny); to a remote name it does not have, a question. Giving a remote a URL the
+// repository does not have is the same re-pointing whichever door it goes through — `git remote
+// add/set-url` (`--push`, `--add` too), `git config remote.X.url|pushurl` in either syntax, `git
+// clone -c`, a rewrite (`url.X.pushInsteadOf`), a branch or the push default named after a URL —
+// and asks, since every later plain `git push` goes there. A setting given for one run (`git -c`,
+// `--config-env`) to a command that sends is where that command sends: judged as a push to it.
+import path from 'node:path';
+import { gitConfigCall } from './command-git-config';
+import { parseOptions, valuesOf } from './command-options';
+import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { readCached, upTo } from './command-workspace';
+
+interface Remotes { names: Set<string>; urls: Set<string> }
+
+/** Remote names and URLs in .git/config (url and pushurl). */
+function remotes(text: string): Remotes {
+  const names = new Set<string>();
+  const urls = new Set<string>();
+  let current: string | undefined;
+  for (const line of text.split('\n')) {
+    const section = /^\s*\[\s*remote\s+"([^"]+)"\s*\]/.exec(line);
+    if (section) { current = section[1]; names.add(current); continue; }
+    if (/^\s*\[/.test(line)) { current = undefined; continue; }
+    const url = /^\s*(?:url|pushurl)\s*=\s*(.+?)\s*$/.exec(line);
+    if (current && url) urls.add(normalUrl(url[1]));
+  }
+  return { names, urls };
+}
+
+function knownRemotes(cwd: string | undefined, root: string): Remotes {
+  for (const dir of upTo(cwd ?? root, root)) {
+    const r = readCached(path.join(dir, '.git', 'config'), remotes);
+    if (r) return r;
+  }
+  return { names: new Set<string>(), urls: new Set<string>() };
+}
+
+function normalUrl(u: string): string {
+  return u.replace(/\.git\/?$/, '').replace(/^(https?|ssh|git):\/\/([^@/]*@)?/, '').replace(/^[^@/]+@([^:]+):/, '$1/').replace(/:\d+\//, '/').toLowerCase();
+}
+
+function isUrl(s: string): boolean {
+  return /^[a-z][\w+.-]*:\/\//i.test(s) || /^[\w.-]+@[\w.-]+:/.test(s) || /^(\/|\.\.?\/|~)/.test(s);
+}
+
+/** Subcommands that send objects to the destination they are given or pick. */
+const SENDS = /^(push|send-pack|http-push)$/;
+/** An argument that makes the argv worth parsing: a subcommand read below, or a setting that decides where git connects. */
+const CONCERNS = /^(push|remote|send-pack|http-push|config|clone)$|remote\.|branch\.|insteadof/i;
+/** Settings whose value is a URL. */
+const URL_KEY = /^remote\..+\.(url|pushurl)$/i;
+/** Settings whose value names the remote a push picks; git takes a name no remote has as a URL or a path. */
+const NAME_KEY = /^(remote\.pushdefault|branch\..+\.(remote|pushremote))$/i;
+/** Rewrites: the URL is in the key (`url.<base>.pushInsteadOf`), every URL starting with the value goes there. */
+const REWRITE_KEY = /^url\.(.+)\.(pushinsteadof|insteadof)$/i;
+
+type Place = 'own' | 'unknown name' | 'unknown URL';
+
+/** Where a push to `target` (a remote name, a URL or a path) goes, against the repository's remotes. */
+function placeOf(target: string, known: Remotes): Place {
+  if (isUrl(target)) return known.urls.has(normalUrl(target)) ? 'own' : 'unknown URL';
+  return known.names.has(target) ? 'own' : 'unknown name';
+}
+
+/**
+ * Where setting `key` to `value` points git, when the key is one that does and the place is not the
+ * repository's own; undefined otherwise. `value` undefined: taken from the environment (`--config-env`), unseen.
+ */
+function repointed(key: string, value: string | undefined, known: Remotes): { to: string; place: Place } | undefined {
+  const rewrite = REWRITE_KEY.exec(key);
+  const byUrl = rewrite !== null || URL_KEY.test(key);
+  if (!byUrl && !NAME_KEY.test(key)) return undefined;
+  const to = rewrite ? rewrite[1] : value;
+  if (to === undefined) return { to: 'a URL in an environment variable', place: 'unknown URL' };
+  const place: Place = byUrl ? (known.urls.has(normalUrl(to)) ? 'own' : 'unknown URL') : to === '.' ? 'own' : placeOf(to, known);
+  return place === 'own' ? undefined : { to, place };
+}
+
+/** `git -c key=value` / `--config-env key=VAR` for this run: what each re-points, as findings for subcommand `sub`. */
+function forThisRun(values: ReadonlyMap<string, string[]>, sub: string, known: Remotes): Finding[] {
+  const f: Finding[] = [];
+  for (const [option, settings] of values) {
+    const unseen = option === 'config-env';
+    if (!unseen && option !== 'c' && option !== 'config') continue;
+    for (const s of settings) {
+      const eq = s.indexOf('=');
+      const r = repointed(eq < 0 ? s : s.slice(0, eq), unseen || eq < 0 ? undefined : s.slice(eq + 1), known);
+      if (!r) continue;
+      const what = `git ${sub} with ${eq < 0 ? s : s.slice(0, eq)} set to ${r.to} for this run`;
+      if (!SENDS.test(sub)) f.push(ask('data_exfiltration', `${what}: a remote pointed where the repository has no remote, for a command (or what it runs) that may push`));
+      else f.push(r.place === 'unknown URL' ? deny('data_exfiltration', `${what} sends to a URL this repository has no remote for`) : ask('data_exfiltration', `${what} sends to ${r.to}, a remote this repository does not have`));
+    }
+  }
+  return f;
+}
+
+const pointsAt = (how: string, to: string): Finding => ask('data_exfiltration', `${how} points the repository at ${to}, which it does not have as a remote`);
+
+export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string): Finding[] {
+  // Most git commands (`git status`, `git log`) hold none of these words: nothing to parse then.
+  if (v.name !== 'git' || !v.args.some((a) => CONCERNS.test(a))) return [];
+  const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
+  const sub = o.operands[0] ?? '';
+  const rest = o.operands.slice(1);
+  const known = knownRemotes(cwd, root);
+  const f = forThisRun(o.values, sub, known);
+  if (sub === 'remote') {
+    const ro = parseOptions(rest, { shortValue: 'tm', longValue: ['track', 'master'] });
+    const [verb, , url] = ro.operands;
+    if ((verb === 'add' || verb === 'set-url' && !ro.long.includes('delete')) && url && !known.urls.has(normalUrl(url))) f.push(pointsAt(`git remote ${verb}`, url));
+  } else if (sub === 'config') {
+    const c = gitConfigCall(rest);
+    const r = c.sets && c.key ? repointed(c.key, c.value, known) : undefined;
+    if (r) f.push(pointsAt(`git config ${c.key}`, r.to));
+  } else if (sub === 'clone') {
+    // Settings written into the new repository's config; its own source is one of its remotes.
+    const co = parseOptions(rest, { shortValue: 'cobuj', longValue: ['config', 'origin', 'branch', 'upload-pack', 'template', 'reference', 'depth', 'jobs', 'separate-git-dir', 'shallow-since', 'shallow-exclude', 'filter', 'server-option', 'ref-format', 'bundle-uri', 'reference-if-able'] });
+    const withSource = { names: known.names, urls: new Set([...known.urls, ...co.operands.slice(0, 1).map(normalUrl)]) };
+    for (const s of valuesOf(co, ['config'], 'c')) {
+      const eq = s.indexOf('=');
+      const r = eq < 0 ? undefined : repointed(s.slice(0, eq), s.slice(eq + 1), withSource);
+      if (r) f.push(pointsAt(`git clone -c ${s.slice(0, eq)}`, r.to));
+    }
+  } else if (sub === 'push') {
+    const ro = parseOptions(rest, { shortValue: 'o', longValue: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'recurse-submodules', 'force-with-lease'] });
+    const target = [...(ro.values.get('repo') ?? []), ...ro.operands.slice(0, 1)][0];
+    const place = target === undefined ? 'own' : placeOf(target, known);
+    if (place === 'unknown URL') f.push(deny('data_exfiltration', `git push to ${target}, a URL this repository has no remote for`));
+    if (place === 'unknown name') f.push(ask('data_exfiltration', `git push to ${target}, a remote this repository does not have`));
+  } else if (sub === 'send-pack' || sub === 'http-push') {
+    // Their destination is always a URL or a path, never a remote's name.
+    const so = parseOptions(rest, { longValue: ['receive-pack', 'exec', 'remote', 'push-option', 'signed', 'force-with-lease'] });
+    const dest = so.operands[0];
+    if (dest !== undefined && !known.urls.has(normalUrl(dest))) f.push(deny('data_exfiltration', `git ${sub} to ${dest}, a URL this repository has no remote for`));
+  }
+  return f;
+}
