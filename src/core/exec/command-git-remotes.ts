@@ -6,6 +6,7 @@
 // clone -c`, a rewrite (`url.X.pushInsteadOf`), a branch or the push default named after a URL —
 // and asks, since every later plain `git push` goes there. A setting given for one run (`git -c`,
 // `--config-env`) to a command that sends is where that command sends: judged as a push to it.
+// Git LFS's own endpoints (`lfs.url`, `remote.X.lfsurl`) and `git lfs push` are read the same way.
 import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
 import { parseOptions, valuesOf } from './command-options';
@@ -45,12 +46,12 @@ function isUrl(s: string): boolean {
   return /^[a-z][\w+.-]*:\/\//i.test(s) || /^[\w.-]+@[\w.-]+:/.test(s) || /^(\/|\.\.?\/|~)/.test(s);
 }
 
-/** Subcommands that send objects to the destination they are given or pick. */
-const SENDS = /^(push|send-pack|http-push)$/;
+/** Subcommands that send objects to the destination they are given or pick (`git lfs push` included). */
+const SENDS = /^(push|send-pack|http-push|lfs push)$/;
 /** An argument that makes the argv worth parsing: a subcommand read below, or a setting that decides where git connects. */
-const CONCERNS = /^(push|remote|send-pack|http-push|config|clone)$|remote\.|branch\.|insteadof/i;
-/** Settings whose value is a URL. */
-const URL_KEY = /^remote\..+\.(url|pushurl)$/i;
+const CONCERNS = /^(push|remote|send-pack|http-push|config|clone|lfs)$|remote\.|branch\.|insteadof|lfs\./i;
+/** Settings whose value is a URL: a remote's, or where Git LFS sends the large files. */
+const URL_KEY = /^(remote\..+\.(url|pushurl|lfsurl|lfspushurl)|lfs\.(url|pushurl))$/i;
 /** Settings whose value names the remote a push picks; git takes a name no remote has as a URL or a path. */
 const NAME_KEY = /^(remote\.pushdefault|branch\..+\.(remote|pushremote))$/i;
 /** Rewrites: the URL is in the key (`url.<base>.pushInsteadOf`), every URL starting with the value goes there. */
@@ -102,8 +103,9 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
   // Most git commands (`git status`, `git log`) hold none of these words: nothing to parse then.
   if (v.name !== 'git' || !v.args.some((a) => CONCERNS.test(a))) return [];
   const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
-  const sub = o.operands[0] ?? '';
-  const rest = o.operands.slice(1);
+  const lfsPush = o.operands[0] === 'lfs' && o.operands[1] === 'push';
+  const sub = lfsPush ? 'lfs push' : o.operands[0] ?? '';
+  const rest = o.operands.slice(lfsPush ? 2 : 1);
   const known = knownRemotes(cwd, root);
   const f = forThisRun(o.values, sub, known);
   if (sub === 'remote') {
@@ -123,12 +125,12 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
       const r = eq < 0 ? undefined : repointed(s.slice(0, eq), s.slice(eq + 1), withSource);
       if (r) f.push(pointsAt(`git clone -c ${s.slice(0, eq)}`, r.to));
     }
-  } else if (sub === 'push') {
+  } else if (sub === 'push' || sub === 'lfs push') {
     const ro = parseOptions(rest, { shortValue: 'o', longValue: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'recurse-submodules', 'force-with-lease'] });
     const target = [...(ro.values.get('repo') ?? []), ...ro.operands.slice(0, 1)][0];
     const place = target === undefined ? 'own' : placeOf(target, known);
-    if (place === 'unknown URL') f.push(deny('data_exfiltration', `git push to ${target}, a URL this repository has no remote for`));
-    if (place === 'unknown name') f.push(ask('data_exfiltration', `git push to ${target}, a remote this repository does not have`));
+    if (place === 'unknown URL') f.push(deny('data_exfiltration', `git ${sub} to ${target}, a URL this repository has no remote for`));
+    if (place === 'unknown name') f.push(ask('data_exfiltration', `git ${sub} to ${target}, a remote this repository does not have`));
   } else if (sub === 'send-pack' || sub === 'http-push') {
     // Their destination is always a URL or a path, never a remote's name.
     const so = parseOptions(rest, { longValue: ['receive-pack', 'exec', 'remote', 'push-option', 'signed', 'force-with-lease'] });
