@@ -3,10 +3,11 @@
 // exfiltration (deny); to a remote name it does not have, a question. Giving a remote a URL the
 // repository does not have is the same re-pointing whichever door it goes through — `git remote
 // add/set-url` (`--push`, `--add` too), `git config remote.X.url|pushurl` in either syntax, `git
-// clone -c`, a rewrite (`url.X.pushInsteadOf`), a branch or the push default named after a URL —
-// and asks, since every later plain `git push` goes there. A setting given for one run (`git -c`,
-// `--config-env`) to a command that sends is where that command sends: judged as a push to it.
-// Git LFS's own endpoints (`lfs.url`, `remote.X.lfsurl`) and `git lfs push` are read the same way.
+// clone -c`, `git submodule set-url`, a rewrite (`url.X.pushInsteadOf`), a branch or the push
+// default named after a URL — and asks, since every later plain `git push` goes there. A setting
+// given for one run (`git -c`, `--config-env`) to a command that sends is where that command sends:
+// judged as a push to it. Git LFS's endpoints (`lfs.url`, `remote.X.lfsurl`) and `git lfs push` are
+// read the same way.
 import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
 import { parseOptions, valuesOf } from './command-options';
@@ -49,7 +50,7 @@ function isUrl(s: string): boolean {
 /** Subcommands that send objects to the destination they are given or pick (`git lfs push` included). */
 const SENDS = /^(push|send-pack|http-push|lfs push)$/;
 /** An argument that makes the argv worth parsing: a subcommand read below, or a setting that decides where git connects. */
-const CONCERNS = /^(push|remote|send-pack|http-push|config|clone|lfs)$|remote\.|branch\.|insteadof|lfs\./i;
+const CONCERNS = /^(push|remote|send-pack|http-push|config|clone|lfs|submodule)$|remote\.|branch\.|insteadof|lfs\./i;
 /** Settings whose value is a URL: a remote's, or where Git LFS sends the large files. */
 const URL_KEY = /^(remote\..+\.(url|pushurl|lfsurl|lfspushurl)|lfs\.(url|pushurl))$/i;
 /** Settings whose value names the remote a push picks; git takes a name no remote has as a URL or a path. */
@@ -112,6 +113,10 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
     const ro = parseOptions(rest, { shortValue: 'tm', longValue: ['track', 'master'] });
     const [verb, , url] = ro.operands;
     if ((verb === 'add' || verb === 'set-url' && !ro.long.includes('delete')) && url && !known.urls.has(normalUrl(url))) f.push(pointsAt(`git remote ${verb}`, url));
+  } else if (sub === 'submodule' && rest[0] === 'set-url') {
+    // The submodule's remote: a push from inside it goes there.
+    const url = parseOptions(rest.slice(1)).operands[1];
+    if (url && !known.urls.has(normalUrl(url))) f.push(pointsAt('git submodule set-url', url));
   } else if (sub === 'config') {
     const c = gitConfigCall(rest);
     const r = c.sets && c.key ? repointed(c.key, c.value, known) : undefined;
