@@ -12,6 +12,7 @@ import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
 import { parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
+import { startsWith } from './command-strings';
 import { readCached, upTo } from './command-workspace';
 
 interface Remotes { names: Set<string>; urls: Set<string> }
@@ -49,8 +50,16 @@ function isUrl(s: string): boolean {
 
 /** Subcommands that send objects to the destination they are given or pick (`git lfs push` included). */
 const SENDS = /^(push|send-pack|http-push|lfs push)$/;
-/** An argument that makes the argv worth parsing: a subcommand read below, or a setting that decides where git connects. */
-const CONCERNS = /^(push|remote|send-pack|http-push|config|clone|lfs|submodule)$|remote\.|branch\.|insteadof|lfs\./i;
+/**
+ * Arguments that make the argv worth parsing: a subcommand read below, or the option of a setting for
+ * one run (git takes `-c` only as a word of its own; `--config-env`). A set and a prefix test rather than a
+ * regex over every argument: this runs on every git command (`git status` in the judge's bench).
+ */
+const CONCERNS: ReadonlySet<string> = new Set(['push', 'remote', 'send-pack', 'http-push', 'config', 'clone', 'lfs', 'submodule', '-c']);
+const concerns = (args: readonly string[]): boolean => {
+  for (let i = 0; i < args.length; i++) if (CONCERNS.has(args[i]) || startsWith(args[i], '--config')) return true;
+  return false;
+};
 /** Settings whose value is a URL: a remote's, or where Git LFS sends the large files. */
 const URL_KEY = /^(remote\..+\.(url|pushurl|lfsurl|lfspushurl)|lfs\.(url|pushurl))$/i;
 /** Settings whose value names the remote a push picks; git takes a name no remote has as a URL or a path. */
@@ -102,7 +111,7 @@ const pointsAt = (how: string, to: string): Finding => ask('data_exfiltration', 
 
 export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string): Finding[] {
   // Most git commands (`git status`, `git log`) hold none of these words: nothing to parse then.
-  if (v.name !== 'git' || !v.args.some((a) => CONCERNS.test(a))) return [];
+  if (v.name !== 'git' || !concerns(v.args)) return [];
   const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
   const lfsPush = o.operands[0] === 'lfs' && o.operands[1] === 'push';
   const sub = lfsPush ? 'lfs push' : o.operands[0] ?? '';
