@@ -141,7 +141,7 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
     }
   } else if (sub === 'push' || sub === 'lfs push') {
     const ro = parseOptions(rest, { shortValue: 'o', longValue: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'recurse-submodules', 'force-with-lease'] });
-    const target = [...(ro.values.get('repo') ?? []), ...ro.operands.slice(0, 1)][0];
+    const target = [...valuesOf(ro, ['repo']), ...ro.operands.slice(0, 1)][0];
     const place = target === undefined ? 'own' : placeOf(target, known);
     if (place === 'unknown URL') f.push(deny('data_exfiltration', `git ${sub} to ${target}, a URL this repository has no remote for`));
     if (place === 'unknown name') f.push(ask('data_exfiltration', `git ${sub} to ${target}, a remote this repository does not have`));

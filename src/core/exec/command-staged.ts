@@ -4,7 +4,7 @@
 // commands, a Python/Node/Perl/Ruby file as code. When what was written cannot be seen (copied,
 // downloaded, edited in place, built at run time), running it asks.
 import path from 'node:path';
-import { parseOptions } from './command-options';
+import { parseOptions, valuesOf } from './command-options';
 import { outputOptionTargets } from './command-paths';
 import { grantInText } from './command-rules-grants';
 import { DESTRUCTIVE_SQL } from './command-rules-remote';
@@ -164,7 +164,6 @@ export async function contentFindings(v: SegmentView, shown: readonly string[], 
   return f;
 }
 
-/** What a segment runs from the workspace: the file, and how its content is to be read. */
 /** runs()'s name tests, hoisted: it runs on every argv after a write, and a literal in it was a new object per call. */
 const BATCH = /\.(bat|cmd)$/i;
 const BATCH_RUNNERS = /^(cmd|call|start)$/;
@@ -172,6 +171,7 @@ const SCRIPT_SHELLS = /^(sh|bash|dash|zsh|ksh|source|\.)$/;
 const MAKES = /^(make|gmake|remake)$/;
 const PACKAGE_RUNNERS = /^(npm|pnpm|yarn|bun)$/;
 
+/** What a segment runs from the workspace: the file, and how its content is to be read. */
 function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] {
   const bn = baseName(v.name);
   const out: { file: string; as: 'shell' | 'code' | 'make' | 'package' | 'opaque'; lang?: string }[] = [];
@@ -186,7 +186,7 @@ function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | '
   else if (INTERPRETERS.has(bn) && first) out.push({ file: key(first), as: 'code', lang: bn.startsWith('python') || bn.startsWith('pypy') ? 'python' : bn === 'nodejs' || bn === 'deno' || bn === 'bun' ? 'node' : bn });
   if (MAKES.test(v.name)) {
     const o = parseOptions(v.args, { shortValue: 'fCIjlow', longValue: ['file', 'makefile', 'directory'] });
-    const files = [...(o.values.get('f') ?? []), ...(o.values.get('file') ?? []), ...(o.values.get('makefile') ?? [])];
+    const files = valuesOf(o, ['file', 'makefile'], 'f');
     for (const f of files.length ? files : ['GNUmakefile', 'makefile', 'Makefile']) out.push({ file: key(f), as: 'make' });
   }
   if (PACKAGE_RUNNERS.test(v.name)) out.push({ file: 'package.json', as: 'package' });

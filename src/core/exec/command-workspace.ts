@@ -5,7 +5,7 @@
 // cached by modification time.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseOptions } from './command-options';
+import { parseOptions, valuesOf } from './command-options';
 import { ask, type Finding, type SegmentView } from './command-view';
 
 const cache = new Map<string, { mtimeMs: number; value: unknown }>();
@@ -72,8 +72,10 @@ function fetched(v: SegmentView): { pkg: string; alwaysFetches: boolean } | unde
   else if ((name === 'pnpm' || name === 'yarn') && args.find((a) => !a.startsWith('-')) === 'dlx') { rest = args.slice(args.indexOf('dlx') + 1); always = true; }
   if (!rest) return undefined;
   const o = parseOptions(rest, { shortValue: 'pc', longValue: ['package', 'call', 'cache', 'registry', 'userconfig'], posixOrder: true });
-  if ((o.values.get('c') ?? o.values.get('call')) && !(o.values.get('p') ?? o.values.get('package'))) return undefined;
-  const pkg = (o.values.get('p') ?? o.values.get('package') ?? [])[0] ?? o.operands[0];
+  // npm takes any unambiguous beginning of an option (`--pack=x`), as valuesOf does.
+  const packages = valuesOf(o, ['package'], 'p');
+  if (valuesOf(o, ['call'], 'c').length && !packages.length) return undefined;
+  const pkg = packages[0] ?? o.operands[0];
   if (!pkg) return undefined;
   return { pkg: pkg.replace(/(?<=.)@[^/]*$/, ''), alwaysFetches: always };
 }

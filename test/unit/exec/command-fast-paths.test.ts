@@ -138,6 +138,24 @@ describe('exec judge fast paths: argument forms passed over without their patter
       fs.rmSync(empty, { recursive: true, force: true });
     }
   });
+
+  it('npx: a package named by a beginning of --package (npm takes it) is the package fetched, not the local command after it', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'pincer-fast-paths-'));
+    try {
+      fs.mkdirSync(path.join(ws, 'node_modules', '.bin'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'node_modules', '.bin', 'tsc'), '');
+      const verdict = async (c: string) => judgeCommand(await parseCommand(c), DEFAULT_COMMAND_POLICY, { cwd: ws });
+      for (const c of ['npx --pack=not-installed tsc', 'npx --packa not-installed tsc', 'npx --package=not-installed tsc', 'npx -p not-installed tsc']) {
+        const v = await verdict(c);
+        assert.equal(v.decision, 'ask', c);
+        assert.equal(v.group, 'package_install', c);
+      }
+      assert.equal((await verdict('npx tsc --version')).decision, 'allow');
+      assert.equal((await verdict('npx --pack=tsc tsc')).decision, 'allow');
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('exec parser fast path: no substitution search in plain trees', () => {
