@@ -11,9 +11,9 @@
 // no turn of the event loop is needed. The worker is started by the first long text (which is
 // scrubbed here alone, while it starts and compiles the rules), kept unreferenced (it never holds a
 // process open) and stopped after a quiet minute. If it cannot start, fails, is late or hangs
-// (then it is terminated), this thread scans its chunks itself. Wall-clock time halves at best; CPU time grows a little (the text
-// is copied to the worker, each thread's first chunk searches the patterns to their next match,
-// and the worker's output is copied back).
+// (splitPatience), this thread scans its chunks itself. Wall-clock time halves at best; CPU time grows
+// a little (the text is copied to the worker, each thread's first chunk searches the patterns to their
+// next match, and the worker's output is copied back).
 //
 // The text goes to the worker as its UTF-16 code units in a SharedArrayBuffer kept between jobs,
 // not in the message: posting a 10 MB string serializes it on this thread before its own part can
@@ -81,9 +81,9 @@ const IDLE_MS = 60_000;
  * `minMs`. The worker is then busy with its last chunk (or has not started): scanning it here costs
  * about a chunk too, so a short wait is enough. After one wait runs out, none is waited for.
  * A worker not ready `hungMs` after it was started, or not done with a job `hungMs` after it was
- * posted (a 10 MB job takes well under a second even on a busy machine), is taken for hung: it is
- * terminated (closing its channel does not stop a thread that never returns to its event loop)
- * and long texts are scrubbed on this thread alone from then on.
+ * posted (a 10 MB job takes well under a second even on a busy machine), is taken for hung: long texts
+ * stay on this thread from then on; one stuck in a job is terminated, one still starting (it may be in
+ * V8's compiles, where stopping a thread can abort the process) only has its channel closed.
  */
 export const splitPatience = { factor: 2, minMs: 1, hungMs: 10_000 };
 
@@ -166,7 +166,7 @@ let paused = 0;
 interface AtomicsWaitAsync {
   waitAsync(a: Int32Array, index: number, value: number, timeout: number): { async: boolean; value: Promise<string> | string };
 }
-/** A hung worker being terminated (whenSplitReady waits for its end). */
+/** A worker stuck in a job, being terminated (whenSplitReady waits for its end). */
 let ending: Promise<unknown> | undefined;
 
 /**
@@ -272,7 +272,7 @@ function readyHelper(): Helper | undefined {
     disabled = true;
     splitCounts.abandoned += 1;
     stopSplitWorker();
-    ending = h.worker.terminate().catch(() => undefined);
+    if (ready) ending = h.worker.terminate().catch(() => undefined);
     return undefined;
   }
   return ready ? h : undefined;

@@ -1,6 +1,6 @@
 // A scrub worker that hangs — never becomes ready, or takes a chunk of a job and never answers — is
-// terminated, and long texts are then scrubbed on the calling thread alone, with the one-pass
-// output. The hung workers are real threads blocked for good (Atomics.wait on a word nobody
+// given up (terminated when stuck in a job), and long texts are then scrubbed on the calling thread
+// alone, with the one-pass output. The hung workers are real threads blocked for good (Atomics.wait on a word nobody
 // notifies), started from small scripts written for the test that speak the worker's side of
 // scrub-split.ts (its signal words and the claim of scrub-chunks.ts). And the worker starts in a
 // process run with options a worker refuses.
@@ -62,13 +62,13 @@ describe('Scrubbing a long text when the worker hangs', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('ends a worker that never becomes ready, and scrubs alone from then on', async () => {
+  it('gives up on a worker that never becomes ready, and scrubs alone from then on', async () => {
     workerPath = setSplitWorkerPath(hangingWorker(dir, 'start'));
     splitPatience.hungMs = 200;
     const abandoned = splitCounts.abandoned;
     // Starts the worker; the text is scrubbed here while it would compile its rules.
     assert.equal(scrubber.scrub(text), expected);
-    // Waits for it to become ready until it is taken for hung, then for the terminated thread's end.
+    // Waits for it to become ready until it is taken for hung (not terminated: it may be compiling).
     assert.equal(await whenSplitReady(), false);
     assert.equal(splitCounts.abandoned, abandoned + 1);
     const counts = { ...splitCounts };
