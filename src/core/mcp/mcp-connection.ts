@@ -9,7 +9,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, ListToolsResultSchema,
   type CallToolResult, type ClientCapabilities, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type ReadResourceResult, type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
@@ -79,8 +79,9 @@ export class McpConnection {
   private toolsValue: readonly McpTool[] = [];
   /** The checks of the tools' answers, made from every page of the tool list (tool-answers.ts). */
   private checks: ToolChecks = NO_CHECKS;
-  /** The latest re-listing after the server said its tools changed: an earlier one that ends later is dropped. */
+  /** Listings started, and the one the tools are from: a listing that ends after a later one's is dropped. */
   private relisting = 0;
+  private listed = 0;
   private readonly o: McpConnectionOptions & typeof DEFAULTS;
 
   constructor(readonly server: ResolvedServer, opts: McpConnectionOptions) {
@@ -150,7 +151,8 @@ export class McpConnection {
   }
 
   /** The server's tools (every page), and the checks of their answers (send). */
-  private setTools(tools: readonly McpTool[]): void {
+  private setTools(tools: readonly McpTool[], listing: number): void {
+    this.listed = listing;
     this.toolsValue = tools;
     this.checks = toolChecks(tools);
   }
@@ -178,7 +180,9 @@ export class McpConnection {
         throw new Error(`MCP server "${this.name}" was stopped.`);
       }
       this.client = client;
-      this.setTools(await this.listAll(client));
+      const mine = ++this.relisting;
+      const tools = await this.listAll(client);
+      if (mine > this.listed) this.setTools(tools, mine);
       this.attempt = 0;
       this.lastErrorText = undefined;
       this.setState('connected');
@@ -262,19 +266,20 @@ export class McpConnection {
     if (client !== this.client) return;
     const mine = ++this.relisting;
     this.listAll(client).then((tools) => {
-      if (client !== this.client || mine !== this.relisting) return;
-      this.setTools(tools);
+      if (client !== this.client || mine < this.listed) return;
+      this.setTools(tools, mine);
       this.onToolsChanged.fire(tools);
     }, (e: unknown) => {
       if (client === this.client) this.o.log(`could not re-list tools after a change: ${oneLine(e instanceof Error ? e.message : String(e))}`);
     });
   }
 
+  /** Every page of tools; not the SDK's listTools, which compiles output schemas again (setTools does). */
   private async listAll(client: Client): Promise<McpTool[]> {
     const out: McpTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.o.connectTimeoutMs });
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, { timeout: this.o.connectTimeoutMs });
       out.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
