@@ -7,11 +7,11 @@
 //   - any other random token standing alone (scrub-bare-random.ts decides what is random).
 //
 // A regex cannot find them cheaply: every letter could start one, and V8 would try a long run at
-// each (about five times the cost of the whole combined scan). This lane is a plain scan instead: a
-// run of token characters of at least MIN_RUN covers one of every MIN_RUN positions, so only those
-// positions are looked at; where one falls on a token character, the run around it is measured once
-// (never back past where the scan was asked to start) and the scan jumps past it. Each character is
-// read a bounded number of times (linear), and ordinary text costs about a word's length in MIN_RUN.
+// each (about five times the cost of the whole combined scan). This lane is a plain scan instead,
+// which skips the way Boyer-Moore does: a run of at least MIN_RUN token characters that starts at a
+// place covers the place MIN_RUN - 1 characters on, so the scan reads back from there, and the first
+// character that is not a token's rules out every start up to it. Each character is read at most
+// twice (linear), and ordinary text costs about half a word's length in MIN_RUN.
 //
 // The lane is a fallback (runCombined): where a rule of the patterns matches inside a run it found
 // (a vendor prefix, a JWT), the rule wins, so the prefix that names the kind of key stays visible.
@@ -114,52 +114,46 @@ export class BareTokenScanner implements Matcher {
   exec(text: string): RegExpExecArray | null {
     const from = this.lastIndex;
     const n = text.length;
-    // Back at most to the character before `from`: reaching it means the run began earlier.
-    const limit = Math.max(0, from - 1);
-    // The first sampled position a run starting at `from` or later can cover.
-    let i = from + MIN_RUN - 1;
-    while (i < n) {
-      // The run of token characters through i is measured at once: a run of MIN_RUN or more covers
-      // one of every MIN_RUN positions, so none is missed, and the next sample is MIN_RUN - 1 past
-      // the run's end (the first place a later run of MIN_RUN can cover). Each character is read at
-      // most twice: once going back from a sample (never past the run before it, which ended
-      // before the previous sample) and once going forward. Measuring the word around a sample
-      // was measured cheaper than testing every other character on each side of it first.
+    // Where a run may start: a place just after a character that is not a token's, or the start of
+    // the text, or the character before `from` (a run found there began earlier, as far as
+    // tokenInRun is concerned, which then looks only at its parts from `from` on).
+    let start = Math.max(0, from - 1);
+    while (start + MIN_RUN <= n) {
+      // Back from the last character a run of MIN_RUN from `start` holds: the first character that
+      // is not a token's at q means no such run starts at or before q, so the next place is q + 1.
+      // Reaching `start` means a run of MIN_RUN or more starts there. A character read here again
+      // later is only read again on the way to a run found (then forward from its MIN_RUN-th one).
       // (Table reads inlined: this loop runs in V8's interpreter on the first scrub of a process.)
-      let c = text.charCodeAt(i);
-      if (!(c < 128 && KIND[c] !== 0)) {
-        i += MIN_RUN;
-        continue;
-      }
-      let kinds = KIND[c];
-      let start = i;
-      while (start > limit) {
-        c = text.charCodeAt(start - 1);
+      let kinds = 0;
+      let q = start + MIN_RUN - 1;
+      for (; q >= start; q--) {
+        const c = text.charCodeAt(q);
         if (!(c < 128 && KIND[c] !== 0)) break;
         kinds |= KIND[c];
-        start -= 1;
       }
-      let end = i + 1;
+      if (q >= start) {
+        start = q + 1;
+        continue;
+      }
+      let end = start + MIN_RUN;
       while (end < n) {
-        c = text.charCodeAt(end);
+        const c = text.charCodeAt(end);
         if (!(c < 128 && KIND[c] !== 0)) break;
         kinds |= KIND[c];
         end += 1;
       }
-      if (end - start >= MIN_RUN) {
-        const found = tokenInRun(text, start, end, from, (kinds & SEPARATOR) !== 0);
-        if (found) {
-          const [s, e] = found;
-          this.lastIndex = e;
-          const token = text.slice(s, e);
-          const m = [token, token] as unknown as RegExpExecArray;
-          m.index = s;
-          m.input = text;
-          return m;
-        }
+      const found = tokenInRun(text, start, end, from, (kinds & SEPARATOR) !== 0);
+      if (found) {
+        const [s, e] = found;
+        this.lastIndex = e;
+        const token = text.slice(s, e);
+        const m = [token, token] as unknown as RegExpExecArray;
+        m.index = s;
+        m.input = text;
+        return m;
       }
-      // The next sampled position past this run: a later token starts after it.
-      i = end + MIN_RUN - 1;
+      // text[end] is not a token's (or the text ends there): a later run starts after it.
+      start = end + 1;
     }
     this.lastIndex = 0;
     return null;

