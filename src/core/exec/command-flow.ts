@@ -2,7 +2,8 @@
 // `base64 -d | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `curl -o x.sh … && sh x.sh`), a shell
 // reading its script from stdin, fork bombs, and wrappers the parser may not unwrap.
 import type { ParsedCommand, Segment, Word } from './command-types';
-import { parseOptions, valuesOf } from './command-options';
+import { CURL, INTERPRETER, PYTHON, SHELL, WGET } from './command-option-tables';
+import { hasLongSurely, parseOptions, valuesOf } from './command-options';
 import { isOutsidePath, REMOVERS } from './command-rules-system';
 import { ask, baseName, deny, INTERPRETERS, operandsOf, SHELLS, type Finding, type SegmentView, before } from './command-view';
 import { charAt, has, lastIndexOf, replace, slice, startsWith } from './command-strings';
@@ -33,9 +34,9 @@ export function readsScriptFromStdin(v: SegmentView): boolean {
   const bn = baseName(v.name);
   if (!INTERPRETERS.has(bn) && !INTERPRETERS.has(v.name)) return false;
   if (v.name === 'busybox') return SHELLS.has(v.args[0] ?? '') && readsScriptFromStdin({ ...v, name: v.args[0], args: v.args.slice(1), operands: operandsOf(v.args.slice(1)) });
-  const o = parseOptions(v.args, { shortValue: SHELLS.has(bn) ? 'oO' : bn === 'python' || bn === 'python3' ? 'mWXQ' : 'I', longValue: ['rcfile', 'init-file'] });
+  const o = parseOptions(v.args, SHELLS.has(bn) ? SHELL : bn === 'python' || bn === 'python3' ? PYTHON : INTERPRETER);
   if (SHELLS.has(bn)) return !o.short.has('c') && (o.short.has('s') || o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin');
-  if (o.short.has('c') || o.short.has('e') || o.short.has('E') || o.short.has('r') || o.short.has('m') || o.long.includes('eval') || o.long.includes('version') || o.short.has('V') || o.short.has('h')) return false;
+  if (o.short.has('c') || o.short.has('e') || o.short.has('E') || o.short.has('r') || o.short.has('m') || hasLongSurely(o, 'eval') || hasLongSurely(o, 'version') || o.short.has('V') || o.short.has('h')) return false;
   return o.operands.length === 0 || o.operands[0] === '-' || o.operands[0] === '/dev/stdin';
 }
 
@@ -104,7 +105,7 @@ function fromSubstitution(w: Word): boolean {
 }
 
 function downloadTargets(v: SegmentView): string[] {
-  const o = parseOptions(v.args, { shortValue: v.name === 'curl' ? 'odHXFTuAeKrxUwmEQzyYCtDP' : 'OoPaeiU', longValue: ['output', 'output-document', 'header', 'data', 'request'] });
+  const o = parseOptions(v.args, v.name === 'curl' ? CURL : WGET);
   const vals = valuesOf(o, ['output', 'output-document'], v.name === 'curl' ? 'o' : 'O');
   const redirected = v.seg.redirects.filter((r) => r.op === '>' || r.op === '>>' || r.op === '>|').map((r) => r.target.text);
   if (v.name === 'curl' && o.short.has('O')) vals.push(...o.operands.map((u) => u.split('/').pop() ?? ''));

@@ -10,39 +10,11 @@
 // read the same way.
 import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
-import { parseOptions, valuesOf } from './command-options';
+import { cloneFolder, gitFolder, knownRemotes, lineRepoAt, normalUrl, recordFresh, recordRemote, remoteOfKey, type LineRepo, type Remotes, type RepoLine } from './command-git-line';
+import { GIT, GIT_CLONE, GIT_INIT, GIT_PUSH, GIT_REMOTE, GIT_SEND_PACK, GIT_SUBMODULE } from './command-option-tables';
+import { hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 import { startsWith } from './command-strings';
-import { readCached, upTo } from './command-workspace';
-
-interface Remotes { names: Set<string>; urls: Set<string> }
-
-/** Remote names and URLs in .git/config (url and pushurl). */
-function remotes(text: string): Remotes {
-  const names = new Set<string>();
-  const urls = new Set<string>();
-  let current: string | undefined;
-  for (const line of text.split('\n')) {
-    const section = /^\s*\[\s*remote\s+"([^"]+)"\s*\]/.exec(line);
-    if (section) { current = section[1]; names.add(current); continue; }
-    if (/^\s*\[/.test(line)) { current = undefined; continue; }
-    const url = /^\s*(?:url|pushurl)\s*=\s*(.+?)\s*$/.exec(line);
-    if (current && url) urls.add(normalUrl(url[1]));
-  }
-  return { names, urls };
-}
-
-function knownRemotes(cwd: string | undefined, root: string): Remotes {
-  for (const dir of upTo(cwd ?? root, root)) {
-    const r = readCached(path.join(dir, '.git', 'config'), remotes);
-    if (r) return r;
-  }
-  return { names: new Set<string>(), urls: new Set<string>() };
-}
-
-function normalUrl(u: string): string {
-  return u.replace(/\.git\/?$/, '').replace(/^(https?|ssh|git):\/\/([^@/]*@)?/, '').replace(/^[^@/]+@([^:]+):/, '$1/').replace(/:\d+\//, '/').toLowerCase();
-}
 
 function isUrl(s: string): boolean {
   return /^[a-z][\w+.-]*:\/\//i.test(s) || /^[\w.-]+@[\w.-]+:/.test(s) || /^(\/|\.\.?\/|~)/.test(s);
@@ -55,7 +27,7 @@ const SENDS = /^(push|send-pack|http-push|lfs push)$/;
  * one run (git takes `-c` only as a word of its own; `--config-env`). A set and a prefix test rather than a
  * regex over every argument: this runs on every git command (`git status` in the judge's bench).
  */
-const CONCERNS: ReadonlySet<string> = new Set(['push', 'remote', 'send-pack', 'http-push', 'config', 'clone', 'lfs', 'submodule', '-c']);
+const CONCERNS: ReadonlySet<string> = new Set(['push', 'remote', 'send-pack', 'http-push', 'config', 'clone', 'init', 'lfs', 'submodule', '-c']);
 const concerns = (args: readonly string[]): boolean => {
   for (let i = 0; i < args.length; i++) if (CONCERNS.has(args[i]) || startsWith(args[i], '--config')) return true;
   return false;
@@ -94,7 +66,7 @@ function forThisRun(values: ReadonlyMap<string, string[]>, sub: string, known: R
   const f: Finding[] = [];
   for (const [option, settings] of values) {
     const unseen = option === 'config-env';
-    if (!unseen && option !== 'c' && option !== 'config') continue;
+    if (!unseen && option !== '-c') continue;
     for (const s of settings) {
       const eq = s.indexOf('=');
       const r = repointed(eq < 0 ? s : s.slice(0, eq), unseen || eq < 0 ? undefined : s.slice(eq + 1), known);
@@ -109,47 +81,104 @@ function forThisRun(values: ReadonlyMap<string, string[]>, sub: string, known: R
 
 const pointsAt = (how: string, to: string): Finding => ask('data_exfiltration', `${how} points the repository at ${to}, which it does not have as a remote`);
 
-export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string): Finding[] {
+/**
+ * What a git argv sends or re-points, against the remotes of the repository it works in. `line`: the
+ * repositories this command line made or gave remotes to so far (the judge passes one per decision,
+ * in segment order); a push from one of them is judged as a push to the URLs the line gave it, against
+ * the remotes of the repository on disk (the workspace's), and this argv's own clone, init or new remote
+ * is recorded in it for the segments after.
+ */
+export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: string, line?: RepoLine): Finding[] {
   // Most git commands (`git status`, `git log`) hold none of these words: nothing to parse then.
   if (v.name !== 'git' || !concerns(v.args)) return [];
-  const o = parseOptions(v.args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
+  const o = parseOptions(v.args, GIT);
   const lfsPush = o.operands[0] === 'lfs' && o.operands[1] === 'push';
   const sub = lfsPush ? 'lfs push' : o.operands[0] ?? '';
   const rest = o.operands.slice(lfsPush ? 2 : 1);
-  const known = knownRemotes(cwd, root);
+  // Where git works: the shell's folder moved by `-C` (or `--git-dir`); unknown after a `cd` to a place known only at run time.
+  const dir = cwd === undefined ? undefined : gitFolder(cwd, valuesOf(o, [], 'C'), valuesOf(o, ['git-dir']));
+  const known = knownRemotes(dir ?? root, root);
   const f = forThisRun(o.values, sub, known);
   if (sub === 'remote') {
-    const ro = parseOptions(rest, { shortValue: 'tm', longValue: ['track', 'master'] });
-    const [verb, , url] = ro.operands;
-    if ((verb === 'add' || verb === 'set-url' && !ro.long.includes('delete')) && url && !known.urls.has(normalUrl(url))) f.push(pointsAt(`git remote ${verb}`, url));
+    const ro = parseOptions(rest, GIT_REMOTE);
+    const [verb, name, url] = ro.operands;
+    if ((verb === 'add' || verb === 'set-url' && !hasLong(ro, 'delete')) && url) {
+      if (!known.urls.has(normalUrl(url))) f.push(pointsAt(`git remote ${verb}`, url));
+      if (line && dir !== undefined && name) recordRemote(line, dir, root, name, url);
+    }
   } else if (sub === 'submodule' && rest[0] === 'set-url') {
     // The submodule's remote: a push from inside it goes there.
-    const url = parseOptions(rest.slice(1)).operands[1];
+    const url = parseOptions(rest.slice(1), GIT_SUBMODULE).operands[1];
     if (url && !known.urls.has(normalUrl(url))) f.push(pointsAt('git submodule set-url', url));
+  } else if (sub === 'submodule' && rest[0] === 'add') {
+    const [url, folder] = parseOptions(rest.slice(1), GIT_SUBMODULE).operands;
+    if (line && dir !== undefined && url) recordFresh(line, path.resolve(dir, folder ?? cloneFolder(url)), { name: 'origin', url });
   } else if (sub === 'config') {
     const c = gitConfigCall(rest);
     const r = c.sets && c.key ? repointed(c.key, c.value, known) : undefined;
     if (r) f.push(pointsAt(`git config ${c.key}`, r.to));
+    const remote = c.sets && c.key ? remoteOfKey(c.key) : undefined;
+    if (line && dir !== undefined && remote && c.value) recordRemote(line, dir, root, remote, c.value);
   } else if (sub === 'clone') {
     // Settings written into the new repository's config; its own source is one of its remotes.
-    const co = parseOptions(rest, { shortValue: 'cobuj', longValue: ['config', 'origin', 'branch', 'upload-pack', 'template', 'reference', 'depth', 'jobs', 'separate-git-dir', 'shallow-since', 'shallow-exclude', 'filter', 'server-option', 'ref-format', 'bundle-uri', 'reference-if-able'] });
+    const co = parseOptions(rest, GIT_CLONE);
     const withSource = { names: known.names, urls: new Set([...known.urls, ...co.operands.slice(0, 1).map(normalUrl)]) };
     for (const s of valuesOf(co, ['config'], 'c')) {
       const eq = s.indexOf('=');
       const r = eq < 0 ? undefined : repointed(s.slice(0, eq), s.slice(eq + 1), withSource);
       if (r) f.push(pointsAt(`git clone -c ${s.slice(0, eq)}`, r.to));
     }
+    const [url, folder] = co.operands;
+    if (line && dir !== undefined && url) recordFresh(line, path.resolve(dir, folder ?? cloneFolder(url)), { name: valuesOf(co, ['origin'], 'o')[0] ?? 'origin', url });
+  } else if (sub === 'init') {
+    if (line && dir !== undefined) recordFresh(line, path.resolve(dir, parseOptions(rest, GIT_INIT).operands[0] ?? '.'));
   } else if (sub === 'push' || sub === 'lfs push') {
-    const ro = parseOptions(rest, { shortValue: 'o', longValue: ['repo', 'receive-pack', 'exec', 'push-option', 'signed', 'recurse-submodules', 'force-with-lease'] });
+    const ro = parseOptions(rest, GIT_PUSH);
     const target = [...valuesOf(ro, ['repo']), ...ro.operands.slice(0, 1)][0];
-    const place = target === undefined ? 'own' : placeOf(target, known);
-    if (place === 'unknown URL') f.push(deny('data_exfiltration', `git ${sub} to ${target}, a URL this repository has no remote for`));
-    if (place === 'unknown name') f.push(ask('data_exfiltration', `git ${sub} to ${target}, a remote this repository does not have`));
+    const made = madeHere(line, dir, root);
+    const chosen = made && chosenByLine(made, target);
+    if (chosen) {
+      // Where this push goes was chosen in this very line: judged as a push to it, against the remotes on disk.
+      for (const url of chosen) if (!known.urls.has(normalUrl(url))) f.push(deny('data_exfiltration', `git ${sub} from a repository this command line ${made.fresh ? 'cloned or created' : 'gave a remote'}, to ${url}, a URL the workspace's repository has no remote for`));
+    } else {
+      const place = target === undefined ? 'own' : placeOf(target, known);
+      if (place === 'unknown URL') f.push(deny('data_exfiltration', `git ${sub} to ${target}, a URL this repository has no remote for`));
+      if (place === 'unknown name') f.push(ask('data_exfiltration', `git ${sub} to ${target}, a remote this repository does not have`));
+    }
   } else if (sub === 'send-pack' || sub === 'http-push') {
     // Their destination is always a URL or a path, never a remote's name.
-    const so = parseOptions(rest, { longValue: ['receive-pack', 'exec', 'remote', 'push-option', 'signed', 'force-with-lease'] });
+    const so = parseOptions(rest, GIT_SEND_PACK);
     const dest = so.operands[0];
     if (dest !== undefined && !known.urls.has(normalUrl(dest))) f.push(deny('data_exfiltration', `git ${sub} to ${dest}, a URL this repository has no remote for`));
   }
   return f;
+}
+
+/**
+ * The repository of the line a push in `dir` comes from. With `dir` unknown (a `cd` to a place known
+ * only at run time) it may be any the line made: all of them, as one.
+ */
+function madeHere(line: RepoLine | undefined, dir: string | undefined, root: string): LineRepo | undefined {
+  if (!line || line.size === 0) return undefined;
+  if (dir !== undefined) return lineRepoAt(line, dir, root);
+  const all: LineRepo = { fresh: false, remotes: new Map() };
+  for (const r of line.values()) {
+    all.fresh ||= r.fresh;
+    for (const [name, urls] of r.remotes) all.remotes.set(name, [...(all.remotes.get(name) ?? []), ...urls]);
+  }
+  return all;
+}
+
+/**
+ * The URLs the line chose for a push to `target` from `made`: a remote the line named, or with no
+ * target the ones the push then takes (every remote of a repository the line made; `origin` of one it
+ * only gave remotes to). Undefined when the target is not the line's choice (a URL given outright is
+ * judged as such).
+ */
+function chosenByLine(made: LineRepo, target: string | undefined): string[] | undefined {
+  if (target !== undefined) return isUrl(target) ? undefined : made.remotes.get(target);
+  if (!made.fresh) return made.remotes.get('origin');
+  const urls: string[] = [];
+  for (const u of made.remotes.values()) urls.push(...u);
+  return urls;
 }

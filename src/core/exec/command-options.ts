@@ -1,6 +1,12 @@
 // Option parsing the way getopt_long does it, so that every spelling of a flag means the same thing:
-// `-Rf`, `-rfv`, `-v -rf`, `--recursive --force`, `--rec` (GNU accepts unambiguous prefixes),
-// `-s9`, `-s 9`, `--signal=KILL`, `-o/etc/x`. Rules ask for a flag by its meaning, never by spelling.
+// `-Rf`, `-rfv`, `-v -rf`, `--recursive --force`, `--rec`, `-s9`, `-s 9`, `--signal=KILL`, `-o/etc/x`.
+// Every long option is resolved to its full name while parsing, the way the program would: GNU tools,
+// git's parse-options and npm take any beginning of a long option that only one of their options has,
+// however short (`--r`, `--no`). The judge knows only some of a program's options, so a beginning that
+// is one known option's alone may be ambiguous in the program (which then refuses it and runs nothing)
+// or another option's exact name; and a beginning several known options share could be any of them.
+// Both err the same way: a beginning stands for every known option it could be. Values are stored under
+// full names only, so a rule asks for an option by its name and no shorter spelling walks round it.
 import { charAt, indexOf, slice, startsWith } from './command-strings';
 
 export interface OptionSpec {
@@ -8,35 +14,53 @@ export interface OptionSpec {
   shortValue?: string;
   /** Long option names (without `--`) that take a value (`--output FILE`, `--output=FILE`). */
   longValue?: readonly string[];
+  /**
+   * Long options without a value (or with one only after `=`, as `--in-place=.bak`) that rules ask
+   * about or that share a beginning with one they ask about: known, so a beginning resolves to them.
+   */
+  longFlag?: readonly string[];
   /** Stop at the first operand (POSIX order: `kill 1 -9` is not a flag). Default: GNU permutation. */
   posixOrder?: boolean;
+  /** git's parse-options: `--no-<beginning of X>` is X turned off (`--no-force`), never X. */
+  negatable?: boolean;
 }
 
-export interface ParsedOptions {
+/** The long names a spec (or any of a union of specs) knows: the only names a rule may ask a parse of it about. */
+type Known<S extends OptionSpec> = S extends OptionSpec
+  ? (S['longValue'] extends readonly (infer A extends string)[] ? A : never) | (S['longFlag'] extends readonly (infer B extends string)[] ? B : never)
+  : never;
+
+export interface ParsedOptions<N extends string = string> {
   /** Short letters seen. */
   short: ReadonlySet<string>;
-  /** Long names seen, as typed (possibly abbreviated). */
-  long: string[];
-  /** Values by short letter or long name as typed. */
+  /** Long options seen, by full name (every one a shared beginning could be); an unknown one as typed. */
+  long: readonly string[];
+  /** The full names in `long` that only a shared beginning gave: possibly given, not surely. */
+  unsure: readonly string[];
+  /** Values by `-` and the short letter (`-o`), or by the long option's full name. */
   values: ReadonlyMap<string, string[]>;
   operands: string[];
+  /** Never set: carries the spec's names into the type, so asking for a name the spec lacks does not compile. */
+  readonly known?: N;
 }
 
 /**
- * Shared by every result without short letters or without values (most: rules parse the options of
- * nearly every argv they meet); a Set and a Map made per call were a good part of a decision's
- * allocations. Read-only in the type, so no caller can fill the shared ones.
+ * Shared by every result without short letters, values or shared beginnings (most: rules parse the
+ * options of nearly every argv they meet); a Set and a Map made per call were a good part of a
+ * decision's allocations. Read-only in the type, so no caller can fill the shared ones.
  */
 const NO_LETTERS: ReadonlySet<string> = new Set();
 const NO_VALUES: ReadonlyMap<string, string[]> = new Map();
+const NONE: readonly string[] = [];
 
-export function parseOptions(args: readonly string[], spec: OptionSpec = {}): ParsedOptions {
+export function parseOptions<const S extends OptionSpec>(args: readonly string[], spec: S): ParsedOptions<Known<S>> {
   let short: Set<string> | undefined;
   let values: Map<string, string[]> | undefined;
+  let unsure: string[] | undefined;
   const long: string[] = [];
   const operands: string[] = [];
-  // Read once: specs come as object literals of many shapes (one per call site), so each read is a slow, megamorphic one.
-  const longValue = spec.longValue ?? [];
+  // Read once: each read of a spec's field is a property load, and there are many specs.
+  const longValue = spec.longValue ?? NONE;
   const shortValue = spec.shortValue;
   const posixOrder = spec.posixOrder;
   for (let i = 0; i < args.length; i++) {
@@ -47,10 +71,19 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
     }
     if (startsWith(a, '--')) {
       const eq = indexOf(a, '=');
-      const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
-      long.push(name);
-      if (eq >= 0) values = addValue(values, name, a.slice(eq + 1));
-      else if (longValue.some((l) => l === name || (name.length >= 3 && l.startsWith(name))) && i + 1 < args.length) values = addValue(values, name, args[++i]);
+      const typed = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      const names = resolveLong(typed, spec);
+      const several = typeof names !== 'string';
+      if (several) (unsure ??= []).push(...names);
+      const list = several ? names : [names];
+      long.push(...list);
+      if (eq >= 0) for (const n of list) values = addValue(values, n, a.slice(eq + 1));
+      else if (i + 1 < args.length && list.some((n) => longValue.includes(n))) {
+        // Shared by an option with a value and one without (refused by the program as ambiguous): read as
+        // the one with a value, where a program, a URL or a file is handed over.
+        const v = args[++i];
+        for (const n of list) if (longValue.includes(n)) values = addValue(values, n, v);
+      }
       continue;
     }
     if (startsWith(a, '-') && a.length > 1) {
@@ -59,8 +92,8 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
         (short ??= new Set()).add(c);
         if (shortValue?.includes(c)) {
           const rest = slice(a, j + 1);
-          if (rest) values = addValue(values, c, rest);
-          else if (i + 1 < args.length) values = addValue(values, c, args[++i]);
+          if (rest) values = addValue(values, `-${c}`, rest);
+          else if (i + 1 < args.length) values = addValue(values, `-${c}`, args[++i]);
           break;
         }
       }
@@ -72,32 +105,68 @@ export function parseOptions(args: readonly string[], spec: OptionSpec = {}): Pa
       break;
     }
   }
-  return { short: short ?? NO_LETTERS, long, values: values ?? NO_VALUES, operands };
+  return { short: short ?? NO_LETTERS, long, unsure: unsure ?? NONE, values: values ?? NO_VALUES, operands };
+}
+
+/**
+ * The full name(s) a typed long option stands for: itself when a known option has exactly that name
+ * (the program prefers an exact name to a beginning), else every known option it begins; with
+ * `negatable`, `no-<beginning>` of known options is each of them turned off (`no-<name>`). A name
+ * nothing known begins with is kept as typed. One name as a string, several as an array.
+ */
+export function resolveLong(typed: string, spec: OptionSpec): string | readonly string[] {
+  const longValue = spec.longValue ?? NONE;
+  const longFlag = spec.longFlag ?? NONE;
+  if (longValue.includes(typed) || longFlag.includes(typed)) return typed;
+  const found = beginnings(typed, longValue, beginnings(typed, longFlag, undefined, ''), '');
+  if (found) return found.length === 1 ? found[0] : found;
+  if (spec.negatable && startsWith(typed, 'no-') && typed.length > 3) {
+    const off = beginnings(typed.slice(3), longValue, beginnings(typed.slice(3), longFlag, undefined, 'no-'), 'no-');
+    if (off) return off.length === 1 ? off[0] : off;
+  }
+  return typed;
+}
+
+/** `into` with `prefix` + every name of `names` that starts with `typed` added (made on the first one). */
+function beginnings(typed: string, names: readonly string[], into: string[] | undefined, prefix: string): string[] | undefined {
+  for (const n of names) if (startsWith(n, typed) && !(prefix && startsWith(n, 'no-'))) (into ??= []).push(prefix + n);
+  return into;
 }
 
 /** `values` with `v` added to the values of `k` (the map made on the first value: most calls have none, and no closure is made per call). */
 function addValue(values: Map<string, string[]> | undefined, k: string, v: string): Map<string, string[]> {
   const map = values ?? new Map<string, string[]>();
-  map.set(k, [...(map.get(k) ?? []), v]);
+  const had = map.get(k);
+  if (had) had.push(v);
+  else map.set(k, [v]);
   return map;
 }
 
-/** Whether `name` (a long option) was given, in full or as a prefix of at least `min` characters. */
-export function hasLong(o: ParsedOptions, name: string, min = 3): boolean {
-  return o.long.some((l) => l === name || (l.length >= min && name.startsWith(l)));
+/** Whether the long option `name` may have been given (in full, by its own beginning, or by one it shares). */
+export function hasLong<N extends string>(o: ParsedOptions<N>, name: NoInfer<N>): boolean {
+  return o.long.includes(name);
 }
 
-/** The values given to a long option (any accepted spelling) and to short letters. */
-export function valuesOf(o: ParsedOptions, long: readonly string[], short = '', min = 3): string[] {
+/**
+ * Whether `name` was surely given: by its full name or a beginning no other known option has. For the
+ * options that make a command milder (`--dry-run`, `--get`): an ambiguous beginning the program refuses
+ * must not make the judge milder.
+ */
+export function hasLongSurely<N extends string>(o: ParsedOptions<N>, name: NoInfer<N>): boolean {
+  return o.long.includes(name) && !o.unsure.includes(name);
+}
+
+/** The values given to the long options `long` (in any spelling) and to the short letters `short`. */
+export function valuesOf<N extends string>(o: ParsedOptions<N>, long: readonly NoInfer<N>[], short = ''): string[] {
+  if (o.values.size === 0) return [];
   const vals: string[] = [];
-  for (const [k, v] of o.values) {
-    if (k.length === 1 && short.includes(k)) vals.push(...v);
-    else if (long.some((l) => k === l || (k.length >= min && l.startsWith(k)))) vals.push(...v);
-  }
+  for (const c of short) { const v = o.values.get(`-${c}`); if (v) vals.push(...v); }
+  for (const l of long) { const v = o.values.get(l); if (v) vals.push(...v); }
   return vals;
 }
 
 /** A short letter or a long name (any spelling). */
-export function hasFlag(o: ParsedOptions, short: string, long: readonly string[] = []): boolean {
-  return [...short].some((c) => o.short.has(c)) || long.some((l) => hasLong(o, l));
+export function hasFlag<N extends string>(o: ParsedOptions<N>, short: string, long: readonly NoInfer<N>[] = []): boolean {
+  for (const c of short) if (o.short.has(c)) return true;
+  return long.some((l) => o.long.includes(l));
 }

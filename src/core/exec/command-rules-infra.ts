@@ -8,6 +8,8 @@
 // resources are remote_destruction (asks by default); the host's namespaces are container_escape.
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 import { isAllowedHost } from './command-rules-unknown';
+import { EDITOR, KUBECTL } from './command-option-tables';
+import { hasLong, parseOptions, valuesOf } from './command-options';
 
 const INFRA = /^(ansible|ansible-playbook|packer|terraform|tofu|terragrunt|pulumi|cdk|cdktf|helm|helmfile|kubectl|oc|kustomize|serverless|sls|sam|eksctl|kops|k3sup|skaffold|nomad|vagrant)$/;
 const CONTAINERS = /^(docker|podman|nerdctl|ctr|crictl|docker-compose|finch|lima|kubectl|oc)$/;
@@ -37,8 +39,10 @@ export function infraRules(v: SegmentView): Finding[] {
     const confirm = args.some((a, i) => NO_REVIEW.test(a) || /^(-e|--extra-vars)$/.test(before(args, i) ?? '') && /(confirm|force|approve|yes)\w*\s*[=:]\s*(yes|true|1)/i.test(a));
     if (confirm && operands.some((w) => /^(apply|up|deploy|build|destroy|run-all|run|sync|upgrade|install|import|refresh|rollout|replace)$/.test(w) || name === 'ansible-playbook' || name === 'ansible'))
       f.push(ask('remote_destruction', `${name} changes remote resources with its review switched off`));
-    const manifest = args.find((a, i) => /^(-f|--filename|-k|--kustomize)$/.test(before(args, i) ?? '') && /^[a-z]+:\/\//i.test(a) || /^--filename=[a-z]+:\/\//i.test(a));
-    if (manifest && !isAllowedHost(manifest.replace(/^--filename=/, ''))) f.push(ask('code_injection', `${name} applies a manifest fetched from another host (${manifest})`));
+    // kubectl's in any spelling of the option (`--fil=URL`); other programs' by the words themselves.
+    const given = name === 'kubectl' || name === 'oc' ? valuesOf(parseOptions(args, KUBECTL), ['filename', 'kustomize'], 'fk') : args.flatMap((a, i) => (/^(-f|--filename|-k|--kustomize)$/.test(before(args, i) ?? '') ? [a] : /^--filename=/.test(a) ? [a.slice(11)] : []));
+    const manifest = given.find((a) => /^[a-z]+:\/\//i.test(a));
+    if (manifest && !isAllowedHost(manifest)) f.push(ask('code_injection', `${name} applies a manifest fetched from another host (${manifest})`));
   }
   if (CONTAINERS.test(name)) {
     const spec = args.find((a) => /["']?(hostPID|hostNetwork|hostIPC|privileged|allowPrivilegeEscalation)["']?\s*:\s*true|["']?hostPath["']?\s*:|SYS_ADMIN/.test(a));
@@ -61,7 +65,7 @@ export function infraRules(v: SegmentView): Finding[] {
     case 'hwclock': if (args.some((a) => /^(--set|-w|--systohc|--adjust)$/.test(a))) f.push(ask('destructive_ops', 'hwclock sets the hardware clock')); break;
     case 'timedatectl': if (/^(set-time|set-ntp|set-timezone|set-local-rtc)$/.test(operands[0] ?? '')) f.push(ask('destructive_ops', `timedatectl ${operands[0]} changes the machine clock`)); break;
     case 'apt-key': if (/^(add|adv|update|net-update)$/.test(operands[0] ?? '')) f.push(ask('persistence', 'apt-key trusts a signing key for every later package install')); break;
-    case 'code': case 'code-insiders': case 'cursor': case 'codium': if (args.some((a) => /^--uninstall-extension(=|$)/.test(a))) f.push(ask('destructive_ops', `${name} removes an editor extension`)); break;
+    case 'code': case 'code-insiders': case 'cursor': case 'codium': if (hasLong(parseOptions(args, EDITOR), 'uninstall-extension')) f.push(ask('destructive_ops', `${name} removes an editor extension`)); break;
     case 'npm': case 'pnpm': case 'yarn':
       if (operands.some((w, i) => /^(dist-tag|dist-tags|tag)$/.test(w) && /^(rm|remove)$/.test(operands[i + 1] ?? ''))) f.push(ask('remote_destruction', `${name} removes a tag from a published package`));
       break;

@@ -1,6 +1,7 @@
 // Rules for commands that talk to the network: uploads and local files sent out (exfiltration),
 // raw sockets and listeners (reverse shells), scanners and tunnels (recon), DNS lookups that carry
 // data. A plain GET (curl https://…, curl localhost:3000/health) is allowed.
+import { CURL, CURL_UPLOAD, HTTPIE, SSH, TCPDUMP, WGET } from './command-option-tables';
 import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { isOutsidePath } from './command-rules-system';
 import { ask, deny, hostOf, isLoopbackUrl, isMetadataUrl, looksLikeUrl, type Finding, type SegmentView } from './command-view';
@@ -42,7 +43,7 @@ export function describesItself(args: readonly string[]): boolean {
 
 function snifferRule(name: string, args: string[]): Finding[] {
   if (describesItself(args)) return [];
-  const o = parseOptions(args, { shortValue: 'irwcsCGWEFTyBfmzZYjaQ', longValue: ['interface', 'read', 'write', 'count', 'snapshot-length'] });
+  const o = parseOptions(args, TCPDUMP);
   if (valuesOf(o, ['read'], 'r').length && !valuesOf(o, ['interface'], 'i').length) return [];
   return [ask('network_recon', `${name} captures the traffic on this machine's network interfaces`)];
 }
@@ -54,7 +55,7 @@ function snifferRule(name: string, args: string[]): Finding[] {
  */
 function sshRule(name: string, args: string[]): Finding[] {
   if (name === 'ssh' && args.includes('-G')) return [];
-  const o = parseOptions(args, { shortValue: 'bcDEeFIiJLlmOopQRSWw', longValue: [] });
+  const o = parseOptions(args, SSH);
   if (name === 'ssh' && (o.short.has('R') || o.short.has('D') || o.short.has('w') || valuesOf(o, [], 'o').some((x) => /^(ProxyCommand|LocalCommand|PermitLocalCommand|RemoteForward|DynamicForward|KnownHostsCommand)/i.test(x))))
     return [deny('network_recon', 'ssh opens a reverse or dynamic tunnel, or runs a local command')];
   if (name === 'ssh' && (o.short.has('L') || o.short.has('J') || valuesOf(o, [], 'o').some((x) => /^LocalForward/i.test(x)))) return [ask('network_recon', 'ssh forwards a local port or jumps through another host')];
@@ -130,14 +131,8 @@ export function networkRules(v: SegmentView): Finding[] {
   return f;
 }
 
-const CURL_UPLOAD = ['data', 'data-binary', 'data-raw', 'data-ascii', 'data-urlencode', 'form', 'form-string', 'upload-file', 'json', 'post301'];
-
 function curlRule(args: string[]): Finding[] {
-  const o = parseOptions(args, {
-    shortValue: 'dFTXHoeuAbcKrxUwmEQzyYCtDP',
-    longValue: [...CURL_UPLOAD, 'request', 'header', 'output', 'user', 'user-agent', 'cookie', 'cookie-jar', 'config', 'proxy', 'unix-socket',
-      'abstract-unix-socket', 'url', 'referer', 'max-time', 'connect-timeout', 'retry', 'dump-header', 'trace', 'trace-ascii', 'stderr', 'write-out', 'resolve', 'connect-to', 'interface', 'cacert', 'cert', 'key', 'range', 'limit-rate'],
-  });
+  const o = parseOptions(args, CURL);
   const urls = [...o.operands, ...valuesOf(o, ['url'])];
   const f: Finding[] = [];
   const payloads = valuesOf(o, CURL_UPLOAD, 'dFT');
@@ -159,7 +154,7 @@ function curlRule(args: string[]): Finding[] {
 }
 
 function wgetRule(args: string[]): Finding[] {
-  const o = parseOptions(args, { shortValue: 'OoaiePUTtwYBel', longValue: ['post-data', 'post-file', 'body-data', 'body-file', 'method', 'output-document', 'input-file', 'header', 'execute', 'use-askpass', 'directory-prefix'] });
+  const o = parseOptions(args, WGET);
   const f: Finding[] = [];
   if (valuesOf(o, ['post-file', 'body-file']).length) f.push(deny('data_exfiltration', 'wget uploads a local file'));
   else if ((valuesOf(o, ['post-data', 'body-data']).length || /^(POST|PUT|PATCH)$/i.test(valuesOf(o, ['method'])[0] ?? '')) && o.operands.some((u) => !isLoopbackUrl(u))) f.push(deny('data_exfiltration', 'wget sends data to a remote host'));
@@ -171,7 +166,7 @@ function wgetRule(args: string[]): Finding[] {
 
 function httpieRule(name: string, args: string[]): Finding[] {
   if (args.some((a) => /^[\w-]+(:=@|=@|@)\/?\S/.test(a) && !looksLikeUrl(a))) return [deny('data_exfiltration', `${name} uploads a local file`)];
-  if (hasFlag(parseOptions(args), '', ['form', 'multipart']) || /^(POST|PUT|PATCH)$/i.test(args[0] ?? '')) {
+  if (hasFlag(parseOptions(args, HTTPIE), '', ['form', 'multipart']) || /^(POST|PUT|PATCH)$/i.test(args[0] ?? '')) {
     if (args.some((a) => looksLikeUrl(a) && !isLoopbackUrl(a))) return [deny('data_exfiltration', `${name} sends data to a remote host`)];
   }
   return [];

@@ -2,7 +2,8 @@
 // published packages. None of it is undone by a revert in the workspace, so the group
 // remote_destruction states a deny and its default action turns that into a question (a person may
 // well mean it). Reading, listing and planning stay allowed.
-import { parseOptions, valuesOf } from './command-options';
+import { AWS, CURL, GH_API, KUBECTL, TERRAFORM, WGET } from './command-option-tables';
+import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { grantInText } from './command-rules-grants';
 import { SECRET_PATH } from './command-rules-tools';
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
@@ -67,7 +68,8 @@ export function remoteRules(v: SegmentView): Finding[] {
     case 'dropdb': case 'dropuser': return gone(`${name} deletes a database or role`);
     case 'mongorestore': case 'pg_restore': return args.some((a) => /^(--drop|--clean|-c)$/.test(a)) ? gone(`${name} drops what exists before restoring`) : [];
     case 'curl': case 'http': case 'https': case 'xh': case 'wget': case 'wget2': {
-      const method = args.flatMap((a, i) => /^(-X|--request|--method)$/.test(a) ? [args[i + 1] ?? ''] : /^-X./.test(a) ? [a.slice(2)] : /^--(request|method)=/.test(a) ? [a.slice(a.indexOf('=') + 1)] : [a]);
+      // The method option in any spelling the program takes (`--req=DELETE`), and httpie's method word.
+      const method = name === 'curl' ? [...args, ...valuesOf(parseOptions(args, CURL), ['request'], 'X')] : name === 'wget' || name === 'wget2' ? [...args, ...valuesOf(parseOptions(args, WGET), ['method'])] : args;
       return method.some((m) => /^DELETE$/i.test(m)) ? gone(`${name} sends an HTTP DELETE, which removes something on the server`) : [];
     }
     case 'mysqladmin': case 'mariadb-admin': return args.some((a) => /^drop$/i.test(a)) ? gone(`${name} drop deletes a database`) : [];
@@ -120,7 +122,7 @@ function dataServiceRule(name: string, args: string[]): Finding[] {
 function cloudRule(name: string, args: string[]): Finding[] {
   const w = words(args);
   if (name === 'aws' || name === 'awslocal') {
-    const o = parseOptions(args, { longValue: ['region', 'profile', 'output', 'query', 'endpoint-url', 'bucket', 'key', 'cli-input-json'] });
+    const o = parseOptions(args, AWS);
     const [svc, verb] = o.operands;
     if (svc === 's3' && verb === 'rm') return gone(`aws s3 rm${args.includes('--recursive') ? ' --recursive' : ''} deletes objects from a bucket`);
     if (svc === 's3' && verb === 'rb') return gone('aws s3 rb deletes a bucket');
@@ -133,7 +135,7 @@ function cloudRule(name: string, args: string[]): Finding[] {
   if (name === 'gsutil') return /^(rm|rb)$/.test(w[0] ?? '') || (w[0] === 'rsync' && args.includes('-d')) ? gone(`gsutil ${w[0]} deletes storage objects or buckets`) : [];
   if (name === 'gh' || name === 'glab' || name === 'tea') {
     if (/^(repo|release|gist|secret|variable|label|project|cache|run|ssh-key|gpg-key|environment|ruleset|deploy-key|workflow)$/.test(w[0] ?? '') && /^(delete|rm|remove|archive|disable|rename|transfer)$/.test(w[1] ?? '')) return gone(`${name} ${w[0]} ${w[1]} deletes it on the server`);
-    if (w[0] === 'api' && valuesOf(parseOptions(args, { shortValue: 'XfFH', longValue: ['method', 'field', 'raw-field', 'header'] }), ['method'], 'X').some((m) => /^DELETE$/i.test(m))) return gone(`${name} api -X DELETE deletes a remote resource`);
+    if (w[0] === 'api' && valuesOf(parseOptions(args, GH_API), ['method'], 'X').some((m) => /^DELETE$/i.test(m))) return gone(`${name} api -X DELETE deletes a remote resource`);
     return [];
   }
   if (name === 'heroku') return w.some((x) => /^(apps:destroy|destroy|pg:reset|addons:destroy|pg:killall)$/.test(x)) ? gone('heroku deletes an app, an add-on or a database') : [];
@@ -149,11 +151,11 @@ function cloudRule(name: string, args: string[]): Finding[] {
 }
 
 function terraformRule(name: string, args: string[]): Finding[] {
-  const o = parseOptions(args.map((a) => a.replace(/^-(?=[a-z])(?!-)/, '--')), { longValue: ['chdir', 'var', 'var-file', 'target', 'state', 'out'] });
+  const o = parseOptions(args.map((a) => a.replace(/^-(?=[a-z])(?!-)/, '--')), TERRAFORM);
   const [cmd, sub] = o.operands;
-  const auto = o.long.some((l) => /^(auto-approve|destroy)/.test(l));
+  const auto = hasFlag(o, '', ['auto-approve', 'destroy']);
   if (cmd === 'destroy' || (name === 'terragrunt' && /^(destroy|run-all)$/.test(cmd ?? '') && args.includes('destroy'))) return gone(`${name} destroy deletes every resource of the configuration`);
-  if (cmd === 'apply' && auto) return gone(`${name} apply ${o.long.some((l) => l.startsWith('destroy')) ? '-destroy' : '-auto-approve'} changes or deletes real infrastructure without a plan being reviewed`);
+  if (cmd === 'apply' && auto) return gone(`${name} apply ${hasLong(o, 'destroy') ? '-destroy' : '-auto-approve'} changes or deletes real infrastructure without a plan being reviewed`);
   if (cmd === 'state' && /^(rm|push|replace-provider)$/.test(sub ?? '')) return gone(`${name} state ${sub} rewrites what the state tracks`);
   if (cmd === 'workspace' && sub === 'delete') return gone(`${name} workspace delete drops a workspace's state`);
   if (cmd === 'force-unlock') return gone(`${name} force-unlock breaks another run's lock`);
@@ -161,14 +163,14 @@ function terraformRule(name: string, args: string[]): Finding[] {
 }
 
 function kubeRule(name: string, args: string[]): Finding[] {
-  const o = parseOptions(args, { shortValue: 'nlfocp', longValue: ['namespace', 'context', 'cluster', 'kubeconfig', 'selector', 'filename', 'output', 'replicas', 'container', 'user', 'server', 'token'] });
+  const o = parseOptions(args, KUBECTL);
   const [verb, kind] = o.operands;
   if (verb === 'delete' || verb === 'drain' || verb === 'cordon') return gone(`${name} ${verb} removes or evicts cluster resources`);
   // Live objects changed in place, with no file in the workspace to review or revert.
-  if (/^(patch|edit|set|taint|replace)$/.test(verb ?? '') || verb === 'rollout' && kind === 'undo' || /^(label|annotate)$/.test(verb ?? '') && args.includes('--overwrite')) return gone(`${name} ${verb} changes live cluster resources in place`);
-  if (verb === 'replace' && args.includes('--force')) return gone(`${name} replace --force deletes and recreates resources`);
+  if (/^(patch|edit|set|taint|replace)$/.test(verb ?? '') || verb === 'rollout' && kind === 'undo' || /^(label|annotate)$/.test(verb ?? '') && hasLong(o, 'overwrite')) return gone(`${name} ${verb} changes live cluster resources in place`);
+  if (verb === 'replace' && hasLong(o, 'force')) return gone(`${name} replace --force deletes and recreates resources`);
   if (verb === 'scale' && valuesOf(o, ['replicas']).includes('0')) return gone(`${name} scale --replicas=0 stops a workload`);
-  if (verb === 'apply' && o.long.some((l) => l.startsWith('prune'))) return gone(`${name} apply --prune deletes resources missing from the files`);
+  if (verb === 'apply' && hasLong(o, 'prune')) return gone(`${name} apply --prune deletes resources missing from the files`);
   if (verb === 'config' && /^(delete-context|delete-cluster|delete-user|unset)$/.test(kind ?? '')) return [];
   return [];
 }

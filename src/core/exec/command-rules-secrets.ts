@@ -2,7 +2,8 @@
 // token`, `git credential fill`, keychains), through other programs' view of the environment (`ps e`,
 // `docker inspect`), and sent out inside what a network tool is given (a secret-named variable or a
 // substitution in a URL, a header or a host name), by mail or to a paste service.
-import { parseOptions, valuesOf } from './command-options';
+import { DOCKER_INSPECT, GIT, KUBECTL } from './command-option-tables';
+import { hasFlag, parseOptions, valuesOf } from './command-options';
 import { SECRET_FILE } from './command-rules-network';
 import { ask, deny, operandsOf, type Finding, type SegmentView, before } from './command-view';
 
@@ -56,7 +57,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
       if (w[0] === 'gist' && /^(create|new|edit)$/.test(w[1] ?? '')) f.push(ask('data_exfiltration', `${name} gist ${w[1]} uploads files to a gist`));
       break;
     case 'git': {
-      const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'], posixOrder: true });
+      const o = parseOptions(args, GIT);
       const sub = o.operands[0] ?? '';
       if (/^credential(-|$)/.test(sub) && o.operands.some((x) => /^(fill|get)$/.test(x))) f.push(deny('data_exfiltration', `git ${sub} prints stored credentials`));
       if (sub === 'send-email' || sub === 'imap-send') f.push(deny('data_exfiltration', `git ${sub} mails repository content`));
@@ -98,7 +99,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     case 'kubectl': case 'oc': f.push(...kubeSecrets(name, args)); break;
     case 'docker': case 'podman': case 'nerdctl': case 'crictl': case 'ctr': case 'finch': {
       if (w[0] === 'inspect' || (w[1] === 'inspect' && /^(container|service|image)$/.test(w[0] ?? ''))) {
-        const format = valuesOf(parseOptions(args, { shortValue: 'f', longValue: ['format', 'type'] }), ['format'], 'f');
+        const format = valuesOf(parseOptions(args, DOCKER_INSPECT), ['format'], 'f');
         if (!format.length || format.some((x) => /Env|Config|json \./i.test(x) || x.trim() === '{{json .}}')) f.push(ask('env_dump', `${name} inspect shows the container's environment, secrets included`));
       }
       break;
@@ -127,9 +128,9 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
 }
 
 function kubeSecrets(name: string, args: string[]): Finding[] {
-  const o = parseOptions(args, { shortValue: 'nlocf', longValue: ['namespace', 'context', 'output', 'selector', 'cluster', 'kubeconfig', 'container', 'filename'] });
+  const o = parseOptions(args, KUBECTL);
   const [verb, kind] = o.operands;
-  if (verb === 'config' && kind === 'view' && (args.includes('--raw') || args.includes('--flatten'))) return [deny('data_exfiltration', `${name} config view --raw prints cluster credentials`)];
+  if (verb === 'config' && kind === 'view' && hasFlag(o, '', ['raw', 'flatten'])) return [deny('data_exfiltration', `${name} config view --raw prints cluster credentials`)];
   const output = valuesOf(o, ['output'], 'o');
   if (verb === 'get' && /^(secrets?|secret\/.*|secrets\/.*)$/.test(kind ?? '') && output.some((x) => /^(json|yaml|jsonpath|go-template|custom-columns)/.test(x))) return [deny('data_exfiltration', `${name} get secret prints secret values`)];
   if (verb === 'create' && kind === 'token') return [ask('data_exfiltration', `${name} create token mints a credential`)];

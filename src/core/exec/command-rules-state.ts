@@ -2,7 +2,8 @@
 // suspended or isolated), attacks on other hosts (password guessers, web and port scanners), and
 // package managers or the editor re-pointed at another source. Status, list and version forms of the
 // same programs only read, and stay allowed.
-import { parseOptions } from './command-options';
+import { EDITOR, IPTABLES, NPX } from './command-option-tables';
+import { hasLongSurely, parseOptions, valuesOf } from './command-options';
 import { describesItself, onlyThisMachine, SNIFFERS } from './command-rules-network';
 import { ask, deny, looksLikeUrl, type Finding, type SegmentView, before } from './command-view';
 import { startsWith } from './command-strings';
@@ -61,8 +62,8 @@ export function stateRules(v: SegmentView): Finding[] {
   if ((ATTACK_TOOLS.has(name) || /^impacket-/.test(name)) && !SNIFFERS.test(name) && !describesItself(args)) f.push(onlyThisMachine(args) ? ask('network_recon', `${name} scans or sniffs this machine`) : deny('network_recon', `${name} attacks, scans or sniffs other hosts`));
   switch (name) {
     case 'iptables': case 'ip6tables': case 'iptables-legacy': case 'ip6tables-legacy': case 'iptables-nft': case 'ebtables': case 'arptables': {
-      const o = parseOptions(args, { shortValue: 'tjmspdioAIDRNXPFZLS', longValue: ['table', 'jump', 'match', 'source', 'destination', 'in-interface', 'out-interface', 'protocol'] });
-      if (o.short.has('L') || o.short.has('S') || o.long.some((l) => /^(list|list-rules|check)$/.test(l)) || o.short.has('C')) break;
+      const o = parseOptions(args, IPTABLES);
+      if (o.short.has('L') || o.short.has('S') || hasLongSurely(o, 'list') || hasLongSurely(o, 'list-rules') || hasLongSurely(o, 'check') || o.short.has('C')) break;
       f.push(deny('destructive_ops', `${name} changes the firewall rules`));
       break;
     }
@@ -153,15 +154,17 @@ function repointRules(v: SegmentView): Finding[] {
       if (PACKAGE_FLAG.test(before(args, i) ?? '')) pkgs.push(args[i]);
       else if (startsWith(args[i], '--package=')) pkgs.push(args[i].slice(10));
     }
+    // npm takes any beginning of `--package` (`--pack=URL`): the table resolves it.
+    if (args.some((a) => startsWith(a, '--'))) pkgs.push(...valuesOf(parseOptions(runner ? args.slice(args.indexOf(w[0]) + 1) : args, NPX), ['package'], 'p'));
   }
   if (pkgs.some((a) => looksLikeUrl(a) && /^(https?|git\+\w+|git|ssh|file):/i.test(a) || /^(github|gitlab|bitbucket|gist):/i.test(a) || /\.(tgz|tar\.gz)$/.test(a)))
     return [deny('code_injection', `${name} runs a package straight from a URL, a repository or a file`)];
   if (/^(code|code-insiders|codium|cursor|windsurf|vscodium|code-server)$/.test(name)) {
-    const o = parseOptions(args, { longValue: ['install-extension', 'uninstall-extension', 'extensions-dir', 'user-data-dir', 'profile', 'locate-extension'] });
-    const exts = o.values.get('install-extension') ?? [];
+    const o = parseOptions(args, EDITOR);
+    const exts = valuesOf(o, ['install-extension']);
     if (exts.some((e) => /[/\\]|\.vsix$/i.test(e) || /^[a-z][\w+.-]*:\/\//i.test(e))) return [deny('persistence', `${name} --install-extension installs an editor extension from a file or URL`)];
     if (exts.length) return [deny('package_install', `${name} --install-extension installs an editor extension from the marketplace (it runs with your rights)`)];
-    if ((o.values.get('extensions-dir') ?? []).length) return [ask('package_install', `${name} --extensions-dir loads extensions from another folder`)];
+    if (valuesOf(o, ['extensions-dir']).length) return [ask('package_install', `${name} --extensions-dir loads extensions from another folder`)];
   }
   return [];
 }

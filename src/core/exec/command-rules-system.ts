@@ -1,6 +1,7 @@
 // Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
 // container or persist. Each looks at one segment's argv with real option parsing.
-import { hasFlag, hasLong, parseOptions } from './command-options';
+import { CHMOD, GIT, gitSubcommandTable, RM, SHRED, SYSCTL } from './command-option-tables';
+import { hasFlag, hasLong, hasLongSurely, parseOptions } from './command-options';
 import { exhaustConcerns, exhaustRules, exhaustWhen } from './command-rules-exhaust';
 import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
 import { someHas, startsWith } from './command-strings';
@@ -58,7 +59,7 @@ export function systemRules(v: SegmentView): Finding[] {
   const { name, args } = v;
   const f: Finding[] = [];
   // shred of workspace files (`shred -u secrets.local.json`) is a careful delete; of a device or anything outside, it is not.
-  const shredsOwn = name === 'shred' && parseOptions(args, { shortValue: 'ns', longValue: ['iterations', 'size', 'random-source', 'remove'] }).operands.every((t) => !isOutsidePath(t) && !t.startsWith('-') && !/[*?]/.test(t) && t !== '.');
+  const shredsOwn = name === 'shred' && parseOptions(args, SHRED).operands.every((t) => !isOutsidePath(t) && !t.startsWith('-') && !/[*?]/.test(t) && t !== '.');
   if (shredsOwn && args.length) f.push(ask('destructive_ops', 'shred overwrites workspace files beyond recovery'));
   else if (DISK_TOOLS.test(name)) f.push(deny('destructive_ops', `${name} erases disks or files beyond recovery`));
   return f;
@@ -161,7 +162,7 @@ export function systemProgramRules(v: SegmentView): Finding[] {
     case 'find': f.push(...findRule(args)); break;
     case 'docker': case 'podman': case 'nerdctl': f.push(...containerRule(name, args)); break;
     case 'git': f.push(...gitDestructive(args)); break;
-    case 'sysctl': if (hasFlag(parseOptions(args), 'w', ['write']) || args.some((a) => a.includes('='))) f.push(deny('privilege_escalation', 'sysctl changes kernel settings')); break;
+    case 'sysctl': if (hasFlag(parseOptions(args, SYSCTL), 'w', ['write']) || args.some((a) => a.includes('='))) f.push(deny('privilege_escalation', 'sysctl changes kernel settings')); break;
     // An endless list fed to xargs or parallel with no limit on processes starts them without end.
     case 'seq': case 'yes': case 'jot': if ((name !== 'seq' || args.some((a) => /^(inf|infinity|\d{7,})$/i.test(a))) && v.pipedTo && /^(xargs|parallel)$/.test(v.pipedTo.name) && v.pipedTo.args.some((a, i) => /^(-P0|--max-procs=0|-j0|--jobs=0)$/.test(a) || /^(-P|--max-procs|-j|--jobs)$/.test(a) && v.pipedTo?.args[i + 1] === '0'))
       f.push(deny('destructive_ops', `${name} feeds an endless list to ${v.pipedTo.name} with no limit on processes (a fork bomb)`));
@@ -172,10 +173,10 @@ export function systemProgramRules(v: SegmentView): Finding[] {
 }
 
 function rmRule(args: string[]): Finding[] {
-  const o = parseOptions(args);
+  const o = parseOptions(args, RM);
   const recursive = hasFlag(o, 'rR', ['recursive']);
   const targets = o.operands;
-  if (hasLong(o, 'no-preserve-root', 4)) return [denyAlways('destructive_ops', 'rm --no-preserve-root removes the whole filesystem')];
+  if (hasLong(o, 'no-preserve-root')) return [denyAlways('destructive_ops', 'rm --no-preserve-root removes the whole filesystem')];
   if (targets.some(isRootOrHome)) return [denyAlways('destructive_ops', `rm${recursive ? ' -r' : ''} on the root or the home folder`)];
   if (targets.some(isCatastrophicTarget)) return [deny('destructive_ops', `rm${recursive ? ' -r' : ''} on a top-level, home or parent folder`)];
   if (recursive) return [ask('destructive_ops', `rm -r removes whole folders (${targets.join(' ') || 'no target'})`)];
@@ -191,10 +192,10 @@ function ddRule(args: string[]): Finding[] {
 
 function permRule(name: string, args: string[]): Finding[] {
   // `chmod -x FILE` and `chmod -w DIR` are modes (take a permission away), not options.
-  const o = parseOptions(name === 'chmod' ? args.map((a) => (/^-[rwxXst]+$/.test(a) ? `\0${a}` : a)) : args, { longValue: ['reference', 'from'] });
+  const o = parseOptions(name === 'chmod' ? args.map((a) => (/^-[rwxXst]+$/.test(a) ? `\0${a}` : a)) : args, CHMOD);
   const recursive = hasFlag(o, 'R', ['recursive']);
   const f: Finding[] = [];
-  const withMode = (name === 'chmod' || name === 'chown' || name === 'chgrp') && !o.long.some((l) => l.startsWith('ref'));
+  const withMode = (name === 'chmod' || name === 'chown' || name === 'chgrp') && !hasLong(o, 'reference');
   const mode: string | undefined = withMode ? o.operands[0] : undefined;
   const targets: string[] = withMode ? o.operands.slice(1) : o.operands;
   if (name === 'chmod' && mode && (/^[ugoa]*[+=][rwxXt]*s/.test(mode) || /^[0-7]?[4-7][0-7]{3}$/.test(mode) && mode.length === 4 && /^[4-7]/.test(mode)))
@@ -286,11 +287,11 @@ function containerRule(name: string, args: string[]): Finding[] {
 }
 
 function gitDestructive(args: string[]): Finding[] {
-  const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env'] });
+  const o = parseOptions(args, GIT);
   const sub = o.operands[0];
   const rest = args.slice(args.indexOf(sub ?? '') + 1);
-  const ro = parseOptions(rest);
-  if (sub === 'clean' && hasFlag(ro, 'f', ['force']) && !hasFlag(ro, 'n', ['dry-run'])) return [ask('destructive_ops', 'git clean -f deletes untracked files')];
+  const ro = parseOptions(rest, gitSubcommandTable(sub ?? ''));
+  if (sub === 'clean' && hasFlag(ro, 'f', ['force']) && !(ro.short.has('n') || hasLongSurely(ro, 'dry-run'))) return [ask('destructive_ops', 'git clean -f deletes untracked files')];
   if (sub === 'push' && (hasFlag(ro, 'f', ['force', 'force-with-lease', 'mirror', 'delete']) || ro.operands.some((x) => x.startsWith('+') || x.startsWith(':'))))
     return [ask('destructive_ops', 'git push that rewrites or deletes remote history')];
   if (sub === 'reset' && hasLong(ro, 'hard')) return [ask('destructive_ops', 'git reset --hard discards uncommitted work')];

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { isEverydayEditor } from './command-env';
 import { analyzeSed } from './command-sed';
-import { hasFlag, parseOptions, valuesOf } from './command-options';
+import { GIT, gitSubcommandTable, GREP, MAN, PIP, RG, SORT } from './command-option-tables';
+import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { gitConfigCall } from './command-git-config';
 import { GIT_COMMAND_SETTING } from './command-wrapper-options';
 import { SECRET_VAR } from './command-rules-secrets';
@@ -41,24 +42,23 @@ export function toolProgramRules(v: SegmentView): Finding[] {
       break;
     }
     case 'sort': {
-      const o = parseOptions(args, { shortValue: 'okStT', longValue: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program', 'files0-from', 'parallel', 'sort', 'random-source', 'batch-size'] });
-      if (o.long.some((l) => l.length >= 3 && 'compress-program'.startsWith(l))) f.push(deny('filter_bypass', 'sort --compress-program runs another program'));
+      if (hasLong(parseOptions(args, SORT), 'compress-program')) f.push(deny('filter_bypass', 'sort --compress-program runs another program'));
       break;
     }
     case 'rg': case 'ripgrep': {
-      const o = parseOptions(args, { shortValue: 'efgtTmAB CMjrE', longValue: ['pre', 'pre-glob', 'regexp', 'file', 'glob', 'type', 'type-not', 'replace'] });
-      if (o.long.some((l) => l === 'pre' || l.startsWith('pre=')) || valuesOf(o, ['pre'], '', 3).length) f.push(deny('filter_bypass', 'rg --pre runs another program on every file'));
+      const o = parseOptions(args, RG);
+      if (hasLong(o, 'pre')) f.push(deny('filter_bypass', 'rg --pre runs another program on every file'));
       f.push(...recursiveOverRoot(name, o.operands.slice(valuesOf(o, ['regexp'], 'e').length || valuesOf(o, ['file'], 'f').length ? 0 : 1)));
       break;
     }
     case 'grep': case 'egrep': case 'fgrep': case 'ag': case 'ack': {
-      const o = parseOptions(args, { shortValue: 'efmABCdD', longValue: ['regexp', 'file', 'max-count', 'include', 'exclude', 'exclude-dir', 'context', 'after-context', 'before-context', 'label', 'color', 'colour', 'binary-files', 'devices', 'directories'] });
+      const o = parseOptions(args, GREP);
       const patternGiven = valuesOf(o, ['regexp', 'file'], 'ef').length > 0;
       if (hasFlag(o, 'rR', ['recursive', 'dereference-recursive']) || name === 'ag' || name === 'ack') f.push(...recursiveOverRoot(name, o.operands.slice(patternGiven ? 0 : 1)));
       break;
     }
     case 'man': {
-      const o = parseOptions(args, { shortValue: 'PHMLmSscCEeKrRp', longValue: ['pager', 'html', 'browser', 'preprocessor', 'config-file'] });
+      const o = parseOptions(args, MAN);
       if (hasFlag(o, 'PH', ['pager', 'html', 'browser', 'preprocessor'])) f.push(deny('filter_bypass', 'man --html/--pager runs another program'));
       break;
     }
@@ -175,7 +175,7 @@ function runsCode(line: string): boolean {
 
 function gitRule(args: string[]): Finding[] {
   const f: Finding[] = [];
-  const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree', 'namespace', 'exec-path', 'config-env', 'upload-pack', 'receive-pack', 'exec'], posixOrder: true });
+  const o = parseOptions(args, GIT);
   const configs = valuesOf(o, [], 'c');
   const fromEnv = valuesOf(o, ['config-env']);
   const sub = o.operands[0] ?? '';
@@ -185,11 +185,11 @@ function gitRule(args: string[]): Finding[] {
   const runsOther = (c: string) => GIT_DANGER_CONFIG.test(c.split('=')[0]) && !(c.includes('=') && GIT_COMMAND_SETTING.test(c.split('=')[0]) && !runsCode(c.slice(c.indexOf('=') + 1)));
   if (configs.some((c) => runsOther(c) || /^alias\..*=!/.test(c)) || fromEnv.some((c) => GIT_DANGER_CONFIG.test(c.split('=')[0]))) f.push(deny('filter_bypass', 'git -c sets an option that runs another program'));
   if (valuesOf(o, ['exec-path']).length) f.push(deny('filter_bypass', 'git --exec-path loads git commands from another folder'));
-  const ro = parseOptions(rest, { shortValue: 'ubomc', longValue: ['upload-pack', 'receive-pack', 'exec', 'template', 'config', 'origin', 'branch', 'message', 'file', 'author'] });
+  const ro = parseOptions(rest, gitSubcommandTable(sub));
   // The programs git runs by default under their own names change nothing; `rebase --exec CMD` runs a
   // command line, which the judge reads like any other argument that is shell text.
-  const packs = [...valuesOf(ro, ['upload-pack', 'receive-pack', ...(sub === 'rebase' ? [] : ['exec'])]), ...valuesOf(o, ['upload-pack', 'receive-pack', 'exec']), ...(/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) ? valuesOf(ro, [], 'u') : [])];
-  if (packs.some((p) => !/^git[- ](upload-pack|receive-pack|upload-archive)$/.test(p)) || (sub === 'push' && ro.long.some((l) => /^(receive-pack|exec)/.test(l)) && !packs.length))
+  const packs = [...valuesOf(ro, ['upload-pack', 'receive-pack', ...(sub === 'rebase' ? [] : ['exec' as const])]), ...valuesOf(o, ['upload-pack', 'receive-pack', 'exec']), ...(/^(clone|fetch|pull|ls-remote|archive|submodule)$/.test(sub) ? valuesOf(ro, [], 'u') : [])];
+  if (packs.some((p) => !/^git[- ](upload-pack|receive-pack|upload-archive)$/.test(p)) || (sub === 'push' && (hasLong(ro, 'receive-pack') || hasLong(ro, 'exec')) && !packs.length))
     f.push(deny('filter_bypass', 'git --upload-pack/--receive-pack/--exec runs another program'));
   if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
   if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some(runsOther)) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
@@ -230,7 +230,7 @@ function packageRules(v: SegmentView): Finding[] {
   }
   if (PIPS.test(name) || PYTHONS.includes(bn) && args[0] === '-m' && /^(pip|pip3|ensurepip)$/.test(args[1] ?? '')) {
     const a2 = name.startsWith('pip') ? args : args.slice(2);
-    const o = parseOptions(a2, { shortValue: 'rceit', longValue: ['requirement', 'constraint', 'editable', 'index-url', 'extra-index-url', 'target', 'prefix', 'root', 'upgrade-strategy'] });
+    const o = parseOptions(a2, PIP);
     if (o.operands[0] !== 'install') return o.operands[0] === 'download' ? deny1('pip download') : [];
     const pkgs = o.operands.slice(1);
     return named(pkgs) ? deny1('pip install') : ask1('pip install');

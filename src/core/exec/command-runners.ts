@@ -9,7 +9,9 @@
 import type { Word } from './command-types';
 import { skipOptions } from './command-wrapper-options';
 import type { WrapAction } from './command-wrappers';
+import { tableFor } from './command-option-tables';
 import { codeAt, has, startsWith } from './command-strings';
+import { resolveLong, type OptionSpec } from './command-options';
 
 interface RunnerSpec {
   /** The first operand must be one of these (`uv run`, `perf stat`); the command follows it. */
@@ -93,12 +95,13 @@ function scriptAction(label: string, w: Word): WrapAction {
 
 /** The table's unwrapping of `argv` by `name`, or undefined when the program is not in the table. */
 /** A runner's option lists as skipOptions reads them, with its script options folded in: worked out once per spec. */
-const OPTION_LISTS = new Map<RunnerSpec, { long: string[]; shortAll: string }>();
-function optionLists(spec: RunnerSpec): { long: string[]; shortAll: string } {
+const OPTION_LISTS = new Map<RunnerSpec, { long: string[]; shortAll: string; known: OptionSpec }>();
+function optionLists(spec: RunnerSpec): { long: string[]; shortAll: string; known: OptionSpec } {
   let o = OPTION_LISTS.get(spec);
   if (!o) {
     const scriptOpts = spec.scriptOptions ?? [];
-    o = { long: [...(spec.long ?? []), ...scriptOpts.filter((x) => x.length > 1)], shortAll: (spec.short ?? '') + scriptOpts.filter((x) => x.length === 1).join('') };
+    const long = [...(spec.long ?? []), ...scriptOpts.filter((x) => x.length > 1)];
+    o = { long, shortAll: (spec.short ?? '') + scriptOpts.filter((x) => x.length === 1).join(''), known: { longValue: long } };
     OPTION_LISTS.set(spec, o);
   }
   return o;
@@ -112,13 +115,18 @@ export function runnerActions(argv: Word[], name: string): WrapAction[] | undefi
   if (!spec) return undefined;
   const out: WrapAction[] = [];
   const scriptOpts = spec.scriptOptions ?? [];
+  const { known } = optionLists(spec);
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i].text;
     if (t === '--') break;
+    // A long script option in any spelling the program takes: `--command CMD`, `--command=CMD`, `--comm CMD`.
+    const eq = t.indexOf('=');
+    const names = startsWith(t, '--') ? resolveLong(eq < 0 ? t.slice(2) : t.slice(2, eq), known) : undefined;
     for (const o of scriptOpts) {
-      const flag = o.length === 1 ? `-${o}` : `--${o}`;
-      if (t === flag && argv[i + 1]) out.push(scriptAction(`${name} ${flag}`, argv[i + 1]));
-      else if (o.length > 1 && startsWith(t, `${flag}=`)) out.push(scriptAction(`${name} ${flag}`, { ...argv[i], text: t.slice(flag.length + 1) }));
+      if (o.length === 1 ? t === `-${o}` && argv[i + 1] : names !== undefined && (names === o || typeof names !== 'string' && names.includes(o))) {
+        const script = o.length > 1 && eq >= 0 ? { ...argv[i], text: t.slice(eq + 1) } : argv[i + 1];
+        if (script) out.push(scriptAction(`${name} ${o.length === 1 ? '-' : '--'}${o}`, script));
+      }
     }
   }
   if (spec.argsAfter) {
@@ -157,14 +165,20 @@ const LONG_OPTION = /^--?([A-Za-z][\w-]{2,})(=([\s\S]*))?$/;
 
 export function optionScripts(argv: Word[], name: string): WrapAction[] {
   const out: WrapAction[] = [];
+  const table = tableFor(name);
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];
     const t = w.text;
     if (t === '--') break;
     // LONG_OPTION needs a leading `-`: other words (most) are passed over without a match.
     if (codeAt(t, 0) !== 0x2d) continue;
-    const m = LONG_OPTION.exec(t);
-    if (!m || NOT_SHELL.test(m[1]) || !SHELL_OPTION.test(m[1])) continue;
+    const m = LONG_OPTION.exec(t) ?? (table && startsWith(t, '--') ? /^--([\w-]*)(=([\s\S]*))?$/.exec(t) : null);
+    if (!m) continue;
+    // A program whose options the judge knows takes any beginning of one (`--rs=…` is `--rsh=…`): its full names are read.
+    const resolved = table && startsWith(t, '--') ? resolveLong(m[1], table) : m[1];
+    const runs = [m[1], ...(typeof resolved === 'string' ? [resolved] : resolved)].find((n) => !NOT_SHELL.test(n) && SHELL_OPTION.test(n));
+    if (runs === undefined) continue;
+    m[1] = runs;
     // `-exec` of find, `-e` of interpreters and the like are the program's own grammar, unwrapped elsewhere.
     if (!startsWith(t, '--') && name === 'find') continue;
     const value: Word | undefined = m[2] !== undefined ? { ...w, text: m[3] } : argv[i + 1];

@@ -1,6 +1,7 @@
 // GNU sed can run programs (`e` command, `s///e` flag) and write files (`w`, `W`, `s///w file`).
 // A regex over the command line cannot tell `s/x/y/e` from `s/e/x/`; this walks the script.
-import { parseOptions, valuesOf } from './command-options';
+import { SED } from './command-option-tables';
+import { hasLong, parseOptions, valuesOf } from './command-options';
 
 export interface SedAnalysis {
   /** The script runs a program. */
@@ -14,12 +15,12 @@ export interface SedAnalysis {
 }
 
 export function analyzeSed(args: readonly string[]): SedAnalysis {
-  const o = parseOptions(args, { shortValue: 'efl', longValue: ['expression', 'file', 'line-length'] });
+  const o = parseOptions(args, SED);
   const scripts = valuesOf(o, ['expression'], 'e');
   const operands = [...o.operands];
   const scriptFile = valuesOf(o, ['file'], 'f').length > 0;
   if (!scripts.length && !scriptFile && operands.length) scripts.push(operands.shift() as string);
-  const inPlace = o.short.has('i') || o.long.some((l) => l === 'in-place' || 'in-place'.startsWith(l) && l.length >= 3) || [...o.values.keys()].some((k) => k.startsWith('in-pl')) ? operands : [];
+  const inPlace = o.short.has('i') || hasLong(o, 'in-place') ? operands : [];
   const out: SedAnalysis = { exec: false, writes: [], inPlace, scriptFile };
   for (const s of scripts) walk(s, out);
   return out;

@@ -4,6 +4,7 @@
 // commands, a Python/Node/Perl/Ruby file as code. When what was written cannot be seen (copied,
 // downloaded, edited in place, built at run time), running it asks.
 import path from 'node:path';
+import { MAKE, SCRIPT_RUNNER } from './command-option-tables';
 import { parseOptions, valuesOf } from './command-options';
 import { outputOptionTargets } from './command-paths';
 import { grantInText } from './command-rules-grants';
@@ -181,11 +182,11 @@ function runs(v: SegmentView): { file: string; as: 'shell' | 'code' | 'make' | '
   if (BATCH_RUNNERS.test(v.name)) { const bat = v.args.find((a) => BATCH.test(a)); if (bat) out.push({ file: key(bat), as: 'shell' }); }
   const shell = SCRIPT_SHELLS.test(bn);
   // The first operand is read only by the three uses below; other programs (most) skip the option parse.
-  const first = shell || INTERPRETERS.has(bn) || v.name === 'cargo' ? parseOptions(v.args, { shortValue: 'oOcmWX' }).operands[0] : undefined;
+  const first = shell || INTERPRETERS.has(bn) || v.name === 'cargo' ? parseOptions(v.args, SCRIPT_RUNNER).operands[0] : undefined;
   if (shell && first) out.push({ file: key(first), as: 'shell' });
   else if (INTERPRETERS.has(bn) && first) out.push({ file: key(first), as: 'code', lang: bn.startsWith('python') || bn.startsWith('pypy') ? 'python' : bn === 'nodejs' || bn === 'deno' || bn === 'bun' ? 'node' : bn });
   if (MAKES.test(v.name)) {
-    const o = parseOptions(v.args, { shortValue: 'fCIjlow', longValue: ['file', 'makefile', 'directory'] });
+    const o = parseOptions(v.args, MAKE);
     const files = valuesOf(o, ['file', 'makefile'], 'f');
     for (const f of files.length ? files : ['GNUmakefile', 'makefile', 'Makefile']) out.push({ file: key(f), as: 'make' });
   }

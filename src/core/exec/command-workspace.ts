@@ -5,7 +5,8 @@
 // cached by modification time.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseOptions, valuesOf } from './command-options';
+import { NPX } from './command-option-tables';
+import { hasLongSurely, parseOptions, valuesOf } from './command-options';
 import { ask, type Finding, type SegmentView } from './command-view';
 
 const cache = new Map<string, { mtimeMs: number; value: unknown }>();
@@ -71,10 +72,11 @@ function fetched(v: SegmentView): { pkg: string; alwaysFetches: boolean } | unde
   else if (name === 'npm' && /^(exec|x)$/.test(args.find((a) => !a.startsWith('-')) ?? '')) rest = args.slice(args.findIndex((a) => /^(exec|x)$/.test(a)) + 1);
   else if ((name === 'pnpm' || name === 'yarn') && args.find((a) => !a.startsWith('-')) === 'dlx') { rest = args.slice(args.indexOf('dlx') + 1); always = true; }
   if (!rest) return undefined;
-  const o = parseOptions(rest, { shortValue: 'pc', longValue: ['package', 'call', 'cache', 'registry', 'userconfig'], posixOrder: true });
-  // npm takes any unambiguous beginning of an option (`--pack=x`), as valuesOf does.
+  // npm takes any unambiguous beginning of an option (`--pack=x`): the table resolves it.
+  const o = parseOptions(rest, NPX);
   const packages = valuesOf(o, ['package'], 'p');
-  if (valuesOf(o, ['call'], 'c').length && !packages.length) return undefined;
+  // A `--call` script is judged as a command elsewhere; only one surely given (not `--c`, which `--cache` shares) lets the package go.
+  if ((o.short.has('c') || hasLongSurely(o, 'call')) && !packages.length) return undefined;
   const pkg = packages[0] ?? o.operands[0];
   if (!pkg) return undefined;
   return { pkg: pkg.replace(/(?<=.)@[^/]*$/, ''), alwaysFetches: always };

@@ -9,6 +9,8 @@ import { GIT_COMMAND_SETTING, inCommandPosition, skipOptions, XARGS_VALUE_LETTER
 import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
 import { has, startsWith } from './command-strings';
+import { GIT_RUNS } from './command-option-tables';
+import { resolveLong } from './command-options';
 
 export type WrapAction =
   /** The inner command, as argv (`timeout 5 rm …`). */
@@ -245,7 +247,10 @@ function gitRunners(argv: Word[]): WrapAction[] {
   if (sub < 0) return [];
   const rest = argv.slice(sub + 1);
   const out: WrapAction[] = [];
-  for (let i = 0; i < rest.length; i++) if (/^(-x|--exec|--extcmd|-t|--tool-cmd)$/.test(rest[i].text) && rest[i + 1]) out.push({ kind: 'script', label: `git ${words[sub]} ${rest[i].text}`, script: rest[i + 1] });
+  for (let i = 0; i < rest.length && /^(rebase|difftool|mergetool)$/.test(words[sub]); i++) {
+    const script = commandOption(rest, i);
+    if (script) out.push({ kind: 'script', label: `git ${words[sub]} ${rest[i].text.replace(/=[\s\S]*$/, '')}`, script });
+  }
   const at = (w: string) => rest.findIndex((x) => x.text === w);
   if (words[sub] === 'submodule' && at('foreach') >= 0) {
     const cmd = rest.slice(at('foreach') + 1).filter((w) => !/^--(recursive|quiet)$/.test(w.text));
@@ -253,6 +258,22 @@ function gitRunners(argv: Word[]): WrapAction[] {
   }
   if (words[sub] === 'bisect' && at('run') >= 0 && rest.length > at('run') + 1) out.push({ kind: 'argv', label: 'git bisect run', argv: rest.slice(at('run') + 1) });
   return out;
+}
+
+/**
+ * The command line `rest[i]` hands to `git rebase`/`difftool`/`mergetool`: `-x CMD`, `-xCMD`, and the long
+ * options that take one in any spelling git takes (`--exec CMD`, `--exec=CMD`, `--ex CMD`, `--e=CMD`).
+ */
+function commandOption(rest: readonly Word[], i: number): Word | undefined {
+  const w = rest[i];
+  const t = w.text;
+  if (t === '-x' || t === '-t') return rest[i + 1];
+  if (startsWith(t, '-x') && !startsWith(t, '--')) return { ...w, text: t.slice(2) };
+  if (!startsWith(t, '--')) return undefined;
+  const eq = t.indexOf('=');
+  const names = resolveLong(eq < 0 ? t.slice(2) : t.slice(2, eq), GIT_RUNS);
+  if (!(typeof names === 'string' ? [names] : names).some((n) => n === 'exec' || n === 'extcmd' || n === 'tool-cmd')) return undefined;
+  return eq < 0 ? rest[i + 1] : { ...w, text: t.slice(eq + 1) };
 }
 
 /**

@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { PathError, type PathResolver } from '../fs/types';
 import { analyzeSed } from './command-sed';
-import { parseOptions, valuesOf } from './command-options';
+import { CHMOD, COMPRESS, CP, CURL, GIT, MKDIR, MV, PATCH, RM, RMDIR, SHRED, SORT, SPLIT, TAR, TEE, TOUCH, TRUNCATE, UNIQ, WGET, ZIP } from './command-option-tables';
+import { hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 import { replace, startsWith } from './command-strings';
 
@@ -28,55 +29,55 @@ export function writeTargets(v: SegmentView): WriteTarget[] {
   }
   const { name, args } = v;
   switch (name) {
-    case 'tee': add(out, v, parseOptions(args).operands, 'tee'); break;
+    case 'tee': add(out, v, parseOptions(args, TEE).operands, 'tee'); break;
     case 'cp': case 'install': case 'ln': case 'rsync': case 'gcp': {
-      const o = parseOptions(args, { shortValue: 'tSmogZ', longValue: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'backup', 'exclude', 'include', 'filter', 'rsh', 'rsync-path', 'chmod', 'chown', 'sparse', 'reflink'] });
+      const o = parseOptions(args, CP);
       const t = valuesOf(o, ['target-directory'], 't');
       add(out, v, t.length ? t : o.operands.length > 1 ? [o.operands[o.operands.length - 1]] : name === 'ln' ? ['.'] : [], name);
-      if (o.long.some((l) => l.startsWith('remove-source'))) add(out, v, o.operands.slice(0, -1), `${name} --remove-source-files`);
+      if (hasLong(o, 'remove-source-files')) add(out, v, o.operands.slice(0, -1), `${name} --remove-source-files`);
       break;
     }
     case 'mv': {
-      const o = parseOptions(args, { shortValue: 'tS', longValue: ['target-directory', 'suffix', 'backup'] });
+      const o = parseOptions(args, MV);
       add(out, v, o.operands, 'mv');
       add(out, v, valuesOf(o, ['target-directory'], 't'), 'mv');
       break;
     }
     case 'rm': case 'rmdir': case 'unlink': case 'touch': case 'mkdir': case 'shred': case 'mkfifo':
-      add(out, v, parseOptions(args, { shortValue: name === 'touch' ? 'rtd' : name === 'mkdir' ? 'm' : name === 'shred' ? 'ns' : '', longValue: ['reference', 'date', 'mode', 'context', 'iterations', 'size'] }).operands, name); break;
-    case 'truncate': add(out, v, parseOptions(args, { shortValue: 'sr', longValue: ['size', 'reference'] }).operands, name); break;
+      add(out, v, parseOptions(args, name === 'touch' ? TOUCH : name === 'mkdir' || name === 'mkfifo' ? MKDIR : name === 'shred' ? SHRED : name === 'rm' ? RM : RMDIR).operands, name); break;
+    case 'truncate': add(out, v, parseOptions(args, TRUNCATE).operands, name); break;
     case 'chmod': case 'chown': case 'chgrp': {
-      const o = parseOptions(args, { longValue: ['reference', 'from'] });
-      add(out, v, o.long.some((l) => l.startsWith('ref')) ? o.operands : o.operands.slice(1), name);
+      const o = parseOptions(args, CHMOD);
+      add(out, v, hasLong(o, 'reference') ? o.operands : o.operands.slice(1), name);
       break;
     }
-    case 'sort': add(out, v, valuesOf(parseOptions(args, { shortValue: 'okStT', longValue: ['output', 'key', 'buffer-size', 'field-separator', 'temporary-directory', 'compress-program', 'files0-from', 'parallel', 'sort', 'random-source', 'batch-size'] }), ['output'], 'o'), 'sort -o'); break;
-    case 'uniq': { const ops = parseOptions(args, { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'] }).operands; if (ops.length > 1) add(out, v, [ops[1]], 'uniq'); break; }
+    case 'sort': add(out, v, valuesOf(parseOptions(args, SORT), ['output'], 'o'), 'sort -o'); break;
+    case 'uniq': { const ops = parseOptions(args, UNIQ).operands; if (ops.length > 1) add(out, v, [ops[1]], 'uniq'); break; }
     case 'sed': case 'gsed': { const s = analyzeSed(args); add(out, v, s.inPlace, 'sed -i'); add(out, v, s.writes, 'sed w'); break; }
     case 'dd': add(out, v, args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3)), 'dd of='); break;
     case 'curl': {
-      const o = parseOptions(args, { shortValue: 'dFTXHoeuAbcKrxUwmEQzyYCtDP', longValue: ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'data', 'header', 'request', 'user', 'form', 'upload-file', 'url', 'config', 'max-time', 'connect-timeout', 'retry'] });
+      const o = parseOptions(args, CURL);
       add(out, v, [...valuesOf(o, ['output', 'dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir'], 'oDc')], 'curl -o');
       break;
     }
-    case 'wget': { const o = parseOptions(args, { shortValue: 'OoaPeiU', longValue: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'execute', 'input-file', 'user-agent'] }); add(out, v, valuesOf(o, ['output-document', 'output-file', 'append-output', 'directory-prefix'], 'OoaP'), 'wget -O'); break; }
+    case 'wget': { const o = parseOptions(args, WGET); add(out, v, valuesOf(o, ['output-document', 'output-file', 'append-output', 'directory-prefix'], 'OoaP'), 'wget -O'); break; }
     case 'tar': case 'gtar': case 'bsdtar': {
-      const o = parseOptions(args, { shortValue: 'fCTXbgLVNK', longValue: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'newer', 'after-date', 'listed-incremental', 'label', 'strip-components'] });
+      const o = parseOptions(args, TAR);
       const bundled = /^[A-Za-z]+$/.test(args[0] ?? '') ? new Set(args[0]) : new Set<string>();
-      const has = (c: string, l: string) => o.short.has(c) || bundled.has(c) || o.long.some((x) => x.length >= 3 && l.startsWith(x));
+      const has = (c: string, l: 'extract' | 'get' | 'create' | 'append' | 'update') => o.short.has(c) || bundled.has(c) || hasLong(o, l);
       if (has('x', 'extract') || has('x', 'get')) add(out, v, valuesOf(o, ['directory'], 'C').concat(valuesOf(o, ['directory'], 'C').length ? [] : ['.']), 'tar -x');
       if (has('c', 'create') || has('r', 'append') || has('u', 'update')) add(out, v, valuesOf(o, ['file'], 'f'), 'tar -c -f');
       break;
     }
     case 'unzip': { const i = args.indexOf('-d'); add(out, v, i >= 0 && args[i + 1] ? [args[i + 1]] : ['.'], 'unzip'); break; }
     case 'zip': case 'gzip': case 'gunzip': case 'xz': case 'bzip2': case 'zstd': case 'unxz': case 'bunzip2': case 'brotli':
-      if (!args.some((a) => /^-[A-Za-z]*[ctl]/.test(a) || a === '--stdout' || a === '--to-stdout' || a === '--list' || a === '--test')) add(out, v, parseOptions(args, { shortValue: name === 'zip' ? 'bntxi' : 'SoT', longValue: ['suffix', 'output', 'threads'] }).operands.slice(0, name === 'zip' ? 1 : undefined), name);
+      if (!args.some((a) => /^-[A-Za-z]*[ctl]/.test(a) || a === '--stdout' || a === '--to-stdout' || a === '--list' || a === '--test')) add(out, v, parseOptions(args, name === 'zip' ? ZIP : COMPRESS).operands.slice(0, name === 'zip' ? 1 : undefined), name);
       break;
-    case 'patch': add(out, v, valuesOf(parseOptions(args, { shortValue: 'iopdDrFBVYzg', longValue: ['output', 'input', 'directory', 'reject-file'] }), ['output', 'directory', 'reject-file'], 'odr'), 'patch'); break;
+    case 'patch': add(out, v, valuesOf(parseOptions(args, PATCH), ['output', 'directory', 'reject-file'], 'odr'), 'patch'); break;
     case 'find': for (let i = 0; i < args.length; i++) if (/^-(fprint0?|fprintf|fls)$/.test(args[i]) && args[i + 1]) add(out, v, [args[i + 1]], `find ${args[i]}`); break;
     // In POSIX order the options end at the first operand: `git status --short` has none to read.
-    case 'git': { if (!startsWith(args[0] ?? '', '-')) break; const o = parseOptions(args, { shortValue: 'Cc', longValue: ['git-dir', 'work-tree'], posixOrder: true }); add(out, v, [...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
-    case 'split': case 'csplit': { const ops = parseOptions(args, { shortValue: 'abClnf', longValue: ['prefix', 'suffix-length', 'bytes', 'lines', 'line-bytes', 'number'] }).operands; if (ops.length > 1) add(out, v, [ops[ops.length - 1]], name); break; }
+    case 'git': { if (!startsWith(args[0] ?? '', '-')) break; const o = parseOptions(args, GIT); add(out, v, [...valuesOf(o, ['git-dir', 'work-tree'], 'C')], 'git -C'); break; }
+    case 'split': case 'csplit': { const ops = parseOptions(args, SPLIT).operands; if (ops.length > 1) add(out, v, [ops[ops.length - 1]], name); break; }
     case 'ssh-keygen': { const i = args.indexOf('-f'); if (i >= 0 && args[i + 1]) add(out, v, [args[i + 1]], 'ssh-keygen -f'); break; }
   }
   return out;
