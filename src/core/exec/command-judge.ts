@@ -19,6 +19,7 @@ import { argumentPathRules, outputOptionTargets } from './command-paths';
 import { codeFinding } from './command-rules-code';
 import { endlessSpawning } from './command-rules-exhaust';
 import { argumentCommandFindings, contentFindings, fedBy, stagedBy, stagedFindings, type Staged, type StagedJudges } from './command-staged';
+import { newRepoLine } from './command-git-line';
 import { gitRemoteRule } from './command-git-remotes';
 import { packageRunnerRule } from './command-workspace';
 import { isInfoForm } from './command-rules-state';
@@ -151,6 +152,8 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
     if (fed !== undefined) shown.push(fed);
   }
   const shownUsed = new Set<number>();
+  // Repositories this line clones, creates or gives remotes to, for the pushes after them.
+  const repoLine = newRepoLine();
   for (let i = 0; i < segments.length; i++) {
     const v = views[i];
     const pipedOut = segments[i + 1]?.joinedBy === '|' || segments[i + 1]?.joinedBy === '|&';
@@ -174,7 +177,7 @@ export async function judgeCommand(parsed: ParsedCommand, policy: CommandPolicy,
       const x = all[k];
       for (const y of argumentPathRules(x, pathContext, root, traits[k])) f.push(y);
       for (const y of packageRunnerRule(x, cwd, root)) f.push(y);
-      for (const y of gitRemoteRule(x, cwd, root)) f.push(y);
+      for (const y of gitRemoteRule(x, cwd, root, repoLine)) f.push(y);
     }
     if (staged.length) {
       for (const x of all) {
