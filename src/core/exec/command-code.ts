@@ -8,6 +8,7 @@
 // runs, anything else asks.
 import type { Word } from './command-types';
 import { toLowerCase } from './command-strings';
+import { resolveLong } from './command-options';
 
 export interface InlineCode {
   /** The language family: python, node, perl, ruby, php, lua, julia, r, awk, make, gdb, sqlite, tex, m4, tcl, applescript, powershell. */
@@ -67,7 +68,9 @@ export function inlineCode(name: string, args: readonly string[]): InlineCode[] 
       if (url !== undefined) { out.push({ lang: 'node', code: url }); continue; }
       if (a.startsWith('--')) {
         const [n, v] = a.slice(2).split(/=(.*)/s);
-        if ((flags.long ?? []).includes(n)) { out.push({ lang: flags.lang, code: v ?? args[++i] ?? '' }); continue; }
+        // Any beginning the interpreter's getopt takes (`julia --ev …`) names the option too.
+        const names = flags.long?.length ? resolveLong(n, { longValue: flags.long }) : n;
+        if ((flags.long ?? []).some((l) => l === names || typeof names !== 'string' && names.includes(l))) { out.push({ lang: flags.lang, code: v ?? args[++i] ?? '' }); continue; }
         continue;
       }
       if (!a.startsWith('-') || a === '-') break; // the script file: its own arguments follow

@@ -86,10 +86,11 @@ export const TRUNCATE = table(['truncate'], { shortValue: 'sr', longValue: ['siz
 export const UNIQ = table(['uniq'], { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'], longFlag: ['count', 'repeated', 'unique', 'ignore-case', 'zero-terminated'] });
 export const TAR = table(['tar', 'bsdtar'], {
   shortValue: 'fCTXbgLVNK',
-  longValue: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'newer', 'after-date', 'listed-incremental', 'label', 'strip-components'],
-  longFlag: ['extract', 'get', 'create', 'append', 'update', 'list', 'diff', 'compare', 'delete', 'gzip', 'verbose'],
+  longValue: ['file', 'directory', 'files-from', 'exclude-from', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'newer', 'after-date', 'listed-incremental', 'label', 'strip-components',
+    'to-command', 'checkpoint-action', 'use-compress-program', 'rsh-command', 'info-script', 'new-volume-script', 'rmt-command'],
+  longFlag: ['extract', 'get', 'create', 'append', 'update', 'list', 'diff', 'compare', 'delete', 'gzip', 'verbose', 'checkpoint', 'to-stdout', 'totals', 'absolute-names'],
 });
-export const ZIP = table(['zip'], { shortValue: 'bntxi', longValue: ['suffix', 'output', 'threads'] });
+export const ZIP = table(['zip'], { shortValue: 'bntxi', longValue: ['suffix', 'output', 'threads', 'unzip-command'] });
 export const COMPRESS = table(['gzip', 'xz', 'zstd', 'bzip2', 'brotli'], { shortValue: 'SoT', longValue: ['suffix', 'output', 'threads'], longFlag: ['stdout', 'to-stdout', 'list', 'test', 'decompress', 'keep', 'force'] });
 export const PATCH = table(['patch'], { shortValue: 'iopdDrFBVYzg', longValue: ['output', 'input', 'directory', 'reject-file'], longFlag: ['reverse', 'dry-run', 'forward'] });
 export const SED = table(['sed', 'gsed'], {

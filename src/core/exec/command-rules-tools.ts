@@ -4,13 +4,16 @@
 import path from 'node:path';
 import { isEverydayEditor } from './command-env';
 import { analyzeSed } from './command-sed';
-import { GIT, gitSubcommandTable, GREP, MAN, PIP, RG, SORT } from './command-option-tables';
+import { GIT, gitSubcommandTable, GREP, MAN, PIP, RG, SORT, TAR, ZIP } from './command-option-tables';
 import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
 import { gitConfigCall } from './command-git-config';
 import { GIT_COMMAND_SETTING } from './command-wrapper-options';
 import { SECRET_VAR } from './command-rules-secrets';
 import { ask, baseName, deny, INTERPRETERS, isPathLike, SHELLS, type Finding, type SegmentView } from './command-view';
 import { has, startsWith } from './command-strings';
+
+/** tar's options whose value is a program or a command line it runs. */
+const TAR_RUNS = ['to-command', 'checkpoint-action', 'use-compress-program', 'rsh-command', 'info-script', 'new-volume-script', 'rmt-command'] as const;
 
 /** Files whose contents are credentials: reading them is the first half of an exfiltration. */
 export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
@@ -65,13 +68,16 @@ export function toolProgramRules(v: SegmentView): Finding[] {
     case 'tar': case 'gtar': case 'bsdtar': {
       // `-I zstd`, `--use-compress-program='xz -T0'`: a compressor by name is what the option is for.
       const compressor = (i: number, a: string) => /^(-I|--use-compress-program|--use-compress-prog)$/.test(a) && COMPRESSOR.test(args[i + 1] ?? '') || /^--use-compress-prog(ram)?=/.test(a) && COMPRESSOR.test(a.slice(a.indexOf('=') + 1)) || /^-I./.test(a) && COMPRESSOR.test(a.slice(2));
-      if (args.some((a, i) => !compressor(i, a) && (/^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--'))))
+      // The options that run a program, in any spelling tar takes (`--to-c=…`); a compressor by name stays allowed.
+      const to = parseOptions(args, TAR);
+      const handed = TAR_RUNS.some((n) => hasLong(to, n) && !(n === 'use-compress-program' && valuesOf(to, [n]).length > 0 && valuesOf(to, [n]).every((c) => COMPRESSOR.test(c))));
+      if (handed || args.some((a, i) => !compressor(i, a) && (/^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--'))))
         f.push(deny('filter_bypass', 'tar runs another program (--to-command, --checkpoint-action, -I …)'));
       // Names kept absolute (-P) are written wherever the archive says: /etc, ~/.ssh.
-      if (args.some((a) => a === '--absolute-names' || /^-[A-Za-z]*P/.test(a) && !a.startsWith('--')) && args.some((a) => /^(--extract|--get|-[A-Za-z]*x[A-Za-z]*|x[A-Za-z]*)$/.test(a))) f.push(ask('dangerous_paths', 'tar -P extracts names as absolute paths, anywhere on the machine'));
+      if ((hasLong(to, 'absolute-names') || args.some((a) => /^-[A-Za-z]*P/.test(a) && !a.startsWith('--'))) && (hasLong(to, 'extract') || hasLong(to, 'get') || args.some((a) => /^(-[A-Za-z]*x[A-Za-z]*|x[A-Za-z]*)$/.test(a)))) f.push(ask('dangerous_paths', 'tar -P extracts names as absolute paths, anywhere on the machine'));
       break;
     }
-    case 'zip': if (args.some((a) => /^-(TT|-unzip-command)/.test(a))) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
+    case 'zip': if (args.some((a) => /^-(TT|-unzip-command)/.test(a)) || hasLong(parseOptions(args, ZIP), 'unzip-command')) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
     case 'unzip': if (args.some((a) => /^-[A-Za-z]*:/.test(a))) f.push(ask('dangerous_paths', 'unzip -: lets names with ../ write outside the folder')); break;
     case 'awk': case 'gawk': case 'mawk': case 'nawk': case 'busybox awk': {
       const prog = args.find((a) => !a.startsWith('-')) ?? '';
