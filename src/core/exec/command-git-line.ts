@@ -6,9 +6,13 @@
 import path from 'node:path';
 import { readCached, upTo } from './command-workspace';
 
-export interface Remotes { names: Set<string>; urls: Set<string> }
+/**
+ * A repository's remotes as .git/config names them: `names` and `urls` (url and pushurl, normalised)
+ * for comparing; `pushUrls` (name → where a push to it goes: its pushurls, else its urls, as written)
+ * and `picks` (the remotes or URLs a branch or `remote.pushDefault` names) for where a push goes.
+ */
+export interface Remotes { names: Set<string>; urls: Set<string>; pushUrls: Map<string, string[]>; picks: string[] }
 
-/** A repository the line made (`fresh`: cloned or initialised in it) or gave a remote to, by its folder. */
 export interface LineRepo {
   fresh: boolean;
   /** Remote name → the URLs the line gave it. */
@@ -22,30 +26,49 @@ export function newRepoLine(): RepoLine {
   return new Map();
 }
 
-/** Remote names and URLs in .git/config (url and pushurl). */
+/** The remotes in the text of a .git/config (keys in any case, as git reads them). */
 function remotes(text: string): Remotes {
   const names = new Set<string>();
   const urls = new Set<string>();
-  let current: string | undefined;
+  const fetchUrls = new Map<string, string[]>();
+  const pushUrls = new Map<string, string[]>();
+  const picks: string[] = [];
+  let section: 'remote' | 'branch' | 'remotes' | undefined;
+  let current = '';
   for (const line of text.split('\n')) {
-    const section = /^\s*\[\s*remote\s+"([^"]+)"\s*\]/.exec(line);
-    if (section) { current = section[1]; names.add(current); continue; }
-    if (/^\s*\[/.test(line)) { current = undefined; continue; }
-    const url = /^\s*(?:url|pushurl)\s*=\s*(.+?)\s*$/.exec(line);
-    if (current && url) urls.add(normalUrl(url[1]));
+    const head = /^\s*\[\s*([\w.-]+)(?:\s+"([^"]*)")?\s*\]/.exec(line);
+    if (head) {
+      const kind = head[1].toLowerCase();
+      section = kind === 'remote' ? (head[2] === undefined ? 'remotes' : 'remote') : kind === 'branch' && head[2] !== undefined ? 'branch' : undefined;
+      current = head[2] ?? '';
+      if (section === 'remote') names.add(current);
+      continue;
+    }
+    const kv = /^\s*([\w-]+)\s*=\s*(.+?)\s*$/.exec(line);
+    if (!kv || section === undefined) continue;
+    const key = kv[1].toLowerCase();
+    if (section === 'remote' && (key === 'url' || key === 'pushurl')) {
+      urls.add(normalUrl(kv[2]));
+      const into = key === 'url' ? fetchUrls : pushUrls;
+      into.set(current, [...(into.get(current) ?? []), kv[2]]);
+    } else if (section === 'branch' && (key === 'remote' || key === 'pushremote') || section === 'remotes' && key === 'pushdefault') {
+      picks.push(kv[2]);
+    }
   }
-  return { names, urls };
+  for (const [name, u] of fetchUrls) if (!pushUrls.has(name)) pushUrls.set(name, u);
+  return { names, urls, pushUrls, picks };
 }
 
-const NONE: Remotes = { names: new Set<string>(), urls: new Set<string>() };
+/** A folder with no repository: no remotes. */
+export const NO_REMOTES: Remotes = { names: new Set<string>(), urls: new Set<string>(), pushUrls: new Map<string, string[]>(), picks: [] };
 
-/** The remotes of the repository on disk nearest to `dir` (up to `root`); none when there is none. */
-export function knownRemotes(dir: string, root: string): Remotes {
+/** The repository on disk nearest to `dir` (up to `root`): its folder and remotes. A `.git` file (a submodule's) has no `.git/config` under it: passed over. */
+export function repoAt(dir: string, root: string): { at: string; remotes: Remotes } | undefined {
   for (const d of upTo(dir, root)) {
     const r = readCached(path.join(d, '.git', 'config'), remotes);
-    if (r) return r;
+    if (r) return { at: d, remotes: r };
   }
-  return NONE;
+  return undefined;
 }
 
 export function normalUrl(u: string): string {

@@ -7,10 +7,11 @@
 // default named after a URL — and asks, since every later plain `git push` goes there. A setting
 // given for one run (`git -c`, `--config-env`) to a command that sends is where that command sends:
 // judged as a push to it. Git LFS's endpoints (`lfs.url`, `remote.X.lfsurl`) and `git lfs push` are
-// read the same way.
+// read the same way. A push from a repository nested in the workspace's with a `.git` folder of its
+// own (a clone an earlier command made) is also compared with the workspace repository's remotes.
 import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
-import { cloneFolder, gitFolder, knownRemotes, lineRepoAt, normalUrl, recordFresh, recordRemote, remoteOfKey, type LineRepo, type Remotes, type RepoLine } from './command-git-line';
+import { cloneFolder, gitFolder, lineRepoAt, NO_REMOTES, normalUrl, recordFresh, recordRemote, remoteOfKey, repoAt, type LineRepo, type Remotes, type RepoLine } from './command-git-line';
 import { GIT, GIT_CLONE, GIT_INIT, GIT_PUSH, GIT_REMOTE, GIT_SEND_PACK, GIT_SUBMODULE } from './command-option-tables';
 import { hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
@@ -97,7 +98,8 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
   const rest = o.operands.slice(lfsPush ? 2 : 1);
   // Where git works: the shell's folder moved by `-C` (or `--git-dir`); unknown after a `cd` to a place known only at run time.
   const dir = cwd === undefined ? undefined : gitFolder(cwd, valuesOf(o, [], 'C'), valuesOf(o, ['git-dir']));
-  const known = knownRemotes(dir ?? root, root);
+  const repo = repoAt(dir ?? root, root);
+  const known = repo?.remotes ?? NO_REMOTES;
   const f = forThisRun(o.values, sub, known);
   if (sub === 'remote') {
     const ro = parseOptions(rest, GIT_REMOTE);
@@ -122,7 +124,7 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
   } else if (sub === 'clone') {
     // Settings written into the new repository's config; its own source is one of its remotes.
     const co = parseOptions(rest, GIT_CLONE);
-    const withSource = { names: known.names, urls: new Set([...known.urls, ...co.operands.slice(0, 1).map(normalUrl)]) };
+    const withSource = { ...known, urls: new Set([...known.urls, ...co.operands.slice(0, 1).map(normalUrl)]) };
     for (const s of valuesOf(co, ['config'], 'c')) {
       const eq = s.indexOf('=');
       const r = eq < 0 ? undefined : repointed(s.slice(0, eq), s.slice(eq + 1), withSource);
@@ -139,19 +141,60 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
     const chosen = made && chosenByLine(made, target);
     if (chosen) {
       // Where this push goes was chosen in this very line: judged as a push to it, against the remotes on disk.
-      for (const url of chosen) if (!known.urls.has(normalUrl(url))) f.push(deny('data_exfiltration', `git ${sub} from a repository this command line ${made.fresh ? 'cloned or created' : 'gave a remote'}, to ${url}, a URL the workspace's repository has no remote for`));
+      const unknown = chosen.filter((url) => !known.urls.has(normalUrl(url)));
+      for (const url of unknown) f.push(deny('data_exfiltration', `git ${sub} from a repository this command line ${made.fresh ? 'cloned or created' : 'gave a remote'}, to ${url}, a URL the workspace's repository has no remote for`));
+      // Among the remotes of a nested repository on disk, but maybe not among the workspace's.
+      if (unknown.length === 0) f.push(...fromNested(sub, repo, root, chosen));
     } else {
       const place = target === undefined ? 'own' : placeOf(target, known);
       if (place === 'unknown URL') f.push(deny('data_exfiltration', `git ${sub} to ${target}, a URL this repository has no remote for`));
       if (place === 'unknown name') f.push(ask('data_exfiltration', `git ${sub} to ${target}, a remote this repository does not have`));
+      if (place === 'own') f.push(...fromNested(sub, repo, root, pushUrlsOf(known, target)));
     }
   } else if (sub === 'send-pack' || sub === 'http-push') {
     // Their destination is always a URL or a path, never a remote's name.
     const so = parseOptions(rest, GIT_SEND_PACK);
     const dest = so.operands[0];
     if (dest !== undefined && !known.urls.has(normalUrl(dest))) f.push(deny('data_exfiltration', `git ${sub} to ${dest}, a URL this repository has no remote for`));
+    else if (dest !== undefined) f.push(...fromNested(sub, repo, root, [dest]));
   }
   return f;
+}
+
+/**
+ * A push from a repository nested in the workspace's with a `.git` folder of its own (a clone an
+ * earlier command made; a submodule's `.git` is a file and is passed over by repoAt): that
+ * repository's remotes are whatever its clone named, so comparing the push with them proves nothing.
+ * It asks when the push goes where the workspace's repository has no remote (not deny: a dependency
+ * cloned into a folder to push a fix upstream is everyday work). Nothing when the push runs in the
+ * workspace's repository or the workspace root is no repository (a folder of several repositories).
+ */
+function fromNested(sub: string, repo: { at: string; remotes: Remotes } | undefined, root: string, urls: readonly string[]): Finding[] {
+  if (!repo || urls.length === 0) return [];
+  const rel = path.relative(root, repo.at);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return [];
+  const ws = repoAt(root, root)?.remotes;
+  if (!ws) return [];
+  const foreign = [...new Set(urls.filter((u) => !ws.urls.has(normalUrl(u))))];
+  if (foreign.length === 0) return [];
+  const hosts = new Set([...ws.urls].map(hostOf));
+  const where = foreign.some((u) => !hosts.has(hostOf(normalUrl(u)))) ? 'a host the workspace\'s repository does not use' : 'a repository the workspace\'s repository has no remote for';
+  return [ask('data_exfiltration', `git ${sub} from ${rel}, a repository nested in the workspace's with its own .git folder (not a submodule), to ${foreign.join(', ')}: ${where}`)];
+}
+
+/** The host of a normalised URL (its first part); a path's is empty. */
+const hostOf = (normal: string): string => normal.split('/')[0];
+
+/**
+ * Where a push to `target` goes from a repository with remotes `r`: a URL given outright, a remote's
+ * push URLs, or with no target those of every remote a branch or the push default picks and `origin`
+ * (which branch is checked out is not read: any of them may be the one).
+ */
+function pushUrlsOf(r: Remotes, target: string | undefined): string[] {
+  if (target !== undefined) return isUrl(target) ? [target] : r.pushUrls.get(target) ?? [];
+  const out: string[] = [];
+  for (const p of [...r.picks, 'origin']) out.push(...(isUrl(p) ? [p] : r.pushUrls.get(p) ?? []));
+  return out;
 }
 
 /**
