@@ -41,9 +41,18 @@ export const GIT_OTHER = table(['git fetch', 'git pull', 'git ls-remote', 'git a
 });
 /** The subcommands that run a command line they are given (`rebase --exec`, `difftool --extcmd`). */
 export const GIT_RUNS = table(['git rebase', 'git difftool', 'git mergetool'], {
-  shortValue: 'xtsXo', negatable: true,
+  // `-S[<keyid>]`, `-O<orderfile>`, `-C<n>` take a value only in the same word here.
+  shortValue: 'xtsXo', shortOptional: 'SOC', negatable: true,
   longValue: ['exec', 'extcmd', 'tool-cmd', 'tool', 'onto', 'strategy', 'strategy-option', 'empty'],
   longFlag: ['edit-todo', 'interactive', 'continue', 'abort', 'skip', 'quit', 'autosquash', 'autostash', 'root', 'dir-diff', 'gui', 'no-prompt', 'prompt'],
+});
+/** `git grep -O[<pager>]` / `--open-files-in-pager[=<pager>]`: a value only in the same word, run through the shell. */
+export const GIT_GREP = table(['git grep'], {
+  shortValue: 'efABCm', shortOptional: 'O', negatable: true,
+  longValue: ['max-depth', 'context', 'after-context', 'before-context', 'threads', 'max-count'],
+  longFlag: ['open-files-in-pager', 'only-matching', 'cached', 'untracked', 'no-index', 'recurse-submodules', 'ignore-case', 'line-number', 'column', 'files-with-matches', 'name-only',
+    'files-without-match', 'count', 'color', 'break', 'heading', 'show-function', 'function-context', 'all-match', 'quiet', 'extended-regexp', 'basic-regexp', 'fixed-strings',
+    'perl-regexp', 'null', 'invert-match', 'word-regexp', 'text', 'full-name', 'textconv', 'exclude-standard', 'and', 'or', 'not'],
 });
 export const GIT_REMOTE = table(['git remote'], {
   shortValue: 'tm', negatable: true,
@@ -157,6 +166,19 @@ export const NPX = table(['npx', 'npm exec'], { shortValue: 'pc', posixOrder: tr
 export const EDITOR = table(['code', 'cursor'], { longValue: ['install-extension', 'uninstall-extension', 'extensions-dir', 'user-data-dir', 'profile', 'locate-extension'], longFlag: ['list-extensions', 'show-versions', 'force', 'version', 'help'] });
 
 // --- system ---
+/** gpg takes any unambiguous beginning of a long option (`--export-secret-k`). */
+export const GPG = table(['gpg', 'gpg2'], {
+  shortValue: 'oruRf',
+  longValue: ['output', 'recipient', 'local-user', 'homedir', 'default-key', 'keyserver', 'export-options', 'export-filter', 'passphrase', 'passphrase-file', 'pinentry-mode'],
+  longFlag: ['export', 'export-secret-keys', 'export-secret-subkeys', 'export-ssh-key', 'export-ownertrust', 'armor', 'batch', 'yes', 'list-keys', 'list-secret-keys', 'fingerprint', 'import', 'verify', 'decrypt', 'encrypt', 'sign'],
+});
+export const JOURNALCTL = table(['journalctl'], {
+  // `-b [ID]`, `-n [N]`, `--boot[=ID]`, `--lines[=N]`: a value only in the same word.
+  shortValue: 'uptoSUDMg', shortOptional: 'bn',
+  longValue: ['vacuum-time', 'vacuum-size', 'vacuum-files', 'unit', 'user-unit', 'priority', 'output', 'since', 'until', 'directory', 'file', 'root', 'identifier', 'grep', 'cursor', 'after-cursor', 'namespace'],
+  longFlag: ['boot', 'lines', 'rotate', 'flush', 'relinquish-var', 'follow', 'reverse', 'no-pager', 'pager-end', 'list-boots', 'disk-usage', 'sync', 'verify', 'catalog', 'quiet', 'system', 'user'],
+});
+export const LASTLOG = table(['lastlog'], { shortValue: 'bRtu', longValue: ['before', 'root', 'time', 'user'], longFlag: ['clear', 'set', 'help'] });
 export const SYSCTL = table(['sysctl'], { longValue: ['pattern'], longFlag: ['write', 'all', 'load', 'system', 'names', 'values', 'binary', 'quiet', 'ignore'] });
 export const IPTABLES = table(['iptables', 'ip6tables'], {
   shortValue: 'tjmspdioAIDRNXPFZLS',
@@ -165,8 +187,9 @@ export const IPTABLES = table(['iptables', 'ip6tables'], {
 });
 
 /** The table of a git subcommand's own options (what follows the subcommand). */
-export function gitSubcommandTable(sub: string): typeof GIT_PUSH | typeof GIT_CLONE | typeof GIT_OTHER | typeof GIT_RUNS | typeof GIT_CONFIG | typeof GIT_INIT | typeof GIT_REMOTE | typeof GIT_SEND_PACK | typeof GIT_CLEAN | typeof GIT_RESET | typeof GIT_WORKTREE {
+export function gitSubcommandTable(sub: string): typeof GIT_PUSH | typeof GIT_CLONE | typeof GIT_OTHER | typeof GIT_RUNS | typeof GIT_CONFIG | typeof GIT_INIT | typeof GIT_REMOTE | typeof GIT_SEND_PACK | typeof GIT_CLEAN | typeof GIT_RESET | typeof GIT_WORKTREE | typeof GIT_GREP {
   switch (sub) {
+    case 'grep': return GIT_GREP;
     case 'push': case 'lfs push': return GIT_PUSH;
     case 'clone': return GIT_CLONE;
     case 'config': return GIT_CONFIG;

@@ -7,11 +7,13 @@
 // or another option's exact name; and a beginning several known options share could be any of them.
 // Both err the same way: a beginning stands for every known option it could be. Values are stored under
 // full names only, so a rule asks for an option by its name and no shorter spelling walks round it.
-import { charAt, indexOf, slice, startsWith } from './command-strings';
+import { charAt, codeAt, indexOf, slice, startsWith } from './command-strings';
 
 export interface OptionSpec {
   /** Short option letters that take a value (`-o FILE`, `-oFILE`). */
   shortValue?: string;
+  /** Short option letters whose value is optional: only the rest of the word (`-Oless`, git's `-O[<pager>]`). */
+  shortOptional?: string;
   /** Long option names (without `--`) that take a value (`--output FILE`, `--output=FILE`). */
   longValue?: readonly string[];
   /**
@@ -62,6 +64,7 @@ export function parseOptions<const S extends OptionSpec>(args: readonly string[]
   // Read once: each read of a spec's field is a property load, and there are many specs.
   const longValue = spec.longValue ?? NONE;
   const shortValue = spec.shortValue;
+  const shortOptional = spec.shortOptional;
   const posixOrder = spec.posixOrder;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -94,6 +97,11 @@ export function parseOptions<const S extends OptionSpec>(args: readonly string[]
           const rest = slice(a, j + 1);
           if (rest) values = addValue(values, `-${c}`, rest);
           else if (i + 1 < args.length) values = addValue(values, `-${c}`, args[++i]);
+          break;
+        }
+        if (shortOptional?.includes(c)) {
+          const rest = slice(a, j + 1);
+          if (rest) values = addValue(values, `-${c}`, rest);
           break;
         }
       }
@@ -169,4 +177,49 @@ export function valuesOf<N extends string>(o: ParsedOptions<N>, long: readonly N
 export function hasFlag<N extends string>(o: ParsedOptions<N>, short: string, long: readonly NoInfer<N>[] = []): boolean {
   for (const c of short) if (o.short.has(c)) return true;
   return long.some((l) => o.long.includes(l));
+}
+
+/**
+ * Where the short option `-<letter>` is in the word `word` read as getopt and git's parse-options read a
+ * cluster (`-ix CMD`, `-rxCMD`): flags first, then a letter that takes a value takes the rest of the word.
+ * The value attached to `letter` ('' when none is: a required value is then the next word), or undefined
+ * when the word does not give `letter` (a long option, an operand, or the letter inside another's value).
+ */
+export function shortOptionIn(word: string, letter: string, spec: OptionSpec): string | undefined {
+  if (word.length < 2 || codeAt(word, 0) !== 0x2d || codeAt(word, 1) === 0x2d) return undefined;
+  for (let j = 1; j < word.length; j++) {
+    const c = charAt(word, j);
+    if (c === letter) return slice(word, j + 1);
+    if (spec.shortValue?.includes(c) || spec.shortOptional?.includes(c)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the option that makes a command milder (`-n` / `--dry-run`) is in force at the end of `args`:
+ * git takes the last of `--dry-run` and `--no-dry-run`, so it counts only when given surely (a beginning
+ * only it has) and not turned off after. A beginning shared with the turning off counts as turning it off.
+ */
+export function lastOn(args: readonly string[], spec: OptionSpec, letter: string, name: string): boolean {
+  let on = false;
+  const longValue = spec.longValue ?? NONE;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    if (startsWith(a, '--')) {
+      const eq = indexOf(a, '=');
+      const r = resolveLong(eq < 0 ? a.slice(2) : a.slice(2, eq), spec);
+      const list = typeof r === 'string' ? [r] : r;
+      if (r === name) on = true;
+      else if (list.includes(`no-${name}`)) on = false;
+      // `--exclude --dry-run`: the next word is the value, not an option.
+      if (eq < 0 && list.some((n) => longValue.includes(n))) i++;
+    } else if (startsWith(a, '-') && a.length > 1) {
+      if (letter && shortOptionIn(a, letter, spec) !== undefined) on = true;
+      // `-e -n`: the value letter at the end of the word takes the next one.
+      const last = charAt(a, a.length - 1);
+      if (spec.shortValue?.includes(last) && shortOptionIn(a, last, spec) === '') i++;
+    }
+  }
+  return on;
 }

@@ -4,6 +4,8 @@
 // program may mean something else by the word); the named rules deny what they know for sure.
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 import { has, startsWith } from './command-strings';
+import { GPG } from './command-option-tables';
+import { hasLong, parseOptions } from './command-options';
 
 const CREDENTIAL_WORD = /(token|secret|password|passwd|credential|_?auth|apikey|api-key|api_key|private-key|access-key|keys?$|vault|kubeconfig)/i;
 const READ_VERB = /^(get|show|view|print|export|output|pull|decrypt|read|reveal|list|create|dump|config-helper|get-credentials|get-token|login:ci|whoami)$/i;
@@ -54,7 +56,7 @@ export function genericRules(v: SegmentView): Finding[] {
   if (!ownSecrets && (words.some((w) => READ_VERB.test(w)) || args.some((a) => SECRET_FLAG.test(a) && a !== '-t' && a !== '--raw')) && (credentialName || args.some((a) => CREDENTIAL_WORD.test(a.replace(/^--?/, '')))))
     f.push(ask('data_exfiltration', `${name} may print, mint or decrypt a credential`));
   else if (args.includes('-t') && /^(oc|kubectl)$/.test(name) && words[0] === 'whoami') f.push(ask('data_exfiltration', `${name} whoami -t prints the session token`));
-  else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
+  else if (/^(sops|ansible-vault|age|gpg|openssl)$/.test(name) && (args.some((a) => /^(-d|--decrypt|view|decrypt)$/.test(a)) || name === 'gpg' && hasLong(parseOptions(args, GPG), 'decrypt'))) f.push(ask('data_exfiltration', `${name} decrypts secrets into the output`));
   // `delete_queue`, `purge-queue`, `drop_table`: a destroying verb with its object joined on.
   const verb = words.find((w) => w.includes(':') && DESTROY_VERB.test(w.slice(w.lastIndexOf(':') + 1)) || DESTROY_VERB.test(w) || DESTROY_JOINED.test(w) || DESTROY_CAMEL.test(w));
   if (verb && !f.some((x) => x.group === 'remote_destruction')) f.push(deny('remote_destruction', `${name} ${verb} deletes, resets or stops something outside the workspace`));

@@ -2,7 +2,7 @@
 // token`, `git credential fill`, keychains), through other programs' view of the environment (`ps e`,
 // `docker inspect`), and sent out inside what a network tool is given (a secret-named variable or a
 // substitution in a URL, a header or a host name), by mail or to a paste service.
-import { DOCKER_INSPECT, GIT, KUBECTL } from './command-option-tables';
+import { DOCKER_INSPECT, GIT, GPG, KUBECTL } from './command-option-tables';
 import { hasFlag, parseOptions, valuesOf } from './command-options';
 import { SECRET_FILE } from './command-rules-network';
 import { ask, deny, operandsOf, type Finding, type SegmentView, before } from './command-view';
@@ -95,7 +95,7 @@ export function secretsRules(v: SegmentView, pipedOut: boolean): Finding[] {
     case 'op': if (/^(read|inject)$/.test(w[0] ?? '') || (/^(item|document)$/.test(w[0] ?? '') && w[1] === 'get')) f.push(shown(`op ${w[0]} prints a stored secret`)); break;
     case 'bw': case 'lpass': case 'keyring': case 'kwallet-query': case 'keepassxc-cli': case 'rbw': if (/^(get|show|export|lookup)$/.test(w[0] ?? '') || args.some((a) => /^-(r|-read-password)$/.test(a))) f.push(shown(`${name} prints a stored secret`)); break;
     case 'vault': if (/^(read|kv)$/.test(w[0] ?? '') && (w[0] === 'read' || w[1] === 'get')) f.push(ask('data_exfiltration', 'vault reads a stored secret')); break;
-    case 'gpg': case 'gpg2': if (args.some((a) => /^--export-secret-(sub)?keys$/.test(a))) f.push(deny('data_exfiltration', 'gpg exports private keys')); break;
+    case 'gpg': case 'gpg2': if (hasFlag(parseOptions(args, GPG), '', ['export-secret-keys', 'export-secret-subkeys'])) f.push(deny('data_exfiltration', 'gpg exports private keys')); break;
     case 'kubectl': case 'oc': f.push(...kubeSecrets(name, args)); break;
     case 'docker': case 'podman': case 'nerdctl': case 'crictl': case 'ctr': case 'finch': {
       if (w[0] === 'inspect' || (w[1] === 'inspect' && /^(container|service|image)$/.test(w[0] ?? ''))) {

@@ -1,7 +1,7 @@
 // Rules for commands that destroy, escalate, kill, change system permissions, mine, escape a
 // container or persist. Each looks at one segment's argv with real option parsing.
-import { CHMOD, GIT, gitSubcommandTable, RM, SHRED, SYSCTL } from './command-option-tables';
-import { hasFlag, hasLong, hasLongSurely, parseOptions } from './command-options';
+import { CHMOD, GIT, GIT_CLEAN, gitSubcommandTable, RM, SHRED, SYSCTL } from './command-option-tables';
+import { hasFlag, hasLong, lastOn, parseOptions } from './command-options';
 import { exhaustConcerns, exhaustRules, exhaustWhen } from './command-rules-exhaust';
 import { ask, deny, denyAlways, namesOf, type Finding, type SegmentView, before } from './command-view';
 import { someHas, startsWith } from './command-strings';
@@ -291,7 +291,8 @@ function gitDestructive(args: string[]): Finding[] {
   const sub = o.operands[0];
   const rest = args.slice(args.indexOf(sub ?? '') + 1);
   const ro = parseOptions(rest, gitSubcommandTable(sub ?? ''));
-  if (sub === 'clean' && hasFlag(ro, 'f', ['force']) && !(ro.short.has('n') || hasLongSurely(ro, 'dry-run'))) return [ask('destructive_ops', 'git clean -f deletes untracked files')];
+  // git takes the last of `-n`/`--dry-run` and `--no-dry-run`: `-fn --no-dry-run` deletes.
+  if (sub === 'clean' && hasFlag(ro, 'f', ['force']) && !lastOn(rest, GIT_CLEAN, 'n', 'dry-run')) return [ask('destructive_ops', 'git clean -f deletes untracked files')];
   if (sub === 'push' && (hasFlag(ro, 'f', ['force', 'force-with-lease', 'mirror', 'delete']) || ro.operands.some((x) => x.startsWith('+') || x.startsWith(':'))))
     return [ask('destructive_ops', 'git push that rewrites or deletes remote history')];
   if (sub === 'reset' && hasLong(ro, 'hard')) return [ask('destructive_ops', 'git reset --hard discards uncommitted work')];

@@ -19,6 +19,9 @@ const TAR_RUNS = ['to-command', 'checkpoint-action', 'use-compress-program', 'rs
 export const SECRET_PATH = /(^|\/)(\.ssh\/(id_|.*_key$|authorized_keys)|\.aws\/credentials|\.aws\/config|\.gnupg\/|\.netrc$|\.pgpass$|\.git-credentials$|\.docker\/config\.json$|\.kube\/config$|\.npmrc$|\.pypirc$|\.config\/gh\/hosts\.yml$|\.azure\/|\.config\/gcloud\/|\.bash_history$|\.zsh_history$|id_rsa|id_ed25519|id_ecdsa)|^\/etc\/(shadow|gshadow|sudoers|master\.passwd)|^\/proc\/(\d+|self|\*)\/(environ|mem|maps)/;
 const GIT_DANGER_CONFIG = /^(core\.(sshcommand|pager|editor|hookspath|fsmonitor|askpass|gitproxy|alternaterefs)|diff\..*\.(textconv|command)|diff\.external|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential\.helper|gpg\.(program|.*\.program)|sequence\.editor|protocol\..*\.allow|uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|https\.proxy|url\..*\.insteadof|include\.path|includeif\..*|init\.templatedir|alias\..*|pager\..*|web\.browser|browser\..*\.cmd|sendemail\..*cmd|notes\.rewriteref|status\.showuntrackedfiles)$/i;
 
+/** A path that leaves the workspace: absolute, in the home folder, or up through `..`. */
+const OUTSIDE_WORKSPACE = /^(\/|~|\$\{?HOME\b|[A-Za-z]:[\\/])|(^|[\\/])\.\.([\\/]|$)/;
+
 /** Compression programs tar may be told to use, with their ordinary options. */
 const COMPRESSOR = /^(zstd|unzstd|pzstd|xz|pixz|gzip|pigz|bzip2|pbzip2|lbzip2|lz4|lzip|plzip|lzma|lzop|brotli|compress)(\s+-{1,2}[\w=]+)*$/;
 
@@ -67,17 +70,17 @@ export function toolProgramRules(v: SegmentView): Finding[] {
     }
     case 'tar': case 'gtar': case 'bsdtar': {
       // `-I zstd`, `--use-compress-program='xz -T0'`: a compressor by name is what the option is for.
-      const compressor = (i: number, a: string) => /^(-I|--use-compress-program|--use-compress-prog)$/.test(a) && COMPRESSOR.test(args[i + 1] ?? '') || /^--use-compress-prog(ram)?=/.test(a) && COMPRESSOR.test(a.slice(a.indexOf('=') + 1)) || /^-I./.test(a) && COMPRESSOR.test(a.slice(2));
+      const compressor = (i: number, a: string) => a === '-I' && COMPRESSOR.test(args[i + 1] ?? '') || /^-I./.test(a) && COMPRESSOR.test(a.slice(2));
       // The options that run a program, in any spelling tar takes (`--to-c=…`); a compressor by name stays allowed.
       const to = parseOptions(args, TAR);
       const handed = TAR_RUNS.some((n) => hasLong(to, n) && !(n === 'use-compress-program' && valuesOf(to, [n]).length > 0 && valuesOf(to, [n]).every((c) => COMPRESSOR.test(c))));
-      if (handed || args.some((a, i) => !compressor(i, a) && (/^--(to-command|checkpoint-action|use-compress-program|use-compress-prog|rsh-command|info-script|new-volume-script|rmt-command|checkpoint-act)/.test(a) || /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--'))))
+      if (handed || args.some((a, i) => !compressor(i, a) && /^-[A-Za-z]*[IF]/.test(a) && !a.startsWith('--')))
         f.push(deny('filter_bypass', 'tar runs another program (--to-command, --checkpoint-action, -I …)'));
       // Names kept absolute (-P) are written wherever the archive says: /etc, ~/.ssh.
       if ((hasLong(to, 'absolute-names') || args.some((a) => /^-[A-Za-z]*P/.test(a) && !a.startsWith('--'))) && (hasLong(to, 'extract') || hasLong(to, 'get') || args.some((a) => /^(-[A-Za-z]*x[A-Za-z]*|x[A-Za-z]*)$/.test(a)))) f.push(ask('dangerous_paths', 'tar -P extracts names as absolute paths, anywhere on the machine'));
       break;
     }
-    case 'zip': if (args.some((a) => /^-(TT|-unzip-command)/.test(a)) || hasLong(parseOptions(args, ZIP), 'unzip-command')) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
+    case 'zip': if (args.some((a) => startsWith(a, '-TT')) || hasLong(parseOptions(args, ZIP), 'unzip-command')) f.push(deny('filter_bypass', 'zip -TT runs another program')); break;
     case 'unzip': if (args.some((a) => /^-[A-Za-z]*:/.test(a))) f.push(ask('dangerous_paths', 'unzip -: lets names with ../ write outside the folder')); break;
     case 'awk': case 'gawk': case 'mawk': case 'nawk': case 'busybox awk': {
       const prog = args.find((a) => !a.startsWith('-')) ?? '';
@@ -199,6 +202,10 @@ function gitRule(args: string[]): Finding[] {
     f.push(deny('filter_bypass', 'git --upload-pack/--receive-pack/--exec runs another program'));
   if ([...rest, ...valuesOf(ro, ['config'])].some((a) => /^ext::|(^|\s)-c\s*protocol|^fd::/.test(a))) f.push(deny('filter_bypass', 'git ext:: transport runs a command'));
   if ((sub === 'clone' || sub === 'submodule') && valuesOf(ro, ['config'], 'c').some(runsOther)) f.push(deny('filter_bypass', 'git clone -c sets an option that runs another program'));
+  // A template's hooks are copied into the new repository and run by git (post-checkout at the end of a
+  // clone), as with `-c init.templateDir`: a template from outside the workspace is a program from there.
+  if (/^(clone|init|submodule)$/.test(sub) && valuesOf(ro, ['template']).some((d) => OUTSIDE_WORKSPACE.test(d)))
+    f.push(deny('filter_bypass', `git ${sub} --template copies hooks from a folder outside the workspace, which git runs`));
   if (sub === 'config') {
     const { sets: setting, unsets: unset, key: name, value, long } = gitConfigCall(rest);
     // Hooks kept in the repository (`.husky`, `.githooks`): the files are the workspace's own, read like any other.

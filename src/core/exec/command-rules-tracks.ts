@@ -8,6 +8,11 @@
 import { ask, deny, type Finding, type SegmentView, before } from './command-view';
 import { replace } from './command-strings';
 import { truncates } from './command-redirects';
+import { JOURNALCTL, LASTLOG } from './command-option-tables';
+import { hasFlag, hasLong, parseOptions, valuesOf } from './command-options';
+
+/** journalctl's options that delete or rotate the journal. */
+const JOURNAL_ERASERS = ['vacuum-time', 'vacuum-size', 'vacuum-files', 'rotate', 'flush', 'relinquish-var'] as const;
 
 /** Where the machine and the shells keep their records. */
 const RECORD = /^(\/private)?\/var\/(log|adm|audit)(\/|$)|^\/run\/log(\/|$)|^\/var\/run\/(utmp|wtmp|btmp)$|(^|\/)\.(bash|zsh|sh|ksh|python|psql|mysql|node_repl|sqlite|lesshst|irb|rediscli)_?history$|(^|\/)\.(zsh_history|histfile|viminfo|lesshst)$|(^|\/)fish_history$|(^|\/)ConsoleHost_history\.txt$|\/winevt\/logs(\/|$)|^(~|\$HOME|\$\{HOME\})\/\.local\/share\/fish\//i;
@@ -53,13 +58,16 @@ export function tracksRules(v: SegmentView): Finding[] {
         f.push(deny('destructive_ops', 'find erases or empties the logs it finds'));
       break;
     case 'journalctl': {
-      const vacuum = args.find((a) => /^--(vacuum-(time|size|files)|rotate|flush|relinquish-var)(=|$)/.test(a));
-      if (vacuum) f.push(/^--vacuum-(time=\d+(s|sec|m|min)?|size=\d+[kb]?|files=[01])$/i.test(vacuum) ? deny('destructive_ops', 'journalctl deletes the whole system journal') : ask('destructive_ops', `journalctl ${vacuum} deletes or rotates the system journal`));
+      // Any spelling journalctl takes (`--vacuum-t=1s`, `--vacuum-time 1s`); a limit that keeps next to nothing deletes it all.
+      const o = parseOptions(args, JOURNALCTL);
+      const vacuum = JOURNAL_ERASERS.find((n) => hasLong(o, n));
+      const all = valuesOf(o, ['vacuum-time']).some((x) => /^\d+(s|sec|m|min)?$/i.test(x)) || valuesOf(o, ['vacuum-size']).some((x) => /^\d+[kb]?$/i.test(x)) || valuesOf(o, ['vacuum-files']).some((x) => /^[01]$/.test(x));
+      if (vacuum) f.push(all ? deny('destructive_ops', 'journalctl deletes the whole system journal') : ask('destructive_ops', `journalctl --${vacuum} deletes or rotates the system journal`));
       break;
     }
     case 'log': if (/^(erase|config)$/.test(args[0] ?? '')) f.push(deny('destructive_ops', `log ${args[0]} erases or silences the system log`)); break;
     case 'auditctl': if (args.some((a, i) => a === '-D' || a === '-e' && args[i + 1] === '0' || /^--(delete-all|enable=0)/.test(a))) f.push(deny('destructive_ops', 'auditctl deletes the audit rules or switches auditing off')); break;
-    case 'lastlog': if (args.some((a) => /^(-C|--clear|-S|--set)$/.test(a))) f.push(deny('destructive_ops', 'lastlog clears the record of log-ins')); break;
+    case 'lastlog': if (hasFlag(parseOptions(args, LASTLOG), 'CS', ['clear', 'set'])) f.push(deny('destructive_ops', 'lastlog clears the record of log-ins')); break;
     case 'systemctl': case 'service': case 'launchctl': case 'sc': case 'stop-service': case 'set-service': case 'kill': case 'pkill': case 'killall':
       if ((operands.some((a) => LOGGERS.test(a)) || v.words.some((w) => w.dynamic && /\$\((pidof|pgrep)\s/.test(w.raw) && w.raw.split(/[\s()]+/).some((x) => LOGGERS.test(x)))) && (name !== 'systemctl' && name !== 'sc' && name !== 'service' || args.some((a) => /^(stop|disable|mask|kill|delete|config|unload|bootout)$/i.test(a))))
         f.push(deny('destructive_ops', `${name} stops or disables the service that keeps the logs or audits the machine`));

@@ -9,8 +9,8 @@ import { GIT_COMMAND_SETTING, inCommandPosition, skipOptions, XARGS_VALUE_LETTER
 import { windowsActions } from './command-wrappers-windows';
 import { staticWord } from './command-words';
 import { has, startsWith } from './command-strings';
-import { GIT_RUNS } from './command-option-tables';
-import { resolveLong } from './command-options';
+import { GIT, GIT_GREP, GIT_RUNS } from './command-option-tables';
+import { parseOptions, resolveLong, shortOptionIn, type OptionSpec } from './command-options';
 
 export type WrapAction =
   /** The inner command, as argv (`timeout 5 rm …`). */
@@ -47,17 +47,23 @@ function takeAssignments(argv: Word[], i: number, into: { name: string; value: W
   return i;
 }
 
-/** The value of option `-x` / `--long` anywhere in argv (`-c 'cmd'`, `-c'cmd'`, `--command=cmd`). */
-function optionValue(argv: Word[], short: string, long: string[]): Word | undefined {
+/**
+ * The value of option `-x` / `--long` anywhere in argv (`-c 'cmd'`, `-c'cmd'`, `-lc 'cmd'`, `--command=cmd`,
+ * `--comm cmd`). `valueLetters`: the program's short options that take a value, so a cluster is read as
+ * getopt reads it (`su -lc CMD` gives -c; in `-uclaire` the c is -u's value).
+ */
+function optionValue(argv: Word[], short: string, long: string[], valueLetters: string): Word | undefined {
+  const known: OptionSpec = { shortValue: valueLetters, longValue: long };
   for (let i = 1; i < argv.length; i++) {
     const t = argv[i].text;
     if (t === '--') return undefined;
-    if (t === `-${short}`) return argv[i + 1];
-    if (t.startsWith(`-${short}`) && !t.startsWith('--')) return { ...argv[i], text: t.slice(2) };
-    for (const l of long) {
-      if (t === `--${l}`) return argv[i + 1];
-      if (t.startsWith(`--${l}=`)) return { ...argv[i], text: t.slice(l.length + 3) };
-    }
+    const attached = shortOptionIn(t, short, known);
+    if (attached !== undefined) return attached ? { ...argv[i], text: attached } : argv[i + 1];
+    if (!startsWith(t, '--')) continue;
+    const eq = t.indexOf('=');
+    const names = resolveLong(eq < 0 ? t.slice(2) : t.slice(2, eq), known);
+    if (!(typeof names === 'string' ? long.includes(names) : names.length)) continue;
+    return eq < 0 ? argv[i + 1] : { ...argv[i], text: t.slice(eq + 1) };
   }
   return undefined;
 }
@@ -96,7 +102,7 @@ function shell(argv: Word[], name: string): WrapAction[] {
 }
 
 function env(argv: Word[]): WrapAction[] {
-  const split = optionValue(argv, 'S', ['split-string']);
+  const split = optionValue(argv, 'S', ['split-string'], 'uCPS');
   if (split) return [{ kind: 'script', label: 'env -S', script: split }];
   const assignments: { name: string; value: Word }[] = [];
   let i = skipOptions(argv, 1, 'uCP', ['unset', 'chdir', 'argv0']);
@@ -104,22 +110,27 @@ function env(argv: Word[]): WrapAction[] {
   return i < argv.length ? [{ kind: 'argv', label: 'env', argv: argv.slice(i), assignments }] : [];
 }
 
-/** True when one of the words before index `end` is a short option cluster holding one of `letters`. */
-function hasFlag(argv: Word[], end: number, letters: string, long: string[] = []): boolean {
+/**
+ * True when one of the words before index `end` is a short option cluster holding one of `letters` as an
+ * option (not inside the value of one of `valueLetters`: in `sudo -uvic` the v is -u's value).
+ */
+function hasFlag(argv: Word[], end: number, letters: string, long: string[] = [], valueLetters = ''): boolean {
+  const known: OptionSpec = { shortValue: valueLetters };
   for (let i = 1; i < end; i++) {
     const t = argv[i].text;
-    if (t.startsWith('--') ? long.includes(t.slice(2)) : t.startsWith('-') && [...t.slice(1)].some((c) => letters.includes(c))) return true;
+    if (t.startsWith('--') ? long.includes(t.slice(2)) : [...letters].some((c) => shortOptionIn(t, c, known) !== undefined)) return true;
   }
   return false;
 }
 
 function sudo(argv: Word[], name: string): WrapAction[] {
   const assignments: { name: string; value: Word }[] = [];
-  let i = skipOptions(argv, 1, name === 'doas' ? 'uC' : 'CDghpRrtTUu', [
+  const valueLetters = name === 'doas' ? 'uC' : 'CDghpRrtTUu';
+  let i = skipOptions(argv, 1, valueLetters, [
     'user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout', 'other-user',
   ]);
   // -e edit, -l list, -v validate, -k/-K: no command runs (the sudo segment itself is still judged).
-  if (name === 'sudo' && hasFlag(argv, i, 'elvkKV', ['edit', 'list', 'validate', 'version'])) return [];
+  if (name === 'sudo' && hasFlag(argv, i, 'elvkKV', ['edit', 'list', 'validate', 'version'], valueLetters)) return [];
   i = takeAssignments(argv, i, assignments);
   return i < argv.length ? [{ kind: 'argv', label: name, argv: argv.slice(i), assignments }] : [];
 }
@@ -157,22 +168,22 @@ function timeout(argv: Word[]): WrapAction[] {
 }
 
 function flock(argv: Word[]): WrapAction[] {
-  const script = optionValue(argv, 'c', ['command']);
+  const script = optionValue(argv, 'c', ['command'], 'wEc');
   if (script) return [{ kind: 'script', label: 'flock -c', script }];
   return after('flock', 'wE', ['timeout', 'wait', 'conflict-exit-code'], 1)(argv, 'flock');
 }
 
 function watch(argv: Word[]): WrapAction[] {
   const i = skipOptions(argv, 1, 'nq', ['interval', 'equexit']);
-  const exec = hasFlag(argv, i, 'x', ['exec']);
+  const exec = hasFlag(argv, i, 'x', ['exec'], 'nq');
   if (i >= argv.length) return [];
   if (exec) return [{ kind: 'argv', label: 'watch -x', argv: argv.slice(i) }];
   return [{ kind: 'script', label: 'watch', script: joined(argv.slice(i)) }];
 }
 
-function scriptOption(short: string, long: string[], label: string): Unwrapper {
+function scriptOption(short: string, long: string[], label: string, valueLetters: string): Unwrapper {
   return (argv) => {
-    const script = optionValue(argv, short, long);
+    const script = optionValue(argv, short, long, valueLetters);
     return script ? [{ kind: 'script', label, script }] : [];
   };
 }
@@ -230,26 +241,37 @@ const UNWRAPPERS: Record<string, Unwrapper> = {
   busybox: after('busybox', '', []),
   pkexec: after('pkexec', '', ['user']),
   nice: after('nice', 'n', ['adjustment']),
-  ionice: (argv) => (hasFlag(argv, skipOptions(argv, 1, 'cnp', []), 'pP', ['pid', 'pgid', 'uid']) ? [] : after('ionice', 'cnp', ['class', 'classdata'])(argv, 'ionice')),
+  ionice: (argv) => (hasFlag(argv, skipOptions(argv, 1, 'cnp', []), 'pP', ['pid', 'pgid', 'uid'], 'cn') ? [] : after('ionice', 'cnp', ['class', 'classdata'])(argv, 'ionice')),
   stdbuf: after('stdbuf', 'ioe', ['input', 'output', 'error']),
   chroot: after('chroot', '', ['userspec', 'groups'], 1),
-  su: scriptOption('c', ['command', 'session-command'], 'su -c'),
-  runuser: scriptOption('c', ['command', 'session-command'], 'runuser -c'),
-  script: scriptOption('c', ['command'], 'script -c'),
+  su: scriptOption('c', ['command', 'session-command'], 'su -c', 'cgGsw'),
+  runuser: scriptOption('c', ['command', 'session-command'], 'runuser -c', 'cgGswu'),
+  script: scriptOption('c', ['command'], 'script -c', 'cEIOBTo'),
 };
 /** The same table as a Map: looked up for every argv, where a Map answers faster than hasOwnProperty on the object. */
 const UNWRAPPER_OF = new Map<string, Unwrapper>(Object.entries(UNWRAPPERS));
 
-/** git subcommands that run a command line: `rebase -x`, `submodule foreach`, `bisect run`, `difftool -x`. */
+/** The git subcommands whose options hand over a command line: their table, the short letters and long names that do. */
+interface CommandOptions { table: OptionSpec; letters: string; names: readonly string[] }
+const RUNS_COMMAND: CommandOptions = { table: GIT_RUNS, letters: 'xt', names: ['exec', 'extcmd', 'tool-cmd'] };
+const GIT_COMMAND_OPTIONS = new Map<string, CommandOptions>([
+  ['rebase', RUNS_COMMAND], ['difftool', RUNS_COMMAND], ['mergetool', RUNS_COMMAND],
+  // `git grep -O<pager>` / `--open-files-in-pager=<pager>` runs the pager through the shell with the files found.
+  ['grep', { table: GIT_GREP, letters: 'O', names: ['open-files-in-pager'] }],
+]);
+
+/** git subcommands that run a command line: `rebase -x`, `rebase -ix`, `submodule foreach`, `bisect run`, `difftool -x`, `grep -O`. */
 function gitRunners(argv: Word[]): WrapAction[] {
   const words = argv.map((w) => w.text);
-  const sub = words.findIndex((t, i) => i > 0 && /^(rebase|submodule|bisect|difftool|mergetool)$/.test(t));
-  if (sub < 0) return [];
+  // The subcommand is the first operand after git's own options (`git -C rebase grep -O…` greps).
+  const sub = argv.length - parseOptions(words.slice(1), GIT).operands.length;
+  if (sub >= argv.length || !/^(rebase|submodule|bisect|difftool|mergetool|grep)$/.test(words[sub])) return [];
   const rest = argv.slice(sub + 1);
   const out: WrapAction[] = [];
-  for (let i = 0; i < rest.length && /^(rebase|difftool|mergetool)$/.test(words[sub]); i++) {
-    const script = commandOption(rest, i);
-    if (script) out.push({ kind: 'script', label: `git ${words[sub]} ${rest[i].text.replace(/=[\s\S]*$/, '')}`, script });
+  const runs = GIT_COMMAND_OPTIONS.get(words[sub]);
+  for (let i = 0; runs && i < rest.length; i++) {
+    const found = commandOption(rest, i, runs.table, runs.letters, runs.names);
+    if (found) out.push({ kind: 'script', label: `git ${words[sub]} ${found.option}`, script: found.script });
   }
   const at = (w: string) => rest.findIndex((x) => x.text === w);
   if (words[sub] === 'submodule' && at('foreach') >= 0) {
@@ -261,19 +283,30 @@ function gitRunners(argv: Word[]): WrapAction[] {
 }
 
 /**
- * The command line `rest[i]` hands to `git rebase`/`difftool`/`mergetool`: `-x CMD`, `-xCMD`, and the long
- * options that take one in any spelling git takes (`--exec CMD`, `--exec=CMD`, `--ex CMD`, `--e=CMD`).
+ * The command line `rest[i]` hands over through one of `letters` or `names`: `-x CMD`, `-xCMD`, a cluster
+ * read as git reads it (`-ix CMD`, `-rxCMD`: flags first, the letter that takes a value takes the rest of
+ * the word or the next one; a letter whose value is optional only the rest), and the long options in any
+ * spelling git takes (`--exec CMD`, `--exec=CMD`, `--ex CMD`, `--e=CMD`; a value only after `=` for an
+ * option whose value is optional).
  */
-function commandOption(rest: readonly Word[], i: number): Word | undefined {
+function commandOption(rest: readonly Word[], i: number, table: OptionSpec, letters: string, names: readonly string[]): { option: string; script: Word } | undefined {
   const w = rest[i];
   const t = w.text;
-  if (t === '-x' || t === '-t') return rest[i + 1];
-  if (startsWith(t, '-x') && !startsWith(t, '--')) return { ...w, text: t.slice(2) };
-  if (!startsWith(t, '--')) return undefined;
+  if (!startsWith(t, '--')) {
+    for (const c of letters) {
+      const attached = shortOptionIn(t, c, table);
+      if (attached === undefined) continue;
+      const script = attached ? { ...w, text: attached } : table.shortValue?.includes(c) ? rest[i + 1] : undefined;
+      if (script) return { option: `-${c}`, script };
+    }
+    return undefined;
+  }
   const eq = t.indexOf('=');
-  const names = resolveLong(eq < 0 ? t.slice(2) : t.slice(2, eq), GIT_RUNS);
-  if (!(typeof names === 'string' ? [names] : names).some((n) => n === 'exec' || n === 'extcmd' || n === 'tool-cmd')) return undefined;
-  return eq < 0 ? rest[i + 1] : { ...w, text: t.slice(eq + 1) };
+  const resolved = resolveLong(eq < 0 ? t.slice(2) : t.slice(2, eq), table);
+  const list = typeof resolved === 'string' ? [resolved] : resolved;
+  if (!list.some((n) => names.includes(n))) return undefined;
+  const script = eq >= 0 ? { ...w, text: t.slice(eq + 1) } : list.some((n) => names.includes(n) && table.longValue?.includes(n)) ? rest[i + 1] : undefined;
+  return script ? { option: t.replace(/=[\s\S]*$/, ''), script } : undefined;
 }
 
 /**
