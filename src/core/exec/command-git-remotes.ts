@@ -7,11 +7,12 @@
 // default named after a URL — and asks, since every later plain `git push` goes there. A setting
 // given for one run (`git -c`, `--config-env`) to a command that sends is where that command sends:
 // judged as a push to it. Git LFS's endpoints (`lfs.url`, `remote.X.lfsurl`) and `git lfs push` are
-// read the same way. A push from a repository nested in the workspace's with a `.git` folder of its
-// own (a clone an earlier command made) is also compared with the workspace repository's remotes.
+// read the same way. A push from a repository nested in the workspace's (a clone an earlier command
+// made, with a `.git` folder or a `.git` file naming its git dir, a bare one, or a submodule) is also
+// compared with the workspace repository's remotes.
 import path from 'node:path';
 import { gitConfigCall } from './command-git-config';
-import { cloneFolder, gitFolder, lineRepoAt, NO_REMOTES, normalUrl, recordFresh, recordRemote, remoteOfKey, repoAt, type LineRepo, type Remotes, type RepoLine } from './command-git-line';
+import { cloneFolders, gitFolder, lineRepoAt, NO_REMOTES, normalUrl, recordFresh, recordRemote, remoteOfKey, repoAt, type LineRepo, type Remotes, type RepoLine } from './command-git-line';
 import { GIT, GIT_CLONE, GIT_INIT, GIT_PUSH, GIT_REMOTE, GIT_SEND_PACK, GIT_SUBMODULE } from './command-option-tables';
 import { hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
@@ -106,7 +107,7 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
     const [verb, name, url] = ro.operands;
     if ((verb === 'add' || verb === 'set-url' && !hasLong(ro, 'delete')) && url) {
       if (!known.urls.has(normalUrl(url))) f.push(pointsAt(`git remote ${verb}`, url));
-      if (line && dir !== undefined && name) recordRemote(line, dir, root, name, url);
+      if (line && name) recordRemote(line, dir, name, url);
     }
   } else if (sub === 'submodule' && rest[0] === 'set-url') {
     // The submodule's remote: a push from inside it goes there.
@@ -114,13 +115,13 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
     if (url && !known.urls.has(normalUrl(url))) f.push(pointsAt('git submodule set-url', url));
   } else if (sub === 'submodule' && rest[0] === 'add') {
     const [url, folder] = parseOptions(rest.slice(1), GIT_SUBMODULE).operands;
-    if (line && dir !== undefined && url) recordFresh(line, path.resolve(dir, folder ?? cloneFolder(url)), { name: 'origin', url });
+    if (line && url) recordFresh(line, dir, folder !== undefined ? [folder] : cloneFolders(url, false), { name: 'origin', url });
   } else if (sub === 'config') {
     const c = gitConfigCall(rest);
     const r = c.sets && c.key ? repointed(c.key, c.value, known) : undefined;
     if (r) f.push(pointsAt(`git config ${c.key}`, r.to));
     const remote = c.sets && c.key ? remoteOfKey(c.key) : undefined;
-    if (line && dir !== undefined && remote && c.value) recordRemote(line, dir, root, remote, c.value);
+    if (line && remote && c.value) recordRemote(line, dir, remote, c.value);
   } else if (sub === 'clone') {
     // Settings written into the new repository's config; its own source is one of its remotes.
     const co = parseOptions(rest, GIT_CLONE);
@@ -131,17 +132,22 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
       if (r) f.push(pointsAt(`git clone -c ${s.slice(0, eq)}`, r.to));
     }
     const [url, folder] = co.operands;
-    if (line && dir !== undefined && url) recordFresh(line, path.resolve(dir, folder ?? cloneFolder(url)), { name: valuesOf(co, ['origin'], 'o')[0] ?? 'origin', url });
+    // Where it lands: the folder named, else the one git guesses (`x.git` for --bare/--mirror), and a --separate-git-dir.
+    const folders = folder !== undefined ? [folder] : url ? cloneFolders(url, hasLong(co, 'bare') || hasLong(co, 'mirror')) : [];
+    if (line && url) recordFresh(line, dir, [...folders, ...valuesOf(co, ['separate-git-dir'])], { name: valuesOf(co, ['origin'], 'o')[0] ?? 'origin', url });
   } else if (sub === 'init') {
-    if (line && dir !== undefined) recordFresh(line, path.resolve(dir, parseOptions(rest, GIT_INIT).operands[0] ?? '.'));
+    const io = parseOptions(rest, GIT_INIT);
+    if (line) recordFresh(line, dir, [io.operands[0] ?? '.', ...valuesOf(io, ['separate-git-dir'])]);
   } else if (sub === 'push' || sub === 'lfs push') {
     const ro = parseOptions(rest, GIT_PUSH);
     const target = [...valuesOf(ro, ['repo']), ...ro.operands.slice(0, 1)][0];
-    const made = madeHere(line, dir, root);
+    const made = madeHere(line, dir);
     const chosen = made && chosenByLine(made, target);
     if (chosen) {
       // Where this push goes was chosen in this very line: judged as a push to it, against the remotes on disk.
-      const unknown = chosen.filter((url) => !known.urls.has(normalUrl(url)));
+      // Outside the workspace (`git clone URL ../o`) no repository on disk is read: the workspace's remotes are.
+      const against = repo ? known : repoAt(root, root)?.remotes ?? NO_REMOTES;
+      const unknown = chosen.filter((url) => !against.urls.has(normalUrl(url)));
       for (const url of unknown) f.push(deny('data_exfiltration', `git ${sub} from a repository this command line ${made.fresh ? 'cloned or created' : 'gave a remote'}, to ${url}, a URL the workspace's repository has no remote for`));
       // Among the remotes of a nested repository on disk, but maybe not among the workspace's.
       if (unknown.length === 0) f.push(...fromNested(sub, repo, root, chosen));
@@ -162,9 +168,10 @@ export function gitRemoteRule(v: SegmentView, cwd: string | undefined, root: str
 }
 
 /**
- * A push from a repository nested in the workspace's with a `.git` folder of its own (a clone an
- * earlier command made; a submodule's `.git` is a file and is passed over by repoAt): that
- * repository's remotes are whatever its clone named, so comparing the push with them proves nothing.
+ * A push from a repository nested in the workspace's (a clone an earlier command made, a bare one, one
+ * with its git dir elsewhere, a submodule: repoAt reads each): that repository's remotes are whatever
+ * its clone or `git submodule add` named, so comparing the push with them proves nothing. A submodule is
+ * no exception: an earlier command adds one from any URL as easily as it clones.
  * It asks when the push goes where the workspace's repository has no remote (not deny: a dependency
  * cloned into a folder to push a fix upstream is everyday work). Nothing when the push runs in the
  * workspace's repository or the workspace root is no repository (a folder of several repositories).
@@ -179,7 +186,7 @@ function fromNested(sub: string, repo: { at: string; remotes: Remotes } | undefi
   if (foreign.length === 0) return [];
   const hosts = new Set([...ws.urls].map(hostOf));
   const where = foreign.some((u) => !hosts.has(hostOf(normalUrl(u)))) ? 'a host the workspace\'s repository does not use' : 'a repository the workspace\'s repository has no remote for';
-  return [ask('data_exfiltration', `git ${sub} from ${rel}, a repository nested in the workspace's with its own .git folder (not a submodule), to ${foreign.join(', ')}: ${where}`)];
+  return [ask('data_exfiltration', `git ${sub} from ${rel}, a repository nested in the workspace's (a clone or submodule with remotes of its own), to ${foreign.join(', ')}: ${where}`)];
 }
 
 /** The host of a normalised URL (its first part); a path's is empty. */
@@ -201,9 +208,9 @@ function pushUrlsOf(r: Remotes, target: string | undefined): string[] {
  * The repository of the line a push in `dir` comes from. With `dir` unknown (a `cd` to a place known
  * only at run time) it may be any the line made: all of them, as one.
  */
-function madeHere(line: RepoLine | undefined, dir: string | undefined, root: string): LineRepo | undefined {
+function madeHere(line: RepoLine | undefined, dir: string | undefined): LineRepo | undefined {
   if (!line || line.size === 0) return undefined;
-  if (dir !== undefined) return lineRepoAt(line, dir, root);
+  if (dir !== undefined) return lineRepoAt(line, dir);
   const all: LineRepo = { fresh: false, remotes: new Map() };
   for (const r of line.values()) {
     all.fresh ||= r.fresh;
