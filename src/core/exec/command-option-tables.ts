@@ -85,11 +85,32 @@ export const MKDIR = table(['mkdir', 'mkfifo'], { shortValue: 'm', longValue: ['
 export const RMDIR = table(['rmdir', 'unlink'], { longFlag: ['parents', 'verbose', 'ignore-fail-on-non-empty'] });
 export const SPLIT = table(['split', 'csplit'], { shortValue: 'abClnf', longValue: ['prefix', 'suffix-length', 'bytes', 'lines', 'line-bytes', 'number'], longFlag: ['numeric-suffixes', 'verbose', 'elide-empty-files'] });
 export const TEE = table(['tee'], { longFlag: ['append', 'ignore-interrupts', 'output-error'] });
-export const CP = table(['cp', 'install', 'ln', 'rsync', 'gcp'], {
-  shortValue: 'tSmogZ',
-  longValue: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'backup', 'exclude', 'include', 'filter', 'rsh', 'rsync-path', 'chmod', 'chown', 'sparse', 'reflink'],
-  longFlag: ['remove-source-files', 'recursive', 'force', 'no-target-directory', 'archive'],
+// cp, install and ln take `--backup[=CONTROL]`, `--reflink[=WHEN]` and `--context[=CTX]` (`-Z` alone: the
+// default SELinux context) with a value only after `=`; rsync's -t, -o and -g are flags (times, owner, group).
+export const CP = table(['cp', 'gcp'], {
+  shortValue: 'tS',
+  longValue: ['target-directory', 'suffix', 'sparse'],
+  longFlag: ['backup', 'reflink', 'context', 'preserve', 'no-preserve', 'recursive', 'force', 'no-target-directory', 'archive', 'remove-destination', 'symbolic-link', 'link', 'update', 'parents', 'interactive', 'no-clobber'],
 });
+export const INSTALL = table(['install'], {
+  shortValue: 'tSmog',
+  longValue: ['target-directory', 'suffix', 'mode', 'owner', 'group', 'strip-program'],
+  longFlag: ['backup', 'context', 'directory', 'compare', 'preserve-timestamps', 'preserve-context', 'strip', 'verbose', 'no-target-directory'],
+});
+export const LN = table(['ln'], {
+  shortValue: 'tS',
+  longValue: ['target-directory', 'suffix'],
+  longFlag: ['backup', 'force', 'symbolic', 'no-dereference', 'relative', 'logical', 'physical', 'interactive', 'verbose', 'no-target-directory'],
+});
+export const RSYNC = table(['rsync'], {
+  shortValue: 'efBTM',
+  longValue: ['exclude', 'include', 'filter', 'rsh', 'rsync-path', 'chmod', 'chown', 'suffix', 'backup-dir', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'exclude-from', 'include-from', 'files-from', 'partial-dir', 'log-file', 'password-file', 'remote-option', 'usermap', 'groupmap', 'out-format'],
+  longFlag: ['remove-source-files', 'recursive', 'archive', 'owner', 'group', 'times', 'verbose', 'delete', 'dry-run', 'update', 'compress', 'progress', 'checksum', 'backup', 'force', 'perms', 'links', 'partial', 'inplace', 'append', 'mkpath'],
+});
+/** The table of a program that copies or links files to the last operand (or `-t DIR`). */
+export function copyTable(name: string): typeof CP | typeof INSTALL | typeof LN | typeof RSYNC {
+  return name === 'install' ? INSTALL : name === 'ln' ? LN : name === 'rsync' ? RSYNC : CP;
+}
 export const MV = table(['mv'], { shortValue: 'tS', longValue: ['target-directory', 'suffix', 'backup'], longFlag: ['force', 'no-clobber', 'no-target-directory', 'update'] });
 export const TRUNCATE = table(['truncate'], { shortValue: 'sr', longValue: ['size', 'reference'], longFlag: ['no-create', 'io-blocks'] });
 export const UNIQ = table(['uniq'], { shortValue: 'fsw', longValue: ['skip-fields', 'skip-chars', 'check-chars', 'group', 'all-repeated'], longFlag: ['count', 'repeated', 'unique', 'ignore-case', 'zero-terminated'] });

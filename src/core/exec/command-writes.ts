@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { PathError, type PathResolver } from '../fs/types';
 import { analyzeSed } from './command-sed';
-import { CHMOD, COMPRESS, CP, CURL, GIT, MKDIR, MV, PATCH, RM, RMDIR, SHRED, SORT, SPLIT, TAR, TEE, TOUCH, TRUNCATE, UNIQ, WGET, ZIP } from './command-option-tables';
+import { CHMOD, COMPRESS, copyTable, CURL, GIT, MKDIR, MV, PATCH, RM, RMDIR, SHRED, SORT, SPLIT, TAR, TEE, TOUCH, TRUNCATE, UNIQ, WGET, ZIP } from './command-option-tables';
 import { hasLong, parseOptions, valuesOf } from './command-options';
 import { ask, deny, type Finding, type SegmentView } from './command-view';
 import { replace, startsWith } from './command-strings';
@@ -31,7 +31,7 @@ export function writeTargets(v: SegmentView): WriteTarget[] {
   switch (name) {
     case 'tee': add(out, v, parseOptions(args, TEE).operands, 'tee'); break;
     case 'cp': case 'install': case 'ln': case 'rsync': case 'gcp': {
-      const o = parseOptions(args, CP);
+      const o = parseOptions(args, copyTable(name));
       const t = valuesOf(o, ['target-directory'], 't');
       add(out, v, t.length ? t : o.operands.length > 1 ? [o.operands[o.operands.length - 1]] : name === 'ln' ? ['.'] : [], name);
       if (hasLong(o, 'remove-source-files')) add(out, v, o.operands.slice(0, -1), `${name} --remove-source-files`);

@@ -75,6 +75,16 @@ describe('exec judge: option clusters, beginnings and the last of an option', ()
     await expectAll(['git clean -fn', 'git clean -f --no-dry-run --dry-run', 'git clean -fdxn'], 'allow');
   });
 
+  it('reads rsync, cp, install and ln each by its own options', async () => {
+    // rsync -t/-o/-g and cp/install/ln -Z are flags: the write still goes where the last operand says.
+    for (const [flagged, plain] of [['rsync -avt ./x ~/.bashrc', 'rsync -av ./x ~/.bashrc'], ['rsync --owner ./x ~/.bashrc', 'rsync ./x ~/.bashrc'], ['rsync -og ./x ~/.bashrc', 'rsync ./x ~/.bashrc'],
+      ['cp -Z ./x ~/.bashrc', 'cp ./x ~/.bashrc'], ['install -Z ./x ~/.bashrc', 'install ./x ~/.bashrc'], ['ln -sfZ ./x ~/.bashrc', 'ln -sf ./x ~/.bashrc'], ['cp --backup ./x ~/.bashrc', 'cp ./x ~/.bashrc']]) {
+      assert.equal((await judge(plain)).decision, 'deny', plain);
+      assert.equal((await judge(flagged)).decision, 'deny', flagged);
+    }
+    await expectAll(['install -m 644 -o root -g root ./x build/x', 'cp --backup=numbered a b', 'cp --reflink=auto a b', 'install -t build ./x', 'rsync -avt src/ out/', 'ln -s -t build ../x'], 'allow');
+  });
+
   it('still reads tar and zip options that run a program by any beginning', async () => {
     await expectAll(["tar --to-command='rm -rf ~' -xf a.tar", "tar --to-c='rm -rf ~' -xf a.tar", 'tar --use-compress-prog=sh -xf a.tar', "zip -TT 'rm -rf ~' a.zip f", "zip --unzip-c='rm -rf ~' -T a.zip f"], 'deny');
     await expectAll(['tar --use-compress-program=zstd -cf a.tar.zst src', 'tar --use-compress-prog xz -cf a.tar.xz src', 'tar -I zstd -xf a.tar.zst'], 'allow');
